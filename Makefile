@@ -1,0 +1,35 @@
+# Every target sets up its own virtual environment on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: venv demo test lint bench train clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/jasscam demo
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy scoring vision jasscam web
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks
+
+train: $(STAMP)
+	$(BIN)/pip install -q 'torch==2.13.0'
+	$(BIN)/python -m vision.train
+
+clean:
+	rm -rf $(VENV) build *.egg-info

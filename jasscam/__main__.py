@@ -1,0 +1,3 @@
+from jasscam.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,341 @@
+"""The event schema: the one contract between vision, the store, the rules and the web.
+
+A game is an append-only list of events; everything else (rounds, tricks, Weis, Stöck,
+totals, the Jasstafel) is a fold over that list (``scoring.game``). Each event is a
+JSON object with ``"type"`` and ``"v"`` (schema version); ``parse_event`` validates one
+and returns a frozen dataclass, or raises ``EventError`` naming the field, so a bad
+event is rejected whole and never half-applied. Documented in docs/events.md.
+
+Events refer to earlier events by their position in the game's list (``ref``, 0-based),
+which never changes because the list is append-only.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Final, Union
+
+from scoring.cards import CARD_INDEX, Card, UnknownCardError
+
+SCHEMA_VERSION: Final[int] = 1
+
+CONTRACTS: Final[tuple[str, ...]] = ("eicheln", "schilten", "rosen", "schellen", "obenabe", "undenufe")
+VARIANTS: Final[tuple[str, ...]] = ("schieber", "speck")
+BLOCKS: Final[tuple[str, ...]] = ("weis", "stoeck", "tricks")
+MULTIPLIER_TABLES: Final[tuple[str, ...]] = ("default", "common", "ascending", "custom")
+
+
+class EventError(ValueError):
+    """An event that does not follow the schema; the message says which field and why."""
+
+
+def _seat(value: Any, name: str = "seat") -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+        raise EventError(f"{name} must be a seat number 0..3, got {value!r}")
+    return value
+
+
+def _card(value: Any, name: str = "card") -> str:
+    try:
+        card = Card.parse(value)
+    except UnknownCardError as exc:
+        raise EventError(f"{name}: {exc}") from None
+    return card.id
+
+
+def _time(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise EventError(f"t must be a non-negative number of seconds, got {value!r}")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class GameConfigured:
+    """Starts a game: who sits where and which table rules apply."""
+
+    players: tuple[str, ...] = ("Spieler 1", "Spieler 2", "Spieler 3", "Spieler 4")
+    variant: str = "schieber"
+    target: int = 1000
+    multipliers: str = "default"
+    custom_multipliers: dict[str, int] | None = None
+    end_order: tuple[str, ...] = BLOCKS
+    weis_one_per_player: bool = False
+    weis_needs_trick: bool = False
+    speck_games: int = 12
+    t: float | None = None
+    type: str = field(default="game_configured", init=False)
+
+
+@dataclass(frozen=True)
+class RoundStarted:
+    """A new round (Speck: a new game) with its contract.
+
+    ``forehand`` leads the first trick; ``declarer`` chose the contract (the partner of
+    forehand after Schieben). In Speck Jass the contract comes from ``bodentrumpf``.
+    """
+
+    forehand: int
+    contract: str
+    declarer: int | None = None
+    schoben: bool = False
+    bodentrumpf: str | None = None
+    t: float | None = None
+    type: str = field(default="round_started", init=False)
+
+
+@dataclass(frozen=True)
+class CardPlayed:
+    """A card laid into the current trick by ``seat``.
+
+    ``alternatives`` lists other ids the camera found plausible, with confidence, so the
+    table can be asked; ``source`` is ``camera`` or ``manual``.
+    """
+
+    seat: int
+    card: str
+    t: float | None = None
+    confidence: float | None = None
+    alternatives: tuple[tuple[str, float], ...] = ()
+    source: str = "camera"
+    type: str = field(default="card_played", init=False)
+
+
+@dataclass(frozen=True)
+class TrickCollected:
+    """The four cards left the table; ``seat`` is who the camera saw collect them."""
+
+    seat: int | None = None
+    t: float | None = None
+    type: str = field(default="trick_collected", init=False)
+
+
+@dataclass(frozen=True)
+class WeisDeclared:
+    """A Weis announced by ``seat`` during the first trick, with the cards it is made of."""
+
+    seat: int
+    cards: tuple[str, ...]
+    t: float | None = None
+    type: str = field(default="weis_declared", init=False)
+
+
+@dataclass(frozen=True)
+class StoeckCalled:
+    """``seat`` said «Stöck»; the engine judges whether it came in time."""
+
+    seat: int
+    t: float | None = None
+    type: str = field(default="stoeck_called", init=False)
+
+
+@dataclass(frozen=True)
+class CardCorrected:
+    """The card of the ``card_played`` event at position ``ref`` was really ``card``."""
+
+    ref: int
+    card: str
+    seat: int | None = None
+    t: float | None = None
+    type: str = field(default="card_corrected", init=False)
+
+
+@dataclass(frozen=True)
+class EventVoided:
+    """Undo: the event at position ``ref`` no longer counts."""
+
+    ref: int
+    t: float | None = None
+    type: str = field(default="event_voided", init=False)
+
+
+@dataclass(frozen=True)
+class MisplayRuled:
+    """Speck Jass 2.8: the table's ruling on a flagged misplay.
+
+    ``ruling`` is ``penalty`` (the card loses its trick value, as section 2.8 says) or
+    ``ignore`` (the table lets it stand).
+    """
+
+    ref: int
+    ruling: str
+    t: float | None = None
+    type: str = field(default="misplay_ruled", init=False)
+
+
+Event = Union[
+    GameConfigured,
+    RoundStarted,
+    CardPlayed,
+    TrickCollected,
+    WeisDeclared,
+    StoeckCalled,
+    CardCorrected,
+    EventVoided,
+    MisplayRuled,
+]
+
+EVENT_TYPES: Final[dict[str, type]] = {
+    cls.__dataclass_fields__["type"].default: cls  # type: ignore[attr-defined]
+    for cls in (
+        GameConfigured,
+        RoundStarted,
+        CardPlayed,
+        TrickCollected,
+        WeisDeclared,
+        StoeckCalled,
+        CardCorrected,
+        EventVoided,
+        MisplayRuled,
+    )
+}
+
+
+def _ref(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise EventError(f"ref must be the position of an earlier event (int >= 0), got {value!r}")
+    return value
+
+
+def _validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
+    """Check and normalise the fields of one event type; raise EventError on the first fault."""
+    out: dict[str, Any] = dict(data)
+    if "t" in out:
+        out["t"] = _time(out["t"])
+    if cls is GameConfigured:
+        players = out.get("players", GameConfigured.players)
+        if not isinstance(players, (list, tuple)) or len(players) != 4 or not all(
+            isinstance(p, str) and p.strip() for p in players
+        ):
+            raise EventError("players must be a list of four non-empty names, seat 0 first")
+        out["players"] = tuple(p.strip() for p in players)
+        if out.get("variant", "schieber") not in VARIANTS:
+            raise EventError(f"variant must be one of {', '.join(VARIANTS)}, got {out.get('variant')!r}")
+        target = out.get("target", 1000)
+        if isinstance(target, bool) or not isinstance(target, int) or target <= 0:
+            raise EventError(f"target must be a positive whole number of points, got {target!r}")
+        if out.get("multipliers", "default") not in MULTIPLIER_TABLES:
+            raise EventError(
+                f"multipliers must be one of {', '.join(MULTIPLIER_TABLES)}, got {out.get('multipliers')!r}"
+            )
+        custom = out.get("custom_multipliers")
+        if out.get("multipliers") == "custom":
+            if not isinstance(custom, dict) or set(custom) != set(CONTRACTS) or not all(
+                isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in custom.values()
+            ):
+                raise EventError(
+                    "custom_multipliers must give a positive whole factor for each of " + ", ".join(CONTRACTS)
+                )
+        elif custom is not None:
+            raise EventError("custom_multipliers is only allowed with multipliers 'custom'")
+        order = tuple(out.get("end_order", BLOCKS))
+        if sorted(order) != sorted(BLOCKS):
+            raise EventError(f"end_order must order the blocks {', '.join(BLOCKS)}, got {list(order)!r}")
+        out["end_order"] = order
+        for flag in ("weis_one_per_player", "weis_needs_trick"):
+            if flag in out and not isinstance(out[flag], bool):
+                raise EventError(f"{flag} must be true or false")
+        games = out.get("speck_games", 12)
+        if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
+            raise EventError(f"speck_games must be a positive whole number, got {games!r}")
+    elif cls is RoundStarted:
+        out["forehand"] = _seat(out.get("forehand"), "forehand")
+        if out.get("contract") not in CONTRACTS:
+            raise EventError(f"contract must be one of {', '.join(CONTRACTS)}, got {out.get('contract')!r}")
+        if out.get("declarer") is not None:
+            out["declarer"] = _seat(out["declarer"], "declarer")
+        if not isinstance(out.get("schoben", False), bool):
+            raise EventError("schoben must be true or false")
+        if out.get("bodentrumpf") is not None:
+            out["bodentrumpf"] = _card(out["bodentrumpf"], "bodentrumpf")
+    elif cls is CardPlayed:
+        out["seat"] = _seat(out.get("seat"))
+        out["card"] = _card(out.get("card"))
+        conf = out.get("confidence")
+        if conf is not None and (isinstance(conf, bool) or not isinstance(conf, (int, float)) or not 0 <= conf <= 1):
+            raise EventError(f"confidence must be between 0 and 1, got {conf!r}")
+        alts = out.get("alternatives", ())
+        try:
+            out["alternatives"] = tuple((_card(a[0], "alternatives"), float(a[1])) for a in alts)
+        except (TypeError, IndexError, ValueError) as exc:
+            if isinstance(exc, EventError):
+                raise
+            raise EventError("alternatives must be a list of [card, confidence] pairs") from None
+        if out.get("source", "camera") not in ("camera", "manual"):
+            raise EventError(f"source must be 'camera' or 'manual', got {out.get('source')!r}")
+    elif cls is TrickCollected:
+        if out.get("seat") is not None:
+            out["seat"] = _seat(out["seat"])
+    elif cls is WeisDeclared:
+        out["seat"] = _seat(out.get("seat"))
+        cards = out.get("cards")
+        if not isinstance(cards, (list, tuple)) or not cards:
+            raise EventError("cards must be a non-empty list of card ids")
+        ids = tuple(_card(c, "cards") for c in cards)
+        if len(set(ids)) != len(ids):
+            raise EventError("cards of a Weis must be different cards")
+        out["cards"] = tuple(sorted(ids, key=CARD_INDEX.__getitem__))
+    elif cls is StoeckCalled:
+        out["seat"] = _seat(out.get("seat"))
+    elif cls is CardCorrected:
+        out["ref"] = _ref(out.get("ref"))
+        out["card"] = _card(out.get("card"))
+        if out.get("seat") is not None:
+            out["seat"] = _seat(out["seat"])
+    elif cls is EventVoided:
+        out["ref"] = _ref(out.get("ref"))
+    elif cls is MisplayRuled:
+        out["ref"] = _ref(out.get("ref"))
+        if out.get("ruling") not in ("penalty", "ignore"):
+            raise EventError(f"ruling must be 'penalty' or 'ignore', got {out.get('ruling')!r}")
+    return out
+
+
+def parse_event(data: Any) -> Event:
+    """Validate one event (a dict, as read from JSON) and return its dataclass."""
+    if not isinstance(data, dict):
+        raise EventError(f"an event must be a JSON object, got {type(data).__name__}")
+    kind = data.get("type")
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise EventError(f"unknown event type {kind!r}; expected one of {', '.join(EVENT_TYPES)}")
+    version = data.get("v", SCHEMA_VERSION)
+    if version != SCHEMA_VERSION:
+        raise EventError(f"event schema version {version!r} is not supported (this build reads {SCHEMA_VERSION})")
+    allowed = {f.name for f in fields(cls)}
+    payload = {k: v for k, v in data.items() if k not in ("type", "v")}
+    unknown = sorted(set(payload) - allowed)
+    if unknown:
+        raise EventError(f"{kind}: unknown field(s) {', '.join(unknown)}")
+    payload = _validate(cls, payload)
+    try:
+        return cls(**payload)  # type: ignore[no-any-return]
+    except TypeError as exc:
+        raise EventError(f"{kind}: {exc}") from None
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """The JSON form of an event (with ``type`` and ``v``), omitting unset optional fields."""
+    raw = asdict(event)
+    out: dict[str, Any] = {"type": raw.pop("type"), "v": SCHEMA_VERSION}
+    for key, value in raw.items():
+        if value is None or value == ():
+            continue
+        if isinstance(value, tuple):
+            value = [list(v) if isinstance(v, tuple) else v for v in value]
+        out[key] = value
+    return out
+
+
+def dumps(event: Event) -> str:
+    return json.dumps(event_to_dict(event), ensure_ascii=False, sort_keys=True)
+
+
+def loads(line: str) -> Event:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise EventError(f"not valid JSON: {exc}") from None
+    return parse_event(data)
