@@ -1,0 +1,326 @@
+"""The event store: every game as an append-only list of events in one SQLite file.
+
+Why this shape: the game's state (rounds, tricks, Weis, totals) is never stored; it is
+rebuilt by folding the events through the rules engine (``scoring.game.fold``). So the
+only thing that must survive a crash or a power cut is the list of confirmed events,
+and an append is one small transaction.
+
+Durability: WAL journal with ``synchronous=FULL``. In WAL mode ``NORMAL`` is already
+safe against a killed process (the WAL is in the OS page cache) but may lose the last
+commits on a *power cut*, because the WAL is fsynced only at checkpoints. A Pi on a
+table is unplugged without warning, and the promise is "never a confirmed event", so
+every commit fsyncs the WAL (one fsync per event, a few per second at most).
+
+Validation: an event is appended only if the whole game, folded with it, is still
+valid (``scoring.events`` for the schema, ``scoring.game.fold`` for the rules). A
+rejected event leaves nothing behind and the error is re-raised for the caller (the
+dashboard answers 400 with its message).
+
+Concurrency: one connection guarded by a lock (SQLite serialises writers anyway; one
+connection avoids ``database is locked`` between our own threads). ``wait`` uses a
+``threading.Condition`` on that lock, so the dashboard's SSE streams block until an
+append in this process wakes them. Another process appending to the same file is
+detected (the cached list is checked against the row count inside the write
+transaction) but does not wake waiters here; they see it at their timeout.
+
+Append-only is enforced by the schema itself: triggers abort any UPDATE or DELETE of
+an event row. Corrections are events (``card_corrected``, ``event_voided``).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+from scoring.events import Event, EventError, GameConfigured, dumps, event_to_dict, loads, parse_event
+
+__all__ = ["EventStore", "StoreError", "UnknownGameError", "Event"]
+
+
+class StoreError(RuntimeError):
+    """The store file cannot be used (not a database, newer schema, closed)."""
+
+
+class UnknownGameError(StoreError, LookupError):
+    """A game id that is not in the store."""
+
+
+#: Numbered migrations; entry ``i`` brings the schema from version ``i`` to ``i + 1``.
+#: Never edit a released entry: append a new one.
+MIGRATIONS: Final[tuple[str, ...]] = (
+    # 1: games and their events.
+    """
+    CREATE TABLE games (
+        id       INTEGER PRIMARY KEY AUTOINCREMENT,
+        created  REAL NOT NULL              -- unix seconds, when new_game ran
+    );
+    CREATE TABLE events (
+        game_id  INTEGER NOT NULL REFERENCES games(id),
+        position INTEGER NOT NULL,          -- 0-based index in the game's list
+        type     TEXT NOT NULL,
+        body     TEXT NOT NULL,             -- the event as JSON (scoring.events.dumps)
+        stored   REAL NOT NULL,             -- unix seconds, when it was appended
+        PRIMARY KEY (game_id, position)
+    ) WITHOUT ROWID;
+    CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    """,
+)
+
+SCHEMA_VERSION: Final[int] = len(MIGRATIONS)
+
+
+def _fold_checker() -> tuple[Callable[[list[Event]], Any] | None, type[Exception] | None]:
+    """The rules engine's fold and its error type.
+
+    The scoring package is being written alongside this module; until ``scoring.game``
+    exists the store validates with the event schema only.
+    """
+    try:
+        from scoring.game import RuleError, fold
+    except ImportError:
+        return None, None
+    return fold, RuleError
+
+
+class EventStore:
+    """Games and their events in one SQLite file; see the module docstring for why."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._cache: dict[int, list[Event]] = {}
+        self._closed = False
+        self._fold, self._rule_error = _fold_checker()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot open the event store {self.path}: {exc}") from exc
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL").fetchone()
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise StoreError(f"{self.path} is not a usable jasscam event store: {exc}") from exc
+
+    # -- schema -----------------------------------------------------------------------
+
+    def _migrate(self) -> None:
+        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path} has schema version {version}, newer than this jasscam "
+                f"({SCHEMA_VERSION}); upgrade jasscam or use another state directory"
+            )
+        for number in range(version, SCHEMA_VERSION):
+            # executescript commits first, so run each step in its own explicit transaction.
+            script = f"BEGIN IMMEDIATE;\n{MIGRATIONS[number]}\nPRAGMA user_version = {number + 1};\nCOMMIT;"
+            try:
+                self._db.executescript(script)
+            except sqlite3.Error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+
+    @property
+    def schema_version(self) -> int:
+        with self._lock:
+            self._check_open()
+            return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    # -- reading ----------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreError(f"the event store {self.path} is closed")
+
+    def _count_in_db(self, game_id: int) -> int:
+        row = self._db.execute("SELECT count(*) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+        return int(row[0])
+
+    def _load(self, game_id: int) -> list[Event]:
+        """The game's events, from the cache when it matches the file."""
+        cached = self._cache.get(game_id)
+        if cached is not None and len(cached) == self._count_in_db(game_id):
+            return cached
+        if self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+            raise UnknownGameError(f"no game with id {game_id} in {self.path}")
+        rows = self._db.execute(
+            "SELECT position, body FROM events WHERE game_id = ? ORDER BY position", (game_id,)
+        ).fetchall()
+        events: list[Event] = []
+        for expected, (position, body) in enumerate(rows):
+            if position != expected:
+                raise StoreError(f"game {game_id} in {self.path} has a gap at event {expected}")
+            try:
+                events.append(loads(body))
+            except EventError as exc:
+                raise StoreError(f"game {game_id}, event {position} in {self.path} cannot be read: {exc}") from exc
+        self._cache[game_id] = events
+        return events
+
+    def events(self, game_id: int) -> list[Event]:
+        """The game's events in order; the index of each is its position."""
+        with self._lock:
+            self._check_open()
+            return list(self._load(game_id))
+
+    def count(self, game_id: int) -> int:
+        """How many events the game has (the next event's position)."""
+        with self._lock:
+            self._check_open()
+            return len(self._load(game_id))
+
+    def current_game(self) -> int | None:
+        """The most recently created game, or None in an empty store."""
+        with self._lock:
+            self._check_open()
+            row = self._db.execute("SELECT max(id) FROM games").fetchone()
+            return None if row[0] is None else int(row[0])
+
+    def games(self) -> list[dict[str, Any]]:
+        """One summary per game, oldest first.
+
+        Keys: ``id``, ``created`` (ISO 8601, UTC), ``config`` (the game_configured event
+        as JSON), ``events`` (count), ``finished`` (the rules engine says the target was
+        reached; False until ``scoring.game`` can tell).
+        """
+        with self._lock:
+            self._check_open()
+            out = []
+            for game_id, created in self._db.execute("SELECT id, created FROM games ORDER BY id").fetchall():
+                events = self._load(int(game_id))
+                out.append(
+                    {
+                        "id": int(game_id),
+                        "created": datetime.fromtimestamp(created, UTC).isoformat(timespec="seconds"),
+                        "config": event_to_dict(events[0]) if events else None,
+                        "events": len(events),
+                        "finished": self._finished(events),
+                    }
+                )
+            return out
+
+    def _finished(self, events: list[Event]) -> bool:
+        if self._fold is None or not events:
+            return False
+        try:
+            state = self._fold(events)
+        except Exception:  # a stored game always folded once; a newer engine may disagree
+            return False
+        return bool(getattr(state, "finished", False))
+
+    # -- writing ----------------------------------------------------------------------
+
+    def _validate(self, events: list[Event]) -> None:
+        """Raise EventError or the rules engine's RuleError if the list is not a valid game."""
+        if not events or not isinstance(events[0], GameConfigured):
+            raise EventError("a game starts with exactly one game_configured event")
+        if any(isinstance(e, GameConfigured) for e in events[1:]):
+            raise EventError("a game has only one game_configured event; start a new game instead")
+        if self._fold is not None:
+            self._fold(events)
+
+    def _insert(self, game_id: int, position: int, event: Event) -> None:
+        self._db.execute(
+            "INSERT INTO events (game_id, position, type, body, stored) VALUES (?, ?, ?, ?, ?)",
+            (game_id, position, event.type, dumps(event), time.time()),
+        )
+
+    def new_game(self, config: GameConfigured) -> int:
+        """Create a game whose first event is ``config``; it becomes the current game."""
+        if not isinstance(config, GameConfigured):
+            raise EventError(f"a game starts with a game_configured event, got {type(config).__name__}")
+        self._validate([config])
+        with self._lock:
+            self._check_open()
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = self._db.execute("INSERT INTO games (created) VALUES (?)", (time.time(),))
+                game_id = int(cur.lastrowid or 0)
+                self._insert(game_id, 0, config)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._cache[game_id] = [config]
+            self._changed.notify_all()
+            return game_id
+
+    def append(self, game_id: int, event: Event | Mapping[str, Any]) -> int:
+        """Append one event after checking the game still folds; return its position.
+
+        A dict is parsed with ``scoring.events.parse_event`` first. ``EventError`` and the
+        rules engine's ``RuleError`` propagate unchanged and nothing is stored.
+        """
+        if isinstance(event, Mapping):
+            event = parse_event(dict(event))
+        with self._lock:
+            self._check_open()
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                existing = self._load(game_id)  # re-checked against the file inside the lock
+                candidate = [*existing, event]
+                self._validate(candidate)
+                position = len(existing)
+                self._insert(game_id, position, event)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            existing.append(event)
+            self._changed.notify_all()
+            return position
+
+    # -- waiting ----------------------------------------------------------------------
+
+    def wait(self, game_id: int, after: int, timeout: float) -> int:
+        """Block until the game has more than ``after`` events or ``timeout`` seconds pass.
+
+        Returns the current number of events (so ``count > after`` means news). Woken by
+        appends in this process and by ``close``.
+        """
+        deadline = time.monotonic() + max(0.0, timeout)
+        with self._changed:
+            while True:
+                self._check_open()
+                count = len(self._load(game_id))
+                remaining = deadline - time.monotonic()
+                if count > after or remaining <= 0:
+                    return count
+                self._changed.wait(remaining)
+
+    def close(self) -> None:
+        """Close the file; waiters wake and get StoreError. Safe to call twice."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._changed.notify_all()
+            self._db.close()
+
+    def __enter__(self) -> EventStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"EventStore({str(self.path)!r})"
+
+
+def config_summary(config: GameConfigured) -> str:
+    """One line for logs and the CLI: players by seat, variant, target."""
+    return f"{', '.join(config.players)} · {config.variant} · {config.target}"
