@@ -1,0 +1,845 @@
+"""The game as a fold over its event list: ``fold(events) -> GameState``.
+
+Replay, undo and crash recovery are one path: :func:`fold` first *resolves* the list
+(``event_voided`` removes an event, ``card_corrected`` replaces a card, ``misplay_ruled``
+attaches a ruling to a card), then folds the remaining events in order. The result is a
+frozen :class:`GameState` with a JSON form (:meth:`GameState.to_dict`) for the dashboard.
+
+Two kinds of problems, kept strictly apart:
+
+**Errors** (:class:`RuleError`, a ``ValueError``): the event cannot apply at all, so the
+store must reject it whole: anything before ``game_configured`` or a second one; a
+``card_played``/``weis_declared``/``trick_collected`` with no round running; a 37th card
+in a round (a trick closes by itself after four cards, so a "fifth card" is the next
+trick's lead; only the 37th card has nowhere to go); a seat laying a second card in the
+same trick; collecting a trick that is not complete; a new round after the game is over;
+a ``ref`` that points forward or at an event of the wrong type; declared Weis cards that
+form no Weis; a Speck round whose contract is not its Bodentrumpf's suit.
+
+**Flags** (:class:`Flag` in ``GameState.flags``): the event is recorded, the game goes
+on, and the table decides (usually with a ``card_corrected``, ``event_voided`` or
+``misplay_ruled`` event): card out of turn, card already played this round, illegal card
+(not following suit, not following trump, undertrumping; detected as soon as the same
+hand later shows the card it kept back), Stöck too early/late/by the wrong seat/without
+trump, Weis late or not in the hand, trick collected by someone other than the winner,
+an unfinished round abandoned by a new ``round_started``, a Speck game not summing to 157.
+
+Seats play 0, 1, 2, 3 (counter-clockwise); teams are 0+2 and 1+3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from scoring.events import (
+    BLOCKS,
+    CardCorrected,
+    CardPlayed,
+    Event,
+    EventVoided,
+    GameConfigured,
+    MisplayRuled,
+    RoundStarted,
+    StoeckCalled,
+    TrickCollected,
+    WeisDeclared,
+    event_to_dict,
+)
+from scoring.multipliers import multiplier as _multiplier
+from scoring.rules import (
+    LAST_TRICK_BONUS,
+    MATCH_BONUS,
+    card_points,
+    card_suit,
+    legal_cards,
+    next_seat,
+    partner_of,
+    trick_winner,
+    trump_suit,
+)
+from scoring.stoeck import STOECK_POINTS, StoeckState, StoeckTracker
+from scoring.weis import Declared, WeisError, evaluate, judge
+
+SPECK_GAME_POINTS = 157
+
+
+class RuleError(ValueError):
+    """An event that cannot apply; ``ref`` is its position in the list (if known)."""
+
+    def __init__(self, message: str, ref: int | None = None) -> None:
+        super().__init__(message if ref is None else f"event {ref}: {message}")
+        self.ref = ref
+
+
+# --------------------------------------------------------------------------- state types
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A warning for the table. ``ref``: the event it is about; ``evidence_ref``: the later
+    event that proved it (e.g. the card of the suit that was kept back); ``rule``: the
+    Speck Jass rule section for misplays."""
+
+    code: str
+    message: str
+    ref: int | None = None
+    round: int | None = None
+    seat: int | None = None
+    evidence_ref: int | None = None
+    rule: str | None = None
+
+
+@dataclass(frozen=True)
+class PlayedCard:
+    """One card in a trick; ``void``: it lost its trick value by a ``misplay_ruled`` penalty."""
+
+    seat: int
+    card: str
+    ref: int
+    void: bool = False
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A completed trick: cards in play order, winning seat, card points (+5 on the last)."""
+
+    index: int
+    cards: tuple[PlayedCard, ...]
+    leader: int
+    winner: int
+    points: int
+    last: bool
+    collected: bool = False
+
+
+@dataclass(frozen=True)
+class WeisEntry:
+    """One declared Weis and its fate.
+
+    ``status``: ``counts`` (its team writes it), ``loses`` (the other team holds the best
+    Weis; provisional while the round runs), ``late``,
+    ``not_in_hand``, ``duplicate``, ``not_best_of_player`` (setting one Weis per player),
+    ``no_trick`` (setting Weis needs a trick and the team took none).
+    """
+
+    seat: int
+    team: int
+    kind: str
+    label: str
+    cards: tuple[str, ...]
+    points: int
+    ref: int
+    status: str
+    best: bool = False
+
+
+@dataclass(frozen=True)
+class Blocks:
+    """Points of one team split into the three blocks of the Jasstafel."""
+
+    weis: int = 0
+    stoeck: int = 0
+    tricks: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.weis + self.stoeck + self.tricks
+
+    def __add__(self, other: Blocks) -> Blocks:
+        return Blocks(self.weis + other.weis, self.stoeck + other.stoeck, self.tricks + other.tricks)
+
+    def times(self, factor: int) -> Blocks:
+        return Blocks(self.weis * factor, self.stoeck * factor, self.tricks * factor)
+
+    def get(self, block: str) -> int:
+        return int(getattr(self, block))
+
+    def to_dict(self) -> dict[str, int]:
+        return {"weis": self.weis, "stoeck": self.stoeck, "tricks": self.tricks, "total": self.total}
+
+
+@dataclass(frozen=True)
+class RoundScore:
+    """What a round is worth per team (index 0/1). ``raw``: before the multiplier;
+    ``written``: after it (what goes on the Jasstafel). ``player_points``: Speck Jass,
+    per seat. Provisional while the round runs."""
+
+    card_points: tuple[int, int]
+    tricks_won: tuple[int, int]
+    raw: tuple[Blocks, Blocks]
+    written: tuple[Blocks, Blocks]
+    match_team: int | None
+    last_trick_team: int | None
+    last_trick_seat: int | None
+    player_points: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class RoundState:
+    """One round (Speck Jass: one game). ``trick`` is the cards on the table now (a
+    complete trick stays there until collected or the next card is laid)."""
+
+    index: int
+    ref: int
+    contract: str
+    trump: str | None
+    multiplier: int
+    forehand: int
+    declarer: int | None
+    schoben: bool
+    bodentrumpf: str | None
+    leader: int | None
+    to_play: int | None
+    trick: tuple[PlayedCard, ...]
+    tricks: tuple[Trick, ...]
+    played: tuple[str, ...]
+    complete: bool
+    abandoned: bool
+    weis: tuple[WeisEntry, ...]
+    weis_team: int | None
+    stoeck: StoeckState
+    score: RoundScore
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One line of the Jasstafel: a finished round, written blocks and running totals."""
+
+    round: int
+    contract: str
+    multiplier: int
+    written: tuple[Blocks, Blocks]
+    totals: tuple[Blocks, Blocks]
+    match_team: int | None
+    last_trick_team: int | None
+    player_points: tuple[int, int, int, int]
+    player_totals: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class GameOver:
+    """Schieber: ``winner`` team (None on an exact tie) and the ``deciding_block``.
+    Speck: ``ranking`` of seats, best first, ties broken by the best single game."""
+
+    round: int
+    winner: int | None
+    deciding_block: str | None
+    reason: str
+    ranking: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything the dashboard and the score sheet need, derived from the events."""
+
+    config: GameConfigured
+    variant: str
+    events_total: int
+    events_applied: int
+    round_index: int
+    round: RoundState | None
+    rounds: tuple[RoundState, ...]
+    sheet: tuple[SheetRow, ...]
+    totals: tuple[Blocks, Blocks]
+    player_totals: tuple[int, int, int, int]
+    flags: tuple[Flag, ...]
+    game_over: GameOver | None
+
+    @property
+    def contract(self) -> str | None:
+        return self.round.contract if self.round else None
+
+    @property
+    def to_play(self) -> int | None:
+        return self.round.to_play if self.round and not self.game_over else None
+
+    @property
+    def stoeck_window(self) -> int | None:
+        """The seat whose Stöck call would count right now (enables the button), or None."""
+        return self.round.stoeck.window_seat if self.round else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form; see docs/events.md for the fields."""
+        out = _jsonable(asdict(self))
+        out["config"] = event_to_dict(self.config)
+        out["contract"] = self.contract
+        out["to_play"] = self.to_play
+        out["stoeck_window"] = self.stoeck_window
+        out["totals"] = [b.to_dict() for b in self.totals]
+        out["sheet"] = [
+            {**_jsonable(asdict(row)), "written": [b.to_dict() for b in row.written], "totals": [b.to_dict() for b in row.totals]}
+            for row in self.sheet
+        ]
+        out["rounds"] = [_round_dict(r) for r in self.rounds]
+        out["round"] = _round_dict(self.round) if self.round else None
+        return out
+
+
+def _round_dict(r: RoundState) -> dict[str, Any]:
+    d = _jsonable(asdict(r))
+    d["score"]["raw"] = [b.to_dict() for b in r.score.raw]
+    d["score"]["written"] = [b.to_dict() for b in r.score.written]
+    return d
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+# --------------------------------------------------------------------------- resolution
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """The list after voids and corrections: (position, event) pairs and the rulings."""
+
+    events: tuple[tuple[int, Event], ...]
+    rulings: dict[int, str]
+
+
+def resolve(events: Sequence[Event]) -> Resolved:
+    """Apply ``event_voided``, ``card_corrected`` and ``misplay_ruled`` by position.
+
+    Voids are taken from the end backwards, so voiding a void restores its target (redo).
+    A correction replaces the card (and seat, if given) of a ``card_played``; the latest
+    correction wins. Voided corrections and rulings have no effect.
+    """
+    voided: set[int] = set()
+    for pos in range(len(events) - 1, -1, -1):
+        ev = events[pos]
+        if isinstance(ev, (EventVoided, CardCorrected, MisplayRuled)):
+            if ev.ref >= pos:
+                raise RuleError(f"ref {ev.ref} must point to an earlier event", pos)
+            if isinstance(ev, (CardCorrected, MisplayRuled)) and not isinstance(events[ev.ref], CardPlayed):
+                raise RuleError(f"ref {ev.ref} is a {events[ev.ref].type}, not a card_played", pos)
+        if pos in voided:
+            continue
+        if isinstance(ev, EventVoided):
+            voided.add(ev.ref)
+    corrected: dict[int, CardPlayed] = {}
+    rulings: dict[int, str] = {}
+    for pos, ev in enumerate(events):
+        if pos in voided:
+            continue
+        if isinstance(ev, CardCorrected):
+            target = corrected.get(ev.ref, events[ev.ref])
+            assert isinstance(target, CardPlayed)
+            corrected[ev.ref] = replace(target, card=ev.card, seat=target.seat if ev.seat is None else ev.seat)
+        elif isinstance(ev, MisplayRuled):
+            rulings[ev.ref] = ev.ruling
+    out = tuple(
+        (pos, corrected.get(pos, ev))
+        for pos, ev in enumerate(events)
+        if pos not in voided and not isinstance(ev, (EventVoided, CardCorrected, MisplayRuled))
+    )
+    return Resolved(out, rulings)
+
+
+# --------------------------------------------------------------------------- the fold
+
+
+@dataclass
+class _Decl:
+    seat: int
+    cards: tuple[str, ...]
+    ref: int
+    late: bool
+    duplicate: bool
+    weis: list[Declared]
+    not_in_hand: bool = False
+
+
+@dataclass
+class _Round:
+    index: int
+    ref: int
+    start: RoundStarted
+    multiplier: int
+    trump: str | None
+    stoeck: StoeckTracker
+    plays: list[PlayedCard] = field(default_factory=list)
+    tricks: list[Trick] = field(default_factory=list)
+    table: list[PlayedCard] = field(default_factory=list)
+    decls: list[_Decl] = field(default_factory=list)
+    checked: set[int] = field(default_factory=set)  # refs already flagged as illegal
+    abandoned: bool = False
+
+    @property
+    def contract(self) -> str:
+        return self.start.contract
+
+    @property
+    def complete(self) -> bool:
+        return len(self.plays) == 36
+
+    @property
+    def open_trick(self) -> list[PlayedCard]:
+        return self.table if len(self.table) < 4 else []
+
+    @property
+    def leader(self) -> int:
+        return self.tricks[-1].winner if self.tricks else self.start.forehand
+
+    def expected_seat(self) -> int | None:
+        if self.complete:
+            return None
+        trick = self.open_trick
+        if not trick:
+            return self.leader
+        seen = {p.seat for p in trick}
+        seat = next_seat(trick[-1].seat)
+        while seat in seen:
+            seat = next_seat(seat)
+        return seat
+
+
+class _Folder:
+    def __init__(self, rulings: dict[int, str]) -> None:
+        self.rulings = rulings
+        self.config: GameConfigured | None = None
+        self.rounds: list[_Round] = []
+        self.flags: list[Flag] = []
+
+    # -- helpers
+    def flag(self, code: str, message: str, ref: int | None, seat: int | None = None, **kw: Any) -> None:
+        rnd = self.rounds[-1].index if self.rounds else None
+        if self.speck and code in _SPECK_RULE:
+            kw.setdefault("rule", _SPECK_RULE[code])
+        self.flags.append(Flag(code, message, ref, rnd, seat, **kw))
+
+    @property
+    def speck(self) -> bool:
+        return self.config is not None and self.config.variant == "speck"
+
+    def current(self, ref: int, what: str) -> _Round:
+        if not self.rounds or self.rounds[-1].abandoned:
+            raise RuleError(f"{what} before any round_started", ref)
+        return self.rounds[-1]
+
+    # -- events
+    def apply(self, pos: int, ev: Event) -> None:
+        if isinstance(ev, GameConfigured):
+            if self.config is not None:
+                raise RuleError("the game is already configured (one game_configured per game)", pos)
+            self.config = ev
+            return
+        if self.config is None:
+            raise RuleError(f"{ev.type} before game_configured; a game starts with game_configured", pos)
+        if isinstance(ev, RoundStarted):
+            self.round_started(pos, ev)
+        elif isinstance(ev, CardPlayed):
+            self.card_played(pos, ev)
+        elif isinstance(ev, TrickCollected):
+            self.trick_collected(pos, ev)
+        elif isinstance(ev, WeisDeclared):
+            self.weis_declared(pos, ev)
+        elif isinstance(ev, StoeckCalled):
+            self.stoeck_called(pos, ev)
+        else:  # pragma: no cover - resolve() removed the rest
+            raise RuleError(f"unexpected event type {ev.type}", pos)
+
+    def round_started(self, pos: int, ev: RoundStarted) -> None:
+        cfg = self.config
+        assert cfg is not None
+        over = self.game_over()
+        if over is not None:
+            raise RuleError(f"the game is over ({over.reason}); no new round", pos)
+        if self.speck:
+            if trump_suit(ev.contract) is None:
+                raise RuleError("Speck Jass is played with Bodentrumpf: the contract must be a suit", pos)
+            if ev.bodentrumpf is not None and card_suit(ev.bodentrumpf) != ev.contract:
+                raise RuleError(f"Bodentrumpf {ev.bodentrumpf} makes {card_suit(ev.bodentrumpf)} trump, not {ev.contract}", pos)
+        elif ev.bodentrumpf is not None:
+            raise RuleError("bodentrumpf belongs to Speck Jass, not to the Schieber", pos)
+        if ev.declarer is not None:
+            expected = partner_of(ev.forehand) if ev.schoben else ev.forehand
+            if ev.declarer != expected:
+                how = "after Schieben the partner of forehand" if ev.schoben else "without Schieben forehand"
+                raise RuleError(f"declarer must be seat {expected}: {how} chooses the contract", pos)
+        if self.rounds:
+            prev = self.rounds[-1]
+            prev.stoeck.on_round_end()
+            if not prev.complete and not prev.abandoned:
+                prev.abandoned = True
+                self.flag(
+                    "round_abandoned",
+                    f"Runde {prev.index + 1} nach {len(prev.plays)} Karten abgebrochen (nicht gewertet)",
+                    prev.ref,
+                )
+            scored = [r for r in self.rounds if not r.abandoned]
+            if scored:
+                last = scored[-1].start.forehand
+                want = last if prev.abandoned else next_seat(last)
+                if ev.forehand != want:
+                    self.flag("forehand_order", f"Vorhand wäre Platz {want}, nicht {ev.forehand}", pos, ev.forehand)
+        mult = 1 if self.speck else _multiplier(ev.contract, cfg.multipliers, cfg.custom_multipliers)
+        trump = trump_suit(ev.contract)
+        self.rounds.append(
+            _Round(len(self.rounds), pos, ev, mult, trump, StoeckTracker(trump, enabled=not self.speck))
+        )
+
+    def card_played(self, pos: int, ev: CardPlayed) -> None:
+        r = self.current(pos, "card_played")
+        if r.complete:
+            raise RuleError(f"round {r.index + 1} already has all 36 cards; start a new round first", pos)
+        if len(r.table) == 4:
+            r.table = []
+        if any(p.seat == ev.seat for p in r.table):
+            raise RuleError(f"seat {ev.seat} already laid a card in this trick", pos)
+        expected = r.expected_seat()
+        if ev.seat != expected:
+            lead = "ausgespielt" if not r.table else "gespielt"
+            self.flag("out_of_turn", f"Platz {ev.seat} hat {lead}, an der Reihe war Platz {expected}", pos, ev.seat)
+        if ev.card in {p.card for p in r.plays}:
+            self.flag("card_already_played", f"{ev.card} wurde in dieser Runde schon gespielt", pos, ev.seat)
+        card = PlayedCard(ev.seat, ev.card, pos, self.rulings.get(pos) == "penalty")
+        r.stoeck.on_card(ev.seat, ev.card, pos)
+        r.plays.append(card)
+        r.table.append(card)
+        self.check_legality(r, ev.seat)
+        self.check_weis_cards(r)
+        if len(r.table) == 4:
+            self.close_trick(r)
+        if r.complete:
+            self.round_complete(r)
+
+    def close_trick(self, r: _Round) -> None:
+        cards = tuple(r.table)
+        idx = trick_winner([c.card for c in cards], r.contract, void=[c.void for c in cards])
+        last = len(r.tricks) == 8
+        points = sum(card_points(c.card, r.contract) for c in cards) + (LAST_TRICK_BONUS if last else 0)
+        r.tricks.append(Trick(len(r.tricks), cards, cards[0].seat, cards[idx].seat, points, last))
+
+    def trick_collected(self, pos: int, ev: TrickCollected) -> None:
+        r = self.current(pos, "trick_collected")
+        if len(r.table) < 4:
+            if not r.table:
+                raise RuleError("no trick on the table to collect", pos)
+            raise RuleError(f"trick collected with only {len(r.table)} cards on the table", pos)
+        trick = r.tricks[-1]
+        if trick.collected:
+            raise RuleError("this trick was already collected", pos)
+        r.tricks[-1] = replace(trick, collected=True)
+        r.stoeck.on_collect()
+        if ev.seat is not None and ev.seat % 2 != trick.winner % 2:
+            self.flag(
+                "wrong_collector",
+                f"Platz {ev.seat} hat den Stich eingezogen, gewonnen hat Platz {trick.winner} (Karte richtig erkannt?)",
+                pos,
+                ev.seat,
+            )
+        r.table = []
+
+    def weis_declared(self, pos: int, ev: WeisDeclared) -> None:
+        r = self.current(pos, "weis_declared")
+        if self.speck:
+            self.flag("weis_not_in_variant", "im Speck Jass gibt es keinen Weis", pos, ev.seat)
+            return
+        try:
+            parts = evaluate(ev.cards)
+        except WeisError as exc:
+            raise RuleError(f"not a Weis: {exc}", pos) from None
+        late = len(r.tricks) >= 2
+        if late:
+            self.flag("weis_late", "Weis nach dem zweiten Stich angesagt: zählt nicht", pos, ev.seat)
+        dup = any(d.seat == ev.seat and d.cards == ev.cards for d in r.decls)
+        if dup:
+            self.flag("weis_duplicate", "dieser Weis wurde schon angesagt", pos, ev.seat)
+        decl = _Decl(ev.seat, ev.cards, pos, late, dup, [Declared(ev.seat, w, pos) for w in parts])
+        r.decls.append(decl)
+        self.check_weis_cards(r)
+
+    def stoeck_called(self, pos: int, ev: StoeckCalled) -> None:
+        if self.speck:
+            self.flag("stoeck_no_trump", "im Speck Jass gibt es keine Stöck", pos, ev.seat)
+            return
+        r = self.current(pos, "stoeck_called")
+        verdict = r.stoeck.on_call(ev.seat)
+        if verdict is None:
+            r.stoeck.accept(pos)
+        else:
+            self.flag(verdict[0], verdict[1], pos, ev.seat)
+
+    # -- checks
+    def check_legality(self, r: _Round, seat: int) -> None:
+        """Re-judge this seat's earlier cards now that more of its hand is known.
+
+        The hand a seat held when laying a card is that card plus everything it lays later
+        in the round, so a revoke shows up as soon as the kept-back card appears.
+        """
+        mine = [i for i, p in enumerate(r.plays) if p.seat == seat]
+        for n, i in enumerate(mine):
+            play = r.plays[i]
+            if play.ref in r.checked:
+                continue
+            hand = [r.plays[j].card for j in mine[n:]]
+            start = (i // 4) * 4  # tricks are always four consecutive plays
+            before = [p.card for p in r.plays[start:i]]
+            if play.card in legal_cards(hand, before, r.contract):
+                continue
+            code, message, evidence = _illegal_reason(play.card, hand, before, r.contract)
+            ev_ref = next((r.plays[j].ref for j in mine[n + 1 :] if r.plays[j].card == evidence), None)
+            r.checked.add(play.ref)
+            self.flag(code, message, play.ref, seat, evidence_ref=ev_ref)
+
+    def check_weis_cards(self, r: _Round) -> None:
+        owner = {p.card: p.seat for p in r.plays}
+        for d in r.decls:
+            if d.not_in_hand:
+                continue
+            wrong = [c for c in d.cards if c in owner and owner[c] != d.seat]
+            missing = r.complete and any(c not in owner or owner[c] != d.seat for c in d.cards)
+            if wrong or missing:
+                d.not_in_hand = True
+                what = ", ".join(wrong) if wrong else ", ".join(c for c in d.cards if owner.get(c) != d.seat)
+                self.flag("weis_not_in_hand", f"Weis von Platz {d.seat}: {what} nicht in dieser Hand", d.ref, d.seat)
+
+    def round_complete(self, r: _Round) -> None:
+        self.check_weis_cards(r)
+        if self.speck:
+            total = sum(t.points for t in r.tricks)
+            if total != SPECK_GAME_POINTS:
+                self.flag("speck_sum", f"Spiel {r.index + 1} ergibt {total} statt 157 Punkte", r.ref)
+
+    # -- derived
+    def game_over(self) -> GameOver | None:
+        cfg = self.config
+        assert cfg is not None
+        done = [r for r in self.rounds if r.complete and not r.abandoned]
+        if self.speck:
+            if len(done) < cfg.speck_games:
+                return None
+            games = [score_round(r, cfg).player_points for r in done]
+            ranking = speck_ranking(games)
+            return GameOver(done[-1].index, None, None, f"{len(done)} Spiele gespielt", ranking)
+        totals = (Blocks(), Blocks())
+        for r in done:
+            written = score_round(r, cfg).written
+            before = totals
+            totals = (totals[0] + written[0], totals[1] + written[1])
+            if max(t.total for t in totals) < cfg.target:
+                continue
+            running = [before[0].total, before[1].total]
+            for block in cfg.end_order:
+                running = [running[t] + written[t].get(block) for t in (0, 1)]
+                over = [t for t in (0, 1) if running[t] >= cfg.target]
+                if len(over) == 1:
+                    return GameOver(r.index, over[0], block, f"Team {over[0] + 1} erreicht {cfg.target} im Block {block}")
+                if len(over) == 2:
+                    if running[0] == running[1]:
+                        return GameOver(r.index, None, block, "beide Teams gleichauf über dem Ziel")
+                    win = 0 if running[0] > running[1] else 1
+                    return GameOver(r.index, win, block, f"beide Teams im Block {block} über dem Ziel; Team {win + 1} höher")
+        return None
+
+    def state(self, total: int, applied: int) -> GameState:
+        cfg = self.config
+        if cfg is None:
+            raise RuleError("no game_configured event: an empty game has no state")
+        rounds = tuple(self.round_state(r) for r in self.rounds)
+        sheet: list[SheetRow] = []
+        totals = (Blocks(), Blocks())
+        ptot = (0, 0, 0, 0)
+        over = self.game_over()
+        for r in rounds:
+            if not r.complete or r.abandoned:
+                continue
+            w = r.score.written
+            totals = (totals[0] + w[0], totals[1] + w[1])
+            ptot = _add4(ptot, r.score.player_points)
+            sheet.append(
+                SheetRow(r.index, r.contract, r.multiplier, w, totals, r.score.match_team, r.score.last_trick_team,
+                         r.score.player_points, ptot)
+            )
+        return GameState(
+            config=cfg,
+            variant=cfg.variant,
+            events_total=total,
+            events_applied=applied,
+            round_index=rounds[-1].index if rounds else -1,
+            round=rounds[-1] if rounds else None,
+            rounds=rounds,
+            sheet=tuple(sheet),
+            totals=totals,
+            player_totals=ptot,
+            flags=tuple(self.flags),
+            game_over=over,
+        )
+
+    def round_state(self, r: _Round) -> RoundState:
+        cfg = self.config
+        assert cfg is not None
+        score = score_round(r, cfg)
+        entries, team = weis_entries(r, cfg)
+        return RoundState(
+            index=r.index,
+            ref=r.ref,
+            contract=r.contract,
+            trump=r.trump,
+            multiplier=r.multiplier,
+            forehand=r.start.forehand,
+            declarer=r.start.declarer,
+            schoben=r.start.schoben,
+            bodentrumpf=r.start.bodentrumpf,
+            leader=None if r.complete else (r.open_trick[0].seat if r.open_trick else r.leader),
+            to_play=None if r.abandoned else r.expected_seat(),
+            trick=tuple(r.table),
+            tricks=tuple(r.tricks),
+            played=tuple(p.card for p in r.plays),
+            complete=r.complete,
+            abandoned=r.abandoned,
+            weis=entries,
+            weis_team=team,
+            stoeck=r.stoeck.state(),
+            score=score,
+        )
+
+
+_SPECK_RULE = {"out_of_turn": "2.8.3", "not_following_suit": "2.8.4", "not_following_trump": "2.8.4", "undertrump": "2.8.5"}
+
+
+def _add4(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
+
+
+def _illegal_reason(card: str, hand: Sequence[str], before: Sequence[str], contract: str) -> tuple[str, str, str | None]:
+    """Why ``card`` was not allowed: (flag code, German message, the kept-back card)."""
+    trump = trump_suit(contract)
+    lead = card_suit(before[0])
+    suit = card_suit(card)
+    if trump is not None and lead != trump and suit == trump:
+        other = next((c for c in hand if card_suit(c) != trump), None)
+        return "undertrump", f"{card} untertrumpft, obwohl die Hand noch {other} hatte", other
+    if trump is not None and lead == trump:
+        kept = next((c for c in hand if card_suit(c) == trump and c != f"{trump}-under"), None)
+        return "not_following_trump", f"{card} statt Trumpf gespielt, obwohl die Hand {kept} hatte", kept
+    kept = next((c for c in hand if card_suit(c) == lead), None)
+    return "not_following_suit", f"{card} gespielt, ohne Farbe zu bekennen ({kept} war in der Hand)", kept
+
+
+def weis_entries(r: _Round, cfg: GameConfigured) -> tuple[tuple[WeisEntry, ...], int | None]:
+    """Judge the round's Weis: which team writes, and the status of every declared Weis."""
+    valid = [w for d in r.decls if not (d.late or d.duplicate or d.not_in_hand) for w in d.weis]
+    result = judge(valid, r.trump, r.start.forehand, one_per_player=cfg.weis_one_per_player)
+    counted = {id(w) for w in result.counted}
+    team = result.team
+    no_trick = False
+    if team is not None and cfg.weis_needs_trick and r.complete:
+        no_trick = not any(t.winner % 2 == team for t in r.tricks)
+    entries: list[WeisEntry] = []
+    for d in r.decls:
+        for w in d.weis:
+            if d.late:
+                status = "late"
+            elif d.duplicate:
+                status = "duplicate"
+            elif d.not_in_hand:
+                status = "not_in_hand"
+            elif id(w) in counted:
+                status = "no_trick" if no_trick else "counts"
+            elif team is not None and d.seat % 2 != team:
+                status = "loses"
+            else:
+                status = "not_best_of_player"
+            entries.append(
+                WeisEntry(d.seat, d.seat % 2, w.weis.kind, w.weis.label, w.weis.cards, w.weis.points, d.ref, status,
+                          best=result.best is w)
+            )
+    return tuple(entries), (None if no_trick else team)
+
+
+def score_round(r: _Round, cfg: GameConfigured) -> RoundScore:
+    """Card points, last trick, Match, Weis and Stöck of a round (provisional while running)."""
+    cp = [0, 0]
+    won = [0, 0]
+    pp = [0, 0, 0, 0]
+    for t in r.tricks:
+        cp[t.winner % 2] += t.points - (LAST_TRICK_BONUS if t.last else 0)
+        won[t.winner % 2] += 1
+        pp[t.winner] += t.points
+    last_seat = r.tricks[-1].winner if r.complete else None
+    last_team = None if last_seat is None else last_seat % 2
+    speck = cfg.variant == "speck"
+    match = next((t for t in (0, 1) if won[t] == 9), None) if r.complete and not speck else None
+    tricks = [cp[t] + (LAST_TRICK_BONUS if last_team == t else 0) + (MATCH_BONUS if match == t else 0) for t in (0, 1)]
+    weis = [0, 0]
+    stoeck = [0, 0]
+    if not speck:
+        entries, _team = weis_entries(r, cfg)
+        for e in entries:
+            if e.status == "counts":
+                weis[e.team] += e.points
+        st = r.stoeck.state()
+        if st.status == "called" and st.team is not None:
+            stoeck[st.team] = STOECK_POINTS
+    raw = (Blocks(weis[0], stoeck[0], tricks[0]), Blocks(weis[1], stoeck[1], tricks[1]))
+    written = (raw[0].times(r.multiplier), raw[1].times(r.multiplier))
+    return RoundScore(
+        (cp[0], cp[1]), (won[0], won[1]), raw, written, match, last_team, last_seat, (pp[0], pp[1], pp[2], pp[3])
+    )
+
+
+def speck_ranking(games: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """Seats ranked by total points, ties broken by the better best single game (2.9)."""
+    totals = [sum(g[s] for g in games) for s in range(4)]
+    best = [max((g[s] for g in games), default=0) for s in range(4)]
+    return tuple(sorted(range(4), key=lambda s: (-totals[s], -best[s], s)))
+
+
+def fold(events: Sequence[Event]) -> GameState:
+    """Fold the whole event list into the game state; raises RuleError/EventError on a bad event.
+
+    Each call starts from scratch (no hidden state), so replay, undo (``event_voided``),
+    correction and crash recovery are all the same call.
+    """
+    res = resolve(events)
+    folder = _Folder(res.rulings)
+    for pos, ev in res.events:
+        folder.apply(pos, ev)
+    return folder.state(len(events), len(res.events))
+
+
+def check_append(events: Sequence[Event], new: Event) -> GameState:
+    """The state after appending ``new``; raises RuleError if it cannot apply (for the store)."""
+    return fold([*events, new])
+
+
+def parse_events(records: Iterable[dict[str, Any]]) -> list[Event]:
+    """Parse JSON objects into events; an EventError names the position of the bad one."""
+    from scoring.events import EventError, parse_event
+
+    out: list[Event] = []
+    for i, rec in enumerate(records):
+        try:
+            out.append(parse_event(rec))
+        except EventError as exc:
+            raise EventError(f"event {i}: {exc}") from None
+    return out
+
+
+__all__ = [
+    "BLOCKS",
+    "Blocks",
+    "Flag",
+    "GameOver",
+    "GameState",
+    "PlayedCard",
+    "RoundScore",
+    "RoundState",
+    "RuleError",
+    "SheetRow",
+    "Trick",
+    "WeisEntry",
+    "check_append",
+    "fold",
+    "parse_events",
+    "resolve",
+    "score_round",
+    "speck_ranking",
+]

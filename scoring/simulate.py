@@ -1,0 +1,134 @@
+"""Random legal Jass rounds and games, for tests, demos and the game renderer.
+
+Everything is driven by a caller-supplied ``random.Random`` so a seed reproduces the same
+deal and play. The players are not clever: each plays a uniformly random legal card
+(:func:`scoring.rules.legal_cards`), declares every Weis it holds and calls Stöck on time.
+That is enough to exercise every rule path, which is what the callers need.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from scoring.cards import ALL_CARD_IDS
+from scoring.events import CONTRACTS, CardPlayed, Event, GameConfigured, RoundStarted, StoeckCalled, TrickCollected
+from scoring.rules import card_suit, is_trump_contract, legal_cards, next_seat, trick_winner
+
+
+def deal(rng: random.Random) -> list[list[str]]:
+    """Shuffle the 36 cards and give nine to each seat (seat 0 first)."""
+    deck = list(ALL_CARD_IDS)
+    rng.shuffle(deck)
+    return [sorted(deck[i * 9 : (i + 1) * 9], key=ALL_CARD_IDS.index) for i in range(4)]
+
+
+def play_round(
+    rng: random.Random, hands: list[list[str]], contract: str, forehand: int
+) -> list[tuple[int, str]]:
+    """Play the dealt ``hands`` out with random legal cards; returns (seat, card) in play order."""
+    remaining = [list(h) for h in hands]
+    plays: list[tuple[int, str]] = []
+    leader = forehand
+    for _ in range(9):
+        trick: list[str] = []
+        seats: list[int] = []
+        seat = leader
+        for _ in range(4):
+            card = rng.choice(legal_cards(remaining[seat], trick, contract))
+            remaining[seat].remove(card)
+            trick.append(card)
+            seats.append(seat)
+            plays.append((seat, card))
+            seat = next_seat(seat)
+        leader = seats[trick_winner(trick, contract)]
+    return plays
+
+
+def random_round(rng: random.Random, contract: str, forehand: int) -> tuple[list[list[str]], list[tuple[int, str]]]:
+    """Deal 36 cards and play one whole legal round.
+
+    Returns ``(hands, plays)``: the four dealt hands (index = seat) and the 36 plays as
+    ``(seat, card)`` in play order, forehand leading the first trick.
+    """
+    hands = deal(rng)
+    return hands, play_round(rng, hands, contract, forehand)
+
+
+def round_events(
+    rng: random.Random,
+    contract: str,
+    forehand: int,
+    *,
+    weis: bool = True,
+    stoeck: bool = True,
+    collect: bool = True,
+    bodentrumpf: str | None = None,
+) -> list[Event]:
+    """Events of one random round: ``round_started``, Weis, cards, Stöck calls, collects."""
+    from scoring.events import WeisDeclared
+    from scoring.weis import find_weis
+
+    hands, plays = random_round(rng, contract, forehand)
+    events: list[Event] = [RoundStarted(forehand=forehand, contract=contract, bodentrumpf=bodentrumpf)]
+    played_by: dict[int, list[str]] = {s: [] for s in range(4)}
+    trump = contract if is_trump_contract(contract) else None
+    trick: list[tuple[int, str]] = []
+    for seat, card in plays:
+        events.append(CardPlayed(seat=seat, card=card, source="manual"))
+        if weis and not played_by[seat]:
+            for w in find_weis(hands[seat]):
+                events.append(WeisDeclared(seat=seat, cards=w.cards))
+        played_by[seat].append(card)
+        if (
+            stoeck
+            and trump is not None
+            and card_suit(card) == trump
+            and card.endswith(("-koenig", "-ober"))
+            and {f"{trump}-koenig", f"{trump}-ober"} <= set(played_by[seat])
+        ):
+            events.append(StoeckCalled(seat=seat))
+        trick.append((seat, card))
+        if len(trick) == 4:
+            if collect:
+                winner = trick[trick_winner([c for _, c in trick], contract)][0]
+                events.append(TrickCollected(seat=winner))
+            trick = []
+    return events
+
+
+def random_game_events(
+    rng: random.Random,
+    *,
+    variant: str = "schieber",
+    max_rounds: int = 60,
+    contracts: tuple[str, ...] = CONTRACTS,
+    weis: bool = True,
+    stoeck: bool = True,
+    collect: bool = True,
+    **config: Any,
+) -> list[Event]:
+    """The event list of a whole random game, from ``game_configured`` to game over.
+
+    Schieber: rounds with random contracts until the fold says the game is over (or
+    ``max_rounds``). Speck: ``speck_games`` games with a random Bodentrumpf. Extra keyword
+    arguments go into :class:`GameConfigured` (target, multipliers, ...).
+    """
+    from scoring.game import fold
+
+    events: list[Event] = [GameConfigured(variant=variant, **config)]
+    speck = variant == "speck"
+    n_games = events[0].speck_games if isinstance(events[0], GameConfigured) else 12
+    forehand = rng.randrange(4)
+    for _ in range(n_games if speck else max_rounds):
+        if speck:
+            bottom = rng.choice(ALL_CARD_IDS)
+            events += round_events(
+                rng, card_suit(bottom), forehand, weis=False, stoeck=False, collect=collect, bodentrumpf=bottom
+            )
+        else:
+            events += round_events(rng, rng.choice(contracts), forehand, weis=weis, stoeck=stoeck, collect=collect)
+            if fold(events).game_over:
+                break
+        forehand = next_seat(forehand)
+    return events

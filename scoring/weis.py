@@ -1,0 +1,182 @@
+"""Weis: what a declared set of cards is worth, and which team writes.
+
+A Weis is a sequence of 3..9 cards of one suit in the natural order 6 7 8 9 10 Under
+Ober König Ass (also in Undenufe), worth 20, 50, 100, 150, 200, 250, 300, or four of a
+kind: four 10, Ober, König or Ass 100, four 9 150, four Under 200.
+
+Comparison (first difference decides): points, number of cards, the higher top card
+(natural order), a sequence in the trump suit, then the Weis declared first in play
+order (forehand first). Only the team holding the single best Weis writes, and it writes
+all its Weis; the other team writes none (Stöck are separate, see ``scoring.stoeck``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from scoring.cards import CARD_INDEX, NATURAL_ORDER, RANKS, SUITS
+
+SEQUENCE_POINTS: Final[dict[int, int]] = {3: 20, 4: 50, 5: 100, 6: 150, 7: 200, 8: 250, 9: 300}
+FOUR_POINTS: Final[dict[str, int]] = {"10": 100, "ober": 100, "koenig": 100, "ass": 100, "9": 150, "under": 200}
+
+RANK_LABEL: Final[dict[str, str]] = {
+    "6": "6",
+    "7": "7",
+    "8": "8",
+    "9": "9",
+    "10": "10",
+    "under": "Under",
+    "ober": "Ober",
+    "koenig": "König",
+    "ass": "Ass",
+}
+
+
+class WeisError(ValueError):
+    """Declared cards that do not form a Weis."""
+
+
+@dataclass(frozen=True)
+class Weis:
+    """One Weis: ``kind`` is ``sequence`` or ``four``; ``top`` the highest rank (natural order)."""
+
+    kind: str
+    cards: tuple[str, ...]
+    points: int
+    top: str
+    suit: str | None = None
+
+    @property
+    def label(self) -> str:
+        """A short German name, e.g. ``Vierblatt Rosen bis König`` or ``Vier Under``."""
+        if self.kind == "four":
+            return f"Vier {RANK_LABEL[self.top]}"
+        names = {3: "Dreiblatt", 4: "Vierblatt", 5: "Fünfblatt", 6: "Sechsblatt", 7: "Siebenblatt"}
+        name = names.get(len(self.cards), f"{len(self.cards)}-Blatt")
+        return f"{name} {str(self.suit).capitalize()} bis {RANK_LABEL[self.top]}"
+
+
+def _split(card_id: str) -> tuple[str, str]:
+    suit, _, rank = card_id.partition("-")
+    if suit not in SUITS or rank not in NATURAL_ORDER:
+        raise WeisError(f"unknown card id {card_id!r}")
+    return suit, rank
+
+
+def _runs(cards: Iterable[str]) -> list[Weis]:
+    by_suit: dict[str, list[int]] = {}
+    for cid in cards:
+        suit, rank = _split(cid)
+        by_suit.setdefault(suit, []).append(NATURAL_ORDER[rank])
+    out: list[Weis] = []
+    for suit in SUITS:
+        ranks = sorted(set(by_suit.get(suit, [])))
+        start = 0
+        for i in range(1, len(ranks) + 1):
+            if i == len(ranks) or ranks[i] != ranks[i - 1] + 1:
+                run = ranks[start:i]
+                if len(run) >= 3:
+                    ids = tuple(f"{suit}-{RANKS[r]}" for r in run)
+                    out.append(Weis("sequence", ids, SEQUENCE_POINTS[len(run)], RANKS[run[-1]], suit))
+                start = i
+    return out
+
+
+def _fours(cards: Iterable[str]) -> list[Weis]:
+    by_rank: dict[str, set[str]] = {}
+    for cid in cards:
+        suit, rank = _split(cid)
+        by_rank.setdefault(rank, set()).add(suit)
+    out: list[Weis] = []
+    for rank in RANKS:
+        if rank in FOUR_POINTS and len(by_rank.get(rank, ())) == 4:
+            ids = tuple(f"{s}-{rank}" for s in SUITS)
+            out.append(Weis("four", ids, FOUR_POINTS[rank], rank))
+    return out
+
+
+def find_weis(hand: Iterable[str]) -> list[Weis]:
+    """Every Weis in a hand: each maximal sequence of 3+ cards and each valuable four of a kind."""
+    hand = list(hand)
+    return sorted(_runs(hand) + _fours(hand), key=lambda w: (w.kind, CARD_INDEX[w.cards[0]]))
+
+
+def evaluate(cards: Sequence[str]) -> list[Weis]:
+    """Split a declared set of cards into the Weis it consists of.
+
+    Usually one Weis; a declaration may also combine several (each counts on its own).
+    Every card must belong to a sequence of 3+ or to a valuable four of a kind, else
+    :class:`WeisError` names the cards that form nothing.
+    """
+    if not cards:
+        raise WeisError("a Weis needs cards")
+    if len(set(cards)) != len(cards):
+        raise WeisError("a Weis cannot contain the same card twice")
+    found = find_weis(cards)
+    used = {c for w in found for c in w.cards}
+    loose = [c for c in cards if c not in used]
+    if loose:
+        raise WeisError(
+            f"cards {', '.join(loose)} are in no Weis (a Weis is 3+ cards in sequence of one suit, "
+            "or four 10, Ober, König, Ass, 9 or Under)"
+        )
+    return found
+
+
+def weis_key(weis: Weis, trump: str | None, play_position: int) -> tuple[int, int, int, int, int]:
+    """Sort key, higher is better: points, cards, top card, trump sequence, earlier in play order.
+
+    ``play_position`` is the declaring seat's place in the first trick (0 = forehand).
+    """
+    in_trump = int(weis.kind == "sequence" and trump is not None and weis.suit == trump)
+    return (weis.points, len(weis.cards), NATURAL_ORDER[weis.top], in_trump, -play_position)
+
+
+@dataclass(frozen=True)
+class Declared:
+    """One Weis as declared at the table: by ``seat``, from event ``ref``."""
+
+    seat: int
+    weis: Weis
+    ref: int
+
+
+@dataclass(frozen=True)
+class WeisJudgement:
+    """Who writes: ``team`` (None if nobody declared), the best Weis, and what each team writes."""
+
+    team: int | None
+    best: Declared | None
+    counted: tuple[Declared, ...]
+    points: tuple[int, int]
+
+
+def judge(
+    declared: Sequence[Declared],
+    trump: str | None,
+    forehand: int,
+    *,
+    one_per_player: bool = False,
+) -> WeisJudgement:
+    """Compare all valid declarations of a round and decide which team writes what.
+
+    With ``one_per_player`` only each player's best Weis counts (the others are ignored,
+    both for the comparison and for writing).
+    """
+    pool = list(declared)
+    if one_per_player:
+        best_of: dict[int, Declared] = {}
+        for d in pool:
+            cur = best_of.get(d.seat)
+            if cur is None or weis_key(d.weis, trump, 0) > weis_key(cur.weis, trump, 0):
+                best_of[d.seat] = d
+        pool = [d for d in pool if best_of[d.seat] is d]
+    if not pool:
+        return WeisJudgement(None, None, (), (0, 0))
+    best = max(pool, key=lambda d: weis_key(d.weis, trump, (d.seat - forehand) % 4))
+    team = best.seat % 2
+    counted = tuple(d for d in pool if d.seat % 2 == team)
+    total = sum(d.weis.points for d in counted)
+    return WeisJudgement(team, best, counted, (total, 0) if team == 0 else (0, total))
