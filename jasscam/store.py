@@ -33,12 +33,13 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
 from scoring.events import Event, EventError, GameConfigured, dumps, event_to_dict, loads, parse_event
+from scoring.game import RuleError, fold
 
 __all__ = ["EventStore", "StoreError", "UnknownGameError", "Event"]
 
@@ -78,17 +79,9 @@ MIGRATIONS: Final[tuple[str, ...]] = (
 SCHEMA_VERSION: Final[int] = len(MIGRATIONS)
 
 
-def _fold_checker() -> tuple[Callable[[list[Event]], Any] | None, type[Exception] | None]:
-    """The rules engine's fold and its error type.
-
-    The scoring package is being written alongside this module; until ``scoring.game``
-    exists the store validates with the event schema only.
-    """
-    try:
-        from scoring.game import RuleError, fold
-    except ImportError:
-        return None, None
-    return fold, RuleError
+def validation_errors() -> tuple[type[Exception], ...]:
+    """The exceptions with which ``append`` rejects an event (schema, then rules)."""
+    return (EventError, RuleError)
 
 
 class EventStore:
@@ -100,7 +93,6 @@ class EventStore:
         self._changed = threading.Condition(self._lock)
         self._cache: dict[int, list[Event]] = {}
         self._closed = False
-        self._fold, self._rule_error = _fold_checker()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
@@ -194,8 +186,7 @@ class EventStore:
         """One summary per game, oldest first.
 
         Keys: ``id``, ``created`` (ISO 8601, UTC), ``config`` (the game_configured event
-        as JSON), ``events`` (count), ``finished`` (the rules engine says the target was
-        reached; False until ``scoring.game`` can tell).
+        as JSON), ``events`` (count), ``finished`` (the rules engine says the game is over).
         """
         with self._lock:
             self._check_open()
@@ -214,13 +205,10 @@ class EventStore:
             return out
 
     def _finished(self, events: list[Event]) -> bool:
-        if self._fold is None or not events:
-            return False
         try:
-            state = self._fold(events)
-        except Exception:  # a stored game always folded once; a newer engine may disagree
+            return fold(events).game_over is not None
+        except (EventError, RuleError):  # stored games always folded once; a newer engine may disagree
             return False
-        return bool(getattr(state, "finished", False))
 
     # -- writing ----------------------------------------------------------------------
 
@@ -230,8 +218,7 @@ class EventStore:
             raise EventError("a game starts with exactly one game_configured event")
         if any(isinstance(e, GameConfigured) for e in events[1:]):
             raise EventError("a game has only one game_configured event; start a new game instead")
-        if self._fold is not None:
-            self._fold(events)
+        fold(events)
 
     def _insert(self, game_id: int, position: int, event: Event) -> None:
         self._db.execute(

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from jasscam.store import SCHEMA_VERSION, EventStore, StoreError, UnknownGameError
-from scoring.events import CardPlayed, EventError, GameConfigured, RoundStarted, event_to_dict
+from scoring.events import CardPlayed, EventError, GameConfigured, RoundStarted, TrickCollected, event_to_dict
+from scoring.game import RuleError
 from tests.appliance.gamegen import config, round_events
 
 REPO = Path(__file__).resolve().parents[2]
@@ -64,13 +65,14 @@ def test_a_schema_error_stores_nothing_and_is_reraised(tmp_path: Path) -> None:
 
 
 def test_a_rule_error_from_the_fold_stores_nothing(tmp_path: Path) -> None:
-    game_mod = pytest.importorskip("scoring.game", reason="rules engine fold not merged yet")
     store = EventStore(tmp_path / "g.db")
     game = store.new_game(config())
+    with pytest.raises(RuleError, match="round"):
+        store.append(game, CardPlayed(seat=0, card="rosen-6"))  # no round running
     store.append(game, RoundStarted(forehand=0, contract="rosen"))
     store.append(game, CardPlayed(seat=0, card="rosen-6"))
-    with pytest.raises(game_mod.RuleError):
-        store.append(game, CardPlayed(seat=1, card="rosen-6"))  # the same card twice
+    with pytest.raises(RuleError):
+        store.append(game, TrickCollected(seat=0))  # a trick of one card cannot be collected
     assert len(store.events(game)) == 3
     store.close()
 
@@ -232,3 +234,11 @@ def test_kill_9_mid_game_keeps_every_confirmed_event(tmp_path: Path) -> None:
     assert len(events) >= confirmed + 1
     assert events == expected[: len(events)]
     assert [event_to_dict(e) for e in events[:18]] == [event_to_dict(e) for e in expected[:18]]
+
+
+def test_games_reports_a_game_over_as_finished(tmp_path: Path) -> None:
+    store = EventStore(tmp_path / "g.db")
+    game = store.new_game(GameConfigured(target=100))
+    for e in round_events(seed=8):
+        store.append(game, e)
+    assert store.games()[0]["finished"] is True
