@@ -1,0 +1,239 @@
+"""Things on and over a Jass table that are not cards: arms and hands, phones, glasses,
+coins, the score board and a pen. They occlude cards and tempt a detector into false
+positives (a white notepad is card-like), which is why they are in the scenes.
+
+All drawing happens in the ideal image; opaque props mark ``OCCLUDER`` in the label map.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+AA = cv2.LINE_AA
+OCCLUDER = 255
+
+SKIN = ((120, 150, 205), (100, 130, 190), (80, 110, 170), (150, 180, 225), (60, 85, 130), (45, 65, 100), (135, 160, 200))
+SLEEVES = ((40, 40, 40), (150, 90, 40), (60, 60, 160), (200, 200, 200), (40, 120, 60), (30, 60, 110), (120, 120, 130))
+
+
+def _pick(rng: np.random.Generator, palette: tuple[tuple[int, int, int], ...], jitter: int = 15) -> tuple[int, int, int]:
+    c = np.clip(np.array(palette[int(rng.integers(len(palette)))]) + rng.integers(-jitter, jitter + 1, 3), 0, 255)
+    return (int(c[0]), int(c[1]), int(c[2]))
+
+
+def _darker(c: tuple[int, int, int], f: float = 0.75) -> tuple[int, int, int]:
+    return (int(c[0] * f), int(c[1] * f), int(c[2] * f))
+
+
+def _pt(p: np.ndarray) -> tuple[int, int]:
+    return (round(float(p[0])), round(float(p[1])))
+
+
+class ArmStyle:
+    """One person's arm: skin tone, sleeve colour and length, hand size."""
+
+    def __init__(self, rng: np.random.Generator, card_height: float) -> None:
+        self.skin = _pick(rng, SKIN)
+        self.sleeve = _pick(rng, SLEEVES, 25)
+        self.hand_len = card_height * rng.uniform(1.6, 2.0)
+        self.hand_w = card_height * rng.uniform(0.8, 1.0)
+        self.arm_w = card_height * rng.uniform(0.7, 0.85)
+        self.sleeve_frac = rng.uniform(0.2, 0.8)  # how much of the visible arm is covered
+        self.spread = rng.uniform(0.0, 0.25)
+
+
+Finger = tuple[np.ndarray, np.ndarray, float]
+
+
+def arm_shapes(
+    start: np.ndarray, tip: np.ndarray, style: ArmStyle, curl: float = 0.0
+) -> tuple[list[tuple[str, np.ndarray]], list[Finger]]:
+    """The primitives of an arm reaching from ``start`` (off the table edge) to finger ``tip``."""
+    start, tip = np.asarray(start, float), np.asarray(tip, float)
+    d = tip - start
+    length = max(float(np.hypot(*d)), 1.0)
+    u = d / length
+    n = np.array([-u[1], u[0]])
+    finger_len = style.hand_len * 0.45 * (1 - 0.5 * curl)
+    palm_len = style.hand_len * 0.5
+    knuckles = tip - u * finger_len
+    wrist = knuckles - u * palm_len
+    shapes: list[tuple[str, np.ndarray]] = []
+    fingers: list[Finger] = []
+    forearm = np.array([start + n * style.arm_w / 2, wrist + n * style.hand_w * 0.38,
+                        wrist - n * style.hand_w * 0.38, start - n * style.arm_w / 2])
+    shapes.append(("skin_poly", forearm))
+    palm = np.array([wrist + n * style.hand_w * 0.4, knuckles + n * style.hand_w * 0.5,
+                     knuckles - n * style.hand_w * 0.5, wrist - n * style.hand_w * 0.42])
+    shapes.append(("skin_poly", palm))
+    fw = style.hand_w / 4.2
+    for i, off in enumerate((-0.36, -0.12, 0.12, 0.36)):
+        base = knuckles + n * style.hand_w * off
+        lf = finger_len * (0.8, 1.0, 0.95, 0.75)[i]
+        direction = u + n * off * style.spread
+        direction = direction / np.hypot(*direction)
+        fingers.append((base - u * fw * 0.3, base + direction * lf, fw))
+    thumb_base = wrist + u * palm_len * 0.35 + n * style.hand_w * 0.42
+    thumb_dir = u * 0.6 + n * 0.8
+    fingers.append((thumb_base, thumb_base + thumb_dir * finger_len * 0.8, fw * 1.15))
+    sleeve_end = start + (wrist - start) * style.sleeve_frac
+    sleeve = np.array([start + n * style.arm_w * 0.65 - u * 50, sleeve_end + n * style.arm_w * 0.62,
+                       sleeve_end - n * style.arm_w * 0.62, start - n * style.arm_w * 0.65 - u * 50])
+    shapes.append(("sleeve", sleeve))
+    return shapes, fingers
+
+
+def draw_arm(
+    img: np.ndarray,
+    labels: np.ndarray | None,
+    start: np.ndarray,
+    tip: np.ndarray,
+    style: ArmStyle,
+    *,
+    curl: float = 0.0,
+    shadow: float = 0.35,
+    height: float = 1.0,
+) -> None:
+    """Draw a shaded arm with its soft shadow; ``height`` above the table widens the shadow."""
+    shapes, fingers = arm_shapes(start, tip, style, curl)
+    h, w = img.shape[:2]
+    if shadow > 0:
+        sm = np.zeros((h // 2, w // 2), np.uint8)
+        off = np.array([6.0, 9.0]) * height
+        for a, b, t in fingers:
+            cv2.line(sm, _pt((a + off) / 2), _pt((b + off) / 2), 255, max(1, round(t / 2)), AA)
+        for _, poly in shapes:
+            cv2.fillPoly(sm, [np.round((poly + off) / 2).astype(np.int32)], 255, AA)
+        sm = cv2.GaussianBlur(sm, (0, 0), 2 + 3 * height)
+        factor = 1.0 - shadow * cv2.resize(sm, (w, h)).astype(np.float32) / 255.0
+        img[:] = (img.astype(np.float32) * factor[..., None]).astype(np.uint8)
+    edge = _darker(style.skin, 0.7)
+    # fingers and thumb first, so the palm covers their roots; the sleeve last
+    for a, b, t in fingers:
+        cv2.line(img, _pt(a), _pt(b), edge, round(t) + 2, AA)
+        cv2.line(img, _pt(a), _pt(b), style.skin, round(t), AA)
+        tip_dir = (b - a) / max(float(np.hypot(*(b - a))), 1.0)
+        cv2.circle(img, _pt(b - tip_dir * t * 0.3), max(1, round(t * 0.22)), _darker(style.skin, 0.9), -1, AA)
+        if labels is not None:
+            cv2.line(labels, _pt(a), _pt(b), OCCLUDER, round(t) + 2)
+    for kind, poly in shapes:
+        pts = np.round(poly).astype(np.int32)
+        colour = style.sleeve if kind == "sleeve" else style.skin
+        cv2.fillPoly(img, [pts], colour, AA)
+        cv2.polylines(img, [pts], True, _darker(colour, 0.7), 2, AA)
+        if labels is not None:
+            cv2.fillPoly(labels, [pts], OCCLUDER)
+
+
+def edge_point(rng: np.random.Generator, w: int, h: int, side: int, spread: float = 0.8) -> np.ndarray:
+    """A point just outside the frame on ``side`` (0 bottom, 1 right, 2 top, 3 left)."""
+    t = rng.uniform(0.5 - spread / 2, 0.5 + spread / 2)
+    m = 0.08 * max(w, h)
+    return np.array([(t * w, h + m), (w + m, t * h), (t * w, -m), (-m, t * h)][side], float)
+
+
+def _rot_rect(center: np.ndarray, size: tuple[float, float], angle: float) -> np.ndarray:
+    return cv2.boxPoints(((float(center[0]), float(center[1])), size, angle)).astype(np.float32)
+
+
+def _shadow_poly(img: np.ndarray, pts: np.ndarray, strength: float, off: tuple[float, float] = (4, 6)) -> None:
+    """Darken a soft, offset copy of polygon ``pts`` (only its bounding region is touched)."""
+    h, w = img.shape[:2]
+    q = np.asarray(pts, np.float32) + np.array(off, np.float32)
+    m = 8
+    x0, y0 = max(int(q[:, 0].min()) - m, 0), max(int(q[:, 1].min()) - m, 0)
+    x1, y1 = min(int(q[:, 0].max()) + m + 1, w), min(int(q[:, 1].max()) + m + 1, h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    sm = np.zeros((y1 - y0, x1 - x0), np.float32)
+    cv2.fillPoly(sm, [np.round(q - [x0, y0]).astype(np.int32)], 1.0, AA)
+    sm = cv2.GaussianBlur(sm, (0, 0), 2.5)
+    roi = img[y0:y1, x0:x1]
+    roi[:] = (roi.astype(np.float32) * (1 - strength * sm)[..., None]).astype(np.uint8)
+
+
+def draw_phone(img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, center: np.ndarray, card_h: float) -> None:
+    size = (card_h * rng.uniform(0.75, 0.85), card_h * rng.uniform(1.5, 1.75))
+    angle = float(rng.uniform(0, 180))
+    body = _rot_rect(center, size, angle)
+    _shadow_poly(img, body, 0.4)
+    cv2.fillPoly(img, [np.round(body).astype(np.int32)], _pick(rng, ((20, 20, 20), (200, 200, 205), (60, 40, 30))), AA)
+    screen = _rot_rect(center, (size[0] * 0.88, size[1] * 0.9), angle)
+    on = rng.random() < 0.4
+    colour = _pick(rng, ((200, 160, 120), (230, 230, 230), (120, 200, 240))) if on else (25, 22, 20)
+    cv2.fillPoly(img, [np.round(screen).astype(np.int32)], colour, AA)
+    if on:  # app tiles
+        for _ in range(6):
+            c = center + rng.uniform(-0.3, 0.3, 2) * size[1] * 0.6
+            cv2.fillPoly(img, [np.round(_rot_rect(c, (size[0] * 0.18, size[0] * 0.18), angle)).astype(np.int32)],
+                         _pick(rng, ((50, 50, 200), (200, 100, 40), (60, 180, 60), (40, 180, 230))), AA)
+    cv2.fillPoly(labels, [np.round(body).astype(np.int32)], OCCLUDER)
+
+
+def draw_glass(img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, center: np.ndarray, card_h: float) -> None:
+    """A drinking glass from above: a refracting, slightly brighter disc with bright rim."""
+    r = int(card_h * rng.uniform(0.35, 0.5))
+    h, w = img.shape[:2]
+    cx, cy = round(float(center[0])), round(float(center[1]))
+    x0, y0, x1, y1 = max(cx - r, 0), max(cy - r, 0), min(cx + r + 1, w), min(cy + r + 1, h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    roi = img[y0:y1, x0:x1]
+    mask = np.zeros(roi.shape[:2], np.uint8)
+    cv2.circle(mask, (cx - x0, cy - y0), r, 255, -1, AA)
+    inner = cv2.GaussianBlur(roi, (0, 0), 2.0)
+    inner = cv2.addWeighted(inner, 0.85, np.full_like(inner, 220), 0.15, 0)
+    tint = _pick(rng, ((230, 230, 230), (120, 200, 230), (60, 60, 160)))  # water, beer, wine
+    inner = cv2.addWeighted(inner, 0.8, np.full_like(inner, tint), 0.2, 0)
+    m = mask.astype(np.float32)[..., None] / 255
+    roi[:] = (roi * (1 - m) + inner * m).astype(np.uint8)
+    cv2.circle(img, (cx, cy), r, (235, 235, 235), max(1, r // 10), AA)
+    cv2.ellipse(img, (cx, cy), (int(r * 0.75), int(r * 0.75)), float(rng.uniform(0, 360)), 0, 70, (255, 255, 255),
+                max(1, r // 12), AA)
+    cv2.circle(labels, (cx, cy), r, OCCLUDER, max(1, r // 10))
+
+
+def draw_coin(img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, center: np.ndarray, card_h: float) -> None:
+    r = int(card_h * rng.uniform(0.1, 0.16))
+    metal = _pick(rng, ((120, 170, 200), (170, 170, 170), (60, 120, 180)))
+    c = _pt(center)
+    _shadow_poly(img, np.asarray(cv2.ellipse2Poly(c, (r, r), 0, 0, 360, 20), np.float32), 0.45, (2, 3))
+    cv2.circle(img, c, r, metal, -1, AA)
+    cv2.circle(img, c, r, _darker(metal, 0.6), max(1, r // 6), AA)
+    shine = (min(255, metal[0] + 60), min(255, metal[1] + 60), min(255, metal[2] + 60))
+    cv2.circle(img, (c[0] - r // 3, c[1] - r // 3), max(1, r // 3), shine, -1, AA)
+    cv2.circle(labels, c, r, OCCLUDER, -1)
+
+
+def draw_board(img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, center: np.ndarray, card_h: float) -> None:
+    """A score slate (dark, chalk Z strokes) or a paper notepad (white, card-like, with lines)."""
+    slate = rng.random() < 0.5
+    size = (card_h * rng.uniform(1.6, 2.6), card_h * rng.uniform(1.1, 1.8))
+    angle = float(rng.uniform(-30, 30))
+    body = _rot_rect(center, size, angle)
+    _shadow_poly(img, body, 0.3)
+    base = _pick(rng, ((30, 45, 35), (25, 25, 25))) if slate else _pick(rng, ((245, 248, 250), (170, 240, 250)), 6)
+    cv2.fillPoly(img, [np.round(body).astype(np.int32)], base, AA)
+    ink = (215, 215, 215) if slate else _pick(rng, ((150, 60, 20), (40, 40, 40)))
+    a = np.deg2rad(angle)
+    ux, uy = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    for k in range(int(rng.integers(3, 8))):
+        y = (k + 1) / 9 - 0.5
+        p0 = center + ux * size[0] * -0.4 + uy * size[1] * y
+        p1 = center + ux * size[0] * rng.uniform(-0.1, 0.4) + uy * size[1] * y
+        cv2.line(img, _pt(p0), _pt(p1), ink, 1, AA)
+        for _ in range(int(rng.integers(1, 5))):  # tally strokes
+            q = p0 + (p1 - p0) * rng.random()
+            cv2.line(img, _pt(q - uy * card_h * 0.05), _pt(q + uy * card_h * 0.05 + ux * 3), ink, 1, AA)
+    cv2.fillPoly(labels, [np.round(body).astype(np.int32)], OCCLUDER)
+
+
+def draw_pen(img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, center: np.ndarray, card_h: float) -> None:
+    body = _rot_rect(center, (card_h * rng.uniform(1.1, 1.5), card_h * 0.08), float(rng.uniform(0, 180)))
+    _shadow_poly(img, body, 0.35, (2, 3))
+    cv2.fillPoly(img, [np.round(body).astype(np.int32)], _pick(rng, ((30, 30, 160), (160, 60, 20), (20, 20, 20), (40, 200, 230))), AA)
+    cv2.fillPoly(labels, [np.round(body).astype(np.int32)], OCCLUDER)
+
+
+PROPS = {"phone": draw_phone, "glass": draw_glass, "coin": draw_coin, "board": draw_board, "pen": draw_pen}
