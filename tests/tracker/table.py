@@ -1,0 +1,130 @@
+"""A scripted table that produces detection sequences the way the recogniser would.
+
+Tests describe what happens on the table (a card is slid in and comes to rest, a hand
+covers it, the recogniser misreads a frame, the trick is swept to the winner) and get the
+``FrameDetections`` a perfect-but-for-the-scripted-faults recogniser would report, plus the
+times each card came to rest. No camera or model is needed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from vision.detection import BACK, Detection, FrameDetections
+
+W, H = 640, 480
+CENTRE = (W / 2, H / 2)
+#: Where each seat's card lies in a trick (default layout: 0 bottom, 1 right, 2 top, 3 left).
+SPOTS = {0: (320.0, 320.0), 1: (420.0, 240.0), 2: (320.0, 160.0), 3: (220.0, 240.0)}
+#: Where each seat's hand enters and where a trick is swept to.
+EDGE = {0: (320.0, 470.0), 1: (630.0, 240.0), 2: (320.0, 10.0), 3: (10.0, 240.0)}
+CARD_W, CARD_H = 50.0, 76.0
+
+
+def corners(centre: tuple[float, float], angle_deg: float) -> tuple[tuple[float, float], ...]:
+    """Clockwise corners from the artwork's top-left of a card rotated by ``angle_deg``."""
+    cx, cy = centre
+    a = math.radians(angle_deg)
+    ca, sa = math.cos(a), math.sin(a)
+    out = []
+    for x, y in ((-CARD_W / 2, -CARD_H / 2), (CARD_W / 2, -CARD_H / 2), (CARD_W / 2, CARD_H / 2), (-CARD_W / 2, CARD_H / 2)):
+        out.append((cx + x * ca - y * sa, cy + x * sa + y * ca))
+    return tuple(out)
+
+
+def detection(
+    card: str,
+    centre: tuple[float, float],
+    angle: float = 0.0,
+    confidence: float = 0.95,
+    alternatives: tuple[tuple[str, float], ...] = (),
+) -> Detection:
+    pts = corners(centre, angle)
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    return Detection(card, confidence, (min(xs), min(ys), max(xs), max(ys)), pts, alternatives)
+
+
+@dataclass
+class _Card:
+    card: str
+    pos: tuple[float, float]
+    angle: float
+
+
+@dataclass
+class Table:
+    fps: float = 10.0
+    t: float = 0.0
+    cards: dict[str, _Card] = field(default_factory=dict)
+    frames: list[FrameDetections] = field(default_factory=list)
+    rest_times: dict[str, float] = field(default_factory=dict)
+    hidden: set[str] = field(default_factory=set)
+    #: card -> (read as, confidence, alternatives) for the next frame only.
+    misreads: dict[str, tuple[str, float, tuple[tuple[str, float], ...]]] = field(default_factory=dict)
+    #: card -> (confidence, alternatives) for every frame it is seen (an unsure read).
+    unsure: dict[str, tuple[float, tuple[tuple[str, float], ...]]] = field(default_factory=dict)
+    extra: list[Detection] = field(default_factory=list)
+
+    def step(self, n: int = 1) -> None:
+        """Record ``n`` frames of the table as it is now."""
+        for _ in range(n):
+            dets = []
+            for c in self.cards.values():
+                if c.card in self.hidden:
+                    continue
+                if c.card in self.misreads:
+                    read, conf, alts = self.misreads.pop(c.card)
+                    dets.append(detection(read, c.pos, c.angle, conf, alts))
+                elif c.card in self.unsure:
+                    conf, alts = self.unsure[c.card]
+                    dets.append(detection(c.card, c.pos, c.angle, conf, alts))
+                else:
+                    dets.append(detection(c.card, c.pos, c.angle))
+            dets += self.extra
+            self.extra = []
+            self.frames.append(FrameDetections(round(self.t, 6), tuple(dets), W, H))
+            self.t += 1.0 / self.fps
+
+    def lay(
+        self, card: str, seat: int, *, slide: int = 4, at: tuple[float, float] | None = None, rest: int = 0
+    ) -> None:
+        """Slide ``card`` in from ``seat``'s edge to its spot over ``slide`` frames, then rest."""
+        target = at or SPOTS[seat]
+        angle = 0.0 if seat in (0, 2) else 90.0
+        start = EDGE[seat]
+        for i in range(slide):
+            f = i / slide
+            self.cards[card] = _Card(card, (start[0] + (target[0] - start[0]) * f, start[1] + (target[1] - start[1]) * f), angle)
+            self.step()
+        self.cards[card] = _Card(card, target, angle)
+        self.rest_times[card] = round(self.t, 6)
+        self.step(rest)
+
+    def move(self, card: str, to: tuple[float, float], frames: int = 2) -> None:
+        start = self.cards[card].pos
+        for i in range(1, frames + 1):
+            f = i / frames
+            self.cards[card].pos = (start[0] + (to[0] - start[0]) * f, start[1] + (to[1] - start[1]) * f)
+            self.step()
+
+    def sweep(self, seat: int, frames: int = 3) -> None:
+        """The trick is gathered towards ``seat``'s edge and leaves the image."""
+        starts = {k: c.pos for k, c in self.cards.items()}
+        end = EDGE[seat]
+        for i in range(1, frames + 1):
+            f = i / (frames + 1)
+            for k, c in self.cards.items():
+                c.pos = (starts[k][0] + (end[0] - starts[k][0]) * f, starts[k][1] + (end[1] - starts[k][1]) * f)
+            self.step()
+        self.cards.clear()
+        self.step()
+
+    def lift(self) -> None:
+        """The trick is picked straight up (no sweep seen)."""
+        self.cards.clear()
+        self.step()
+
+    def back_at(self, pos: tuple[float, float]) -> None:
+        self.extra.append(detection(BACK, pos, 0.0, 0.9))

@@ -1,0 +1,361 @@
+"""The trick tracker fed scripted detection sequences frame by frame."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from scoring.events import CardPlayed, Event, RoundStarted, TrickCollected
+from scoring.rules import trick_winner
+from scoring.simulate import random_round
+from tests.tracker.table import EDGE, SPOTS, Table, detection
+from vision.detection import FrameDetections
+from vision.tracker import TrackerConfig, TrickTracker
+
+TRICK = [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9"), (3, "rosen-10")]  # rosen led, trump eicheln
+
+
+def run(table: Table, contract: str = "eicheln", forehand: int = 0, **cfg: float) -> list[Event]:
+    tracker = TrickTracker(config=TrackerConfig(**cfg))  # type: ignore[arg-type]
+    tracker.start_round(RoundStarted(forehand=forehand, contract=contract))
+    events: list[Event] = []
+    for frame in table.frames:
+        events += tracker.update(frame)
+    events += tracker.finish()
+    return events
+
+
+def plays(events: list[Event]) -> list[tuple[int, str]]:
+    return [(e.seat, e.card) for e in events if isinstance(e, CardPlayed)]
+
+
+def collects(events: list[Event]) -> list[int | None]:
+    return [e.seat for e in events if isinstance(e, TrickCollected)]
+
+
+def lay_trick(table: Table, trick: list[tuple[int, str]] = TRICK, rest: int = 8) -> None:
+    for seat, card in trick:
+        table.lay(card, seat, rest=rest)
+
+
+def test_clean_trick_gives_four_cards_then_collection_towards_the_winner() -> None:
+    table = Table()
+    lay_trick(table)
+    table.sweep(2)
+    table.step(5)
+    events = run(table)
+    assert plays(events) == TRICK
+    assert collects(events) == [2]
+    assert isinstance(events[-1], TrickCollected)
+
+
+def test_card_counts_within_a_few_frames_of_coming_to_rest() -> None:
+    table = Table()
+    lay_trick(table)
+    events = run(table)
+    latencies = [e.t - table.rest_times[e.card] for e in events if isinstance(e, CardPlayed) and e.t is not None]
+    assert len(latencies) == 4
+    assert all(0.0 <= lat <= 0.31 for lat in latencies), latencies
+
+
+def test_events_carry_the_frame_time_in_time_order() -> None:
+    table = Table()
+    lay_trick(table)
+    table.sweep(2)
+    times = [e.t for e in run(table)]
+    assert all(t is not None for t in times)
+    assert times == sorted(times)  # type: ignore[type-var]
+
+
+@pytest.mark.parametrize("hidden_frames", [2, 6, 20])
+def test_hand_covering_a_played_card_neither_adds_nor_loses_it(hidden_frames: int) -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=5)
+    table.lay("rosen-ass", 1, rest=2)
+    table.hidden = {"rosen-6", "rosen-ass"}  # a hand reaching over both
+    table.step(hidden_frames)
+    table.hidden = set()
+    table.step(4)
+    table.lay("eicheln-9", 2, rest=5)
+    table.lay("rosen-10", 3, rest=5)
+    table.sweep(2)
+    events = run(table)
+    assert plays(events) == TRICK
+    assert collects(events) == [2]
+
+
+def test_hand_over_a_card_while_it_is_laid_delays_but_keeps_it() -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=0)
+    table.hidden = {"rosen-6"}
+    table.step(5)
+    table.hidden = set()
+    table.step(6)
+    events = run(table)
+    assert plays(events) == [(0, "rosen-6")]
+
+
+@pytest.mark.parametrize("pattern", ["every-other-frame", "one-in-three", "spurious-cards"])
+def test_flicker_does_not_create_or_lose_cards(pattern: str) -> None:
+    noise = random.Random(5)
+    table = Table()
+    for seat, card in TRICK:
+        table.lay(card, seat, rest=0)
+        for i in range(10):
+            if pattern == "every-other-frame":
+                table.hidden = {card} if i % 2 else set()
+            elif pattern == "one-in-three":
+                table.hidden = {c for _, c in TRICK} if i % 3 == 2 else set()
+            else:
+                # A one-frame false detection somewhere on the table.
+                spot = (noise.uniform(40, 600), noise.uniform(40, 440))
+                table.extra.append(detection(noise.choice(["schellen-7", "rosen-9"]), spot, confidence=0.6))
+            table.step()
+        table.hidden = set()
+    table.sweep(2)
+    events = run(table)
+    assert plays(events) == TRICK
+    assert collects(events) == [2]
+
+
+@pytest.mark.parametrize("when", [0, 1, 4])
+def test_one_misread_frame_does_not_change_the_card(when: int) -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=when)
+    table.misreads["rosen-6"] = ("rosen-9", 0.9, (("rosen-6", 0.05),))
+    table.step(8)
+    table.misreads["rosen-6"] = ("schilten-koenig", 0.97, ())  # and later, a wild one
+    table.step(5)
+    events = run(table)
+    assert plays(events) == [(0, "rosen-6")]
+
+
+@pytest.mark.parametrize("offset", [(12.0, 0.0), (25.0, -18.0), (-60.0, 0.0)])
+def test_nudged_card_is_still_the_same_card(offset: tuple[float, float]) -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=5)
+    x, y = SPOTS[0]
+    table.move("rosen-6", (x + offset[0], y + offset[1]), frames=2)
+    table.step(6)
+    table.lay("rosen-ass", 1, rest=6)
+    events = run(table)
+    assert plays(events) == [(0, "rosen-6"), (1, "rosen-ass")]
+
+
+def test_card_knocked_far_and_seen_again_is_not_played_twice() -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=5)
+    table.hidden = {"rosen-6"}
+    table.step(3)
+    table.cards["rosen-6"].pos = (SPOTS[0][0] + 120.0, SPOTS[0][1] + 10.0)
+    table.hidden = set()
+    table.step(8)
+    table.lay("rosen-ass", 1, rest=6)
+    events = run(table)
+    assert plays(events) == [(0, "rosen-6"), (1, "rosen-ass")]
+
+
+@pytest.mark.parametrize("rest_frames", [0, 1, 2])
+def test_trick_collected_early_still_counts_the_last_card(rest_frames: int) -> None:
+    table = Table()
+    lay_trick(table, TRICK[:3])
+    table.lay("rosen-10", 3, rest=rest_frames)
+    table.sweep(2, frames=2)
+    table.step(5)
+    events = run(table)
+    assert plays(events) == TRICK
+    assert collects(events) == [2]
+    assert isinstance(events[-1], TrickCollected)
+
+
+def test_trick_lifted_straight_up_is_collected_without_a_seen_collector() -> None:
+    table = Table()
+    lay_trick(table)
+    table.lift()
+    table.step(4)
+    events = run(table)
+    assert plays(events) == TRICK
+    assert collects(events) == [None]
+
+
+def test_two_overlapping_cards_are_two_cards() -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=5)
+    # Seat 1 lays its card half over seat 0's.
+    table.lay("rosen-ass", 1, at=(SPOTS[0][0] + 30.0, SPOTS[0][1] - 20.0), rest=6)
+    events = run(table)
+    assert [c for _, c in plays(events)] == ["rosen-6", "rosen-ass"]
+
+
+def test_card_laid_out_of_turn_is_reported_as_seen() -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=5)
+    table.lay("eicheln-9", 2, rest=5)  # seat 2 plays before seat 1
+    table.lay("rosen-ass", 1, rest=5)
+    events = run(table)
+    assert plays(events) == [(0, "rosen-6"), (2, "eicheln-9"), (1, "rosen-ass")]
+
+
+def test_card_by_the_wrong_player_keeps_the_seat_it_lies_at() -> None:
+    table = Table()
+    table.lay("rosen-6", 3, rest=6)  # forehand is 0, but the card lies at seat 3
+    events = run(table, forehand=0)
+    assert plays(events) == [(3, "rosen-6")]
+
+
+def test_read_as_an_already_played_card_takes_the_best_unplayed_alternative() -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=5)
+    # Every frame of the Ass reads "rosen-6" first (the card already on the table): the
+    # played-once constraint strikes it and the Ass, second in every read, wins.
+    table.lay("rosen-ass", 1, slide=1)
+    for _ in range(10):
+        table.misreads["rosen-ass"] = ("rosen-6", 0.55, (("rosen-ass", 0.3), ("rosen-koenig", 0.1)))
+        table.step()
+    events = run(table)
+    played = [e for e in events if isinstance(e, CardPlayed)]
+    assert [(e.seat, e.card) for e in played] == [(0, "rosen-6"), (1, "rosen-ass")]
+    second = played[1]
+    assert second.confidence is not None and second.confidence < 0.5
+    assert [c for c, _ in second.alternatives] == ["rosen-koenig"]
+
+
+def test_unsure_read_is_emitted_with_alternatives_and_low_confidence() -> None:
+    table = Table()
+    table.unsure["rosen-ober"] = (0.5, (("rosen-under", 0.4), ("rosen-koenig", 0.1)))
+    table.lay("rosen-ober", 0, rest=12)
+    events = run(table)
+    (event,) = [e for e in events if isinstance(e, CardPlayed)]
+    assert event.card == "rosen-ober"
+    assert event.confidence == pytest.approx(0.5, abs=0.01)
+    assert [c for c, _ in event.alternatives] == ["rosen-under", "rosen-koenig"]
+
+
+def test_unsure_read_waits_for_more_frames_but_within_a_second() -> None:
+    table = Table()
+    table.unsure["rosen-ober"] = (0.5, (("rosen-under", 0.4),))
+    table.lay("rosen-ober", 0, rest=15)
+    (event,) = [e for e in run(table) if isinstance(e, CardPlayed)]
+    assert event.t is not None
+    assert 0.3 <= event.t - table.rest_times["rosen-ober"] <= 1.0
+
+
+def test_sure_read_does_not_carry_alternatives() -> None:
+    table = Table()
+    table.lay("rosen-ober", 0, rest=6)
+    (event,) = [e for e in run(table) if isinstance(e, CardPlayed)]
+    assert event.alternatives == ()
+    assert event.confidence is not None and event.confidence >= 0.9
+
+
+def test_face_down_cards_are_not_plays() -> None:
+    table = Table()
+    for _ in range(12):
+        table.back_at((600.0, 420.0))
+        table.step()
+    assert run(table) == []
+
+
+def test_collected_pile_seen_again_is_not_played_again() -> None:
+    table = Table()
+    lay_trick(table)
+    table.sweep(2)
+    # The winner's pile lies face up at the top edge for a while.
+    table.lay("rosen-10", 2, at=(320.0, 60.0), slide=1, rest=10)
+    events = run(table)
+    assert plays(events) == TRICK
+    assert collects(events) == [2]
+
+
+def test_next_trick_before_collection_seen_closes_the_old_trick() -> None:
+    table = Table()
+    lay_trick(table)
+    # The old cards are still detected (e.g. left on the table) when the next lead comes.
+    table.lay("schellen-ass", 2, at=(300.0, 200.0), rest=6)
+    events = run(table)
+    assert plays(events) == TRICK + [(2, "schellen-ass")]
+    assert collects(events) == [None]
+    assert isinstance(events[4], TrickCollected)
+
+
+def test_no_events_before_the_round_is_known() -> None:
+    table = Table()
+    lay_trick(table)
+    tracker = TrickTracker()
+    assert [e for f in table.frames for e in tracker.update(f)] == []
+
+
+def test_frames_out_of_time_order_are_refused() -> None:
+    tracker = TrickTracker()
+    tracker.update(FrameDetections(1.0, (), 640, 480))
+    with pytest.raises(ValueError, match="time order"):
+        tracker.update(FrameDetections(0.5, (), 640, 480))
+
+
+def test_start_round_needs_a_round_started_event() -> None:
+    with pytest.raises(TypeError, match="RoundStarted"):
+        TrickTracker().start_round(CardPlayed(seat=0, card="rosen-6"))  # type: ignore[arg-type]
+
+
+def _play_round(table: Table, plays_: list[tuple[int, str]], contract: str, rng: random.Random) -> list[int]:
+    winners = []
+    for i in range(0, 36, 4):
+        trick = plays_[i : i + 4]
+        for seat, card in trick:
+            table.lay(card, seat, slide=rng.randint(2, 5), rest=rng.randint(3, 9))
+        winner = trick[trick_winner([c for _, c in trick], contract)][0]
+        winners.append(winner)
+        table.step(rng.randint(2, 6))
+        table.sweep(winner, frames=rng.randint(2, 4))
+        table.step(rng.randint(1, 4))
+    return winners
+
+
+@pytest.mark.parametrize("seed,contract,forehand", [(1, "eicheln", 0), (2, "obenabe", 1), (3, "undenufe", 3), (4, "rosen", 2)])
+def test_full_simulated_round_gives_exactly_the_right_events(seed: int, contract: str, forehand: int) -> None:
+    rng = random.Random(seed)
+    _, plays_ = random_round(rng, contract, forehand)
+    table = Table()
+    winners = _play_round(table, plays_, contract, rng)
+    tracker = TrickTracker()
+    tracker.start_round(RoundStarted(forehand=forehand, contract=contract))
+    events: list[Event] = []
+    for frame in table.frames:
+        events += tracker.update(frame)
+    assert plays(events) == plays_
+    assert collects(events) == winners
+    # Each trick: four cards then its collection.
+    kinds = [type(e).__name__ for e in events]
+    assert kinds == (["CardPlayed"] * 4 + ["TrickCollected"]) * 9
+    assert tracker.round_over
+    lat = sorted(e.t - table.rest_times[e.card] for e in events if isinstance(e, CardPlayed) and e.t is not None)
+    assert lat[len(lat) // 2] <= 0.5 and lat[-1] <= 1.0
+
+
+def test_tracker_is_deterministic() -> None:
+    rng = random.Random(7)
+    _, plays_ = random_round(rng, "schellen", 0)
+    table = Table()
+    _play_round(table, plays_, "schellen", rng)
+    assert run(table, "schellen", 0) == run(table, "schellen", 0)
+
+
+def test_cards_after_the_ninth_trick_are_not_counted() -> None:
+    rng = random.Random(11)
+    _, plays_ = random_round(rng, "schilten", 1)
+    table = Table()
+    _play_round(table, plays_, "schilten", rng)
+    table.lay("rosen-6", 0, rest=8)  # someone starts dealing / showing cards
+    events = run(table, "schilten", 1)
+    assert len(plays(events)) == 36
+    assert len(collects(events)) == 9
+
+
+def test_sweep_edge_names_the_collector() -> None:
+    for seat in range(4):
+        table = Table()
+        lay_trick(table)
+        table.sweep(seat)
+        table.step(3)
+        assert collects(run(table)) == [seat], EDGE[seat]

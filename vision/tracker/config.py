@@ -1,0 +1,66 @@
+"""The tracker's knobs, named for what they do, checked once when made.
+
+Counts are in frames because the recogniser's stability is a per-frame thing; the one
+duration (``lost_track_buffer``) is in seconds because a hand resting over a card lasts
+a time, not a number of frames. The defaults are tuned for 10 fps: a card counts after
+three frames at rest (0.2-0.3 s after it stops), well inside the 0.5 s median latency.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    #: Frames a card must be seen at rest (same place) before it counts as played.
+    minimum_consecutive_frames: int = 3
+    #: With an unclear read, wait up to this many frames at rest for a clearer one.
+    maximum_decision_frames: int = 7
+    #: A read this sure (share of the identity vote) is decided at once.
+    decide_confidence: float = 0.7
+    #: Below this confidence the event carries its alternatives for the table to check.
+    ask_below: float = 0.9
+    #: Detections less sure than this are ignored (noise, half-hidden cards).
+    min_detection_confidence: float = 0.2
+    #: How far (in card sizes) a card may drift and still count as resting.
+    rest_tolerance: float = 0.1
+    #: How far (in card sizes) from its predicted place a resting card's detection may be.
+    match_distance: float = 0.6
+    #: Same for a card still moving (being laid or swept).
+    moving_match_distance: float = 2.0
+    #: Seconds a played card may stay unseen (a hand over it) before it is forgotten.
+    lost_track_buffer: float = 4.0
+    #: Frames all cards of a trick must be gone before the trick counts as collected.
+    collect_after_frames: int = 3
+    #: A played card moved this far (card sizes) from where it lay has left its place.
+    left_distance: float = 1.2
+    #: Frames a not-yet-counted card must have been seen to be kept when its trick is
+    #: swept away before it came to rest (a trick collected early).
+    flush_min_frames: int = 2
+    #: A card read this surely as one already played this round is that old card seen
+    #: again (a collected pile, a peek), not a new play.
+    replay_share: float = 0.6
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError(f"{f.name} must be a number, got {value!r}")
+        for name in ("minimum_consecutive_frames", "maximum_decision_frames", "collect_after_frames", "flush_min_frames"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
+        if self.maximum_decision_frames < self.minimum_consecutive_frames:
+            raise ValueError(
+                f"maximum_decision_frames ({self.maximum_decision_frames}) must be >= "
+                f"minimum_consecutive_frames ({self.minimum_consecutive_frames})"
+            )
+        for name in ("decide_confidence", "ask_below", "min_detection_confidence", "replay_share"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"{name} must be between 0 and 1, got {value!r}")
+        for name in ("rest_tolerance", "match_distance", "moving_match_distance", "left_distance", "lost_track_buffer"):
+            value = getattr(self, name)
+            if value <= 0:
+                raise ValueError(f"{name} must be positive, got {value!r}")

@@ -1,0 +1,186 @@
+"""Where each seat sits around the image: which table edge belongs to which player.
+
+A card belongs to the player whose edge of the table it lies nearest to, measured from the
+table centre with both axes scaled to the table's half-size, so a card in the lower middle
+of a wide image is still seat 0's. Cards near a diagonal are the hard case: there the card's
+long axis helps, because a player lays a card roughly pointing at themselves (a bottom or
+top player's card stands upright in the image, a left or right player's card lies on its
+side). The axis is used rather than the artwork's "up" direction so that double-headed
+court cards, whose up direction the recogniser cannot know, still vote correctly.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+EDGES: Final[tuple[str, ...]] = ("bottom", "right", "top", "left")
+
+#: Unit vector from the table centre towards each edge, in image coordinates (y down).
+_EDGE_VECTORS: Final[dict[str, tuple[float, float]]] = {
+    "bottom": (0.0, 1.0),
+    "right": (1.0, 0.0),
+    "top": (0.0, -1.0),
+    "left": (-1.0, 0.0),
+}
+
+_DIRECTIONS: Final[dict[str, int]] = {
+    "counter-clockwise": 1,
+    "ccw": 1,
+    "clockwise": -1,
+    "cw": -1,
+}
+
+
+@dataclass(frozen=True)
+class SeatGuess:
+    """The seat a card was assigned to, and how sure the geometry was.
+
+    ``margin`` is 0 on a diagonal and 1 on an edge's centre line; ``by`` says what decided
+    (``position``, ``orientation`` or ``turn`` when the geometry could not).
+    """
+
+    seat: int
+    margin: float
+    by: str
+
+
+@dataclass(frozen=True)
+class TableLayout:
+    """The table set-up: which image edge each seat (0..3) sits at, and the table centre.
+
+    ``edges[s]`` is the edge of seat ``s``; ``centre`` is the table centre as fractions of
+    the image width and height. The default is seat 0 at the bottom and play going
+    counter-clockwise (seat 1 right, seat 2 top, seat 3 left), as seen on screen.
+    """
+
+    edges: tuple[str, str, str, str] = ("bottom", "right", "top", "left")
+    centre: tuple[float, float] = (0.5, 0.5)
+    #: Below this position margin the card's axis (then the turn order) decides.
+    ambiguity_margin: float = 0.12
+
+    def __post_init__(self) -> None:
+        if len(self.edges) != 4 or sorted(self.edges) != sorted(EDGES):
+            raise ValueError(f"edges must name each of {', '.join(EDGES)} once (seat 0 first), got {self.edges!r}")
+        cx, cy = self.centre
+        if not (0.0 < cx < 1.0 and 0.0 < cy < 1.0):
+            raise ValueError(f"centre must be fractions of the image size inside (0, 1), got {self.centre!r}")
+        if not 0.0 <= self.ambiguity_margin < 1.0:
+            raise ValueError(f"ambiguity_margin must be in [0, 1), got {self.ambiguity_margin!r}")
+
+    @classmethod
+    def from_setting(
+        cls, seat0: str = "bottom", direction: str = "counter-clockwise", centre: tuple[float, float] = (0.5, 0.5)
+    ) -> TableLayout:
+        """The layout from where seat 0 sits and which way play goes round the image."""
+        if seat0 not in EDGES:
+            raise ValueError(f"seat0 must be one of {', '.join(EDGES)}, got {seat0!r}")
+        step = _DIRECTIONS.get(direction)
+        if step is None:
+            raise ValueError(f"direction must be 'counter-clockwise' or 'clockwise', got {direction!r}")
+        start = EDGES.index(seat0)
+        edges = tuple(EDGES[(start + step * i) % 4] for i in range(4))
+        return cls(edges=edges, centre=centre)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TableLayout:
+        """Read a layout from settings or recording metadata.
+
+        Accepts ``{"edges": [...]}`` (seat 0 first), or ``{"seat0": ..., "direction": ...}``,
+        or a mapping ``{"0": "bottom", ...}``; ``centre`` is optional in the first two forms.
+        """
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a seat layout must be a JSON object, got {type(data).__name__}")
+        centre = tuple(data.get("centre", data.get("center", (0.5, 0.5))))
+        if len(centre) != 2:
+            raise ValueError(f"centre must be two fractions [x, y], got {centre!r}")
+        if "edges" in data:
+            edges = data["edges"]
+            if not isinstance(edges, Sequence) or isinstance(edges, str):
+                raise ValueError(f"edges must be a list of four edge names, got {edges!r}")
+            return cls(edges=tuple(edges), centre=(float(centre[0]), float(centre[1])))  # type: ignore[arg-type]
+        if "seat0" in data or "direction" in data:
+            return cls.from_setting(
+                str(data.get("seat0", "bottom")),
+                str(data.get("direction", "counter-clockwise")),
+                (float(centre[0]), float(centre[1])),
+            )
+        by_seat = {str(k): v for k, v in data.items()}
+        if set(by_seat) == {"0", "1", "2", "3"}:
+            edges = tuple(str(by_seat[k]) for k in ("0", "1", "2", "3"))
+            return cls(edges=edges)  # type: ignore[arg-type]
+        raise ValueError(f"cannot read a seat layout from {dict(data)!r}; give 'edges' or 'seat0'/'direction'")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"edges": list(self.edges), "centre": list(self.centre)}
+
+    def _normalised(self, point: tuple[float, float], width: int, height: int) -> tuple[float, float]:
+        if width <= 0 or height <= 0:
+            raise ValueError(f"frame size must be positive, got {width}x{height}")
+        cx, cy = self.centre[0] * width, self.centre[1] * height
+        # Scale by the half-size towards the nearer border on each side, so an off-centre
+        # table centre still puts each edge at distance 1.
+        dx = point[0] - cx
+        dy = point[1] - cy
+        sx = (width - cx) if dx >= 0 else cx
+        sy = (height - cy) if dy >= 0 else cy
+        return dx / max(sx, 1e-9), dy / max(sy, 1e-9)
+
+    def seat_of_edge(self, edge: str) -> int:
+        return self.edges.index(edge)
+
+    def edge_towards(self, vector: tuple[float, float]) -> str:
+        """The edge a direction (image coordinates) points at most."""
+        vx, vy = vector
+        return max(EDGES, key=lambda e: _EDGE_VECTORS[e][0] * vx + _EDGE_VECTORS[e][1] * vy)
+
+    def seat_towards(self, vector: tuple[float, float]) -> int:
+        """The seat a direction from the centre points at (e.g. where a trick was swept to)."""
+        return self.seat_of_edge(self.edge_towards(vector))
+
+    def assign(
+        self,
+        point: tuple[float, float],
+        width: int,
+        height: int,
+        *,
+        corners: Sequence[tuple[float, float]] | None = None,
+        expected: int | None = None,
+    ) -> SeatGuess:
+        """The seat a card lying at ``point`` belongs to.
+
+        Nearest edge relative to the table centre; on a near-diagonal the card's long axis
+        (from ``corners``) picks between the two nearest edges, and if that is unclear too
+        the ``expected`` seat (whose turn it is) is taken when it is one of the two.
+        """
+        nx, ny = self._normalised(point, width, height)
+        scores = sorted(((_EDGE_VECTORS[e][0] * nx + _EDGE_VECTORS[e][1] * ny, e) for e in EDGES), reverse=True)
+        (s1, e1), (s2, e2) = scores[0], scores[1]
+        size = max(abs(nx), abs(ny), 1e-9)
+        margin = (s1 - s2) / size if s2 > 0 else 1.0
+        if margin >= self.ambiguity_margin:
+            return SeatGuess(self.seat_of_edge(e1), margin, "position")
+        if corners is not None and len(corners) == 4:
+            vertical = _long_axis_is_vertical(corners)
+            if vertical is not None:
+                for edge in (e1, e2):
+                    if (edge in ("top", "bottom")) == vertical:
+                        return SeatGuess(self.seat_of_edge(edge), margin, "orientation")
+        if expected is not None and self.edges[expected] in (e1, e2):
+            return SeatGuess(expected, margin, "turn")
+        return SeatGuess(self.seat_of_edge(e1), margin, "position")
+
+
+def _long_axis_is_vertical(corners: Sequence[tuple[float, float]]) -> bool | None:
+    """True if the card's long side runs up-down in the image, None when it is about 45 degrees."""
+    (x0, y0), (x1, y1), (x2, y2), _ = corners[:4]
+    top = (x1 - x0, y1 - y0)  # the artwork's top edge: the card's short side
+    side = (x2 - x1, y2 - y1)  # its right edge: the long side
+    long_vec = side if math.hypot(*side) >= math.hypot(*top) else top
+    angle = abs(math.degrees(math.atan2(long_vec[1], long_vec[0]))) % 180.0
+    tilt = min(angle, 180.0 - angle)  # 0 = horizontal, 90 = vertical
+    if 35.0 < tilt < 55.0:
+        return None
+    return tilt >= 55.0

@@ -1,0 +1,315 @@
+"""Frames to game events: which card each player laid, and when a trick was collected.
+
+The tracker is a plain, deterministic object: feed it one ``FrameDetections`` at a time
+and it returns the events that frame completed (usually none). It keeps no clock and does
+no I/O; event times are the times of the frames that decided them.
+
+Per frame it (1) follows each card on the table with a track (``tracks``), (2) counts a
+card as played once its track has lain still for a few frames and its identity vote is
+clear enough or has waited long enough (``identity``), assigning the seat from where it
+lies (``layout``), and (3) counts the trick as collected once all its cards have left
+their places. The rules engine decides who won each trick (the leader of the next one);
+a card laid out of turn or by the wrong player is reported as seen and left for the rules
+engine to flag.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scoring.events import CardPlayed, Event, RoundStarted, TrickCollected
+from scoring.rules import next_seat, trick_winner
+from vision.detection import FrameDetections
+from vision.tracker.config import TrackerConfig
+from vision.tracker.identity import Reading, cards_not_held, resolve
+from vision.tracker.layout import TableLayout
+from vision.tracker.tracks import Track, TrackState, associate
+
+TRICKS_PER_ROUND = 9
+
+
+@dataclass
+class _Laid:
+    """A card counted in the current trick, and the track that shows it on the table."""
+
+    track_id: int
+    seat: int
+    card: str
+    placed: tuple[float, float]
+    size: float
+
+
+class TrickTracker:
+    """Turns a stream of per-frame detections into ``CardPlayed`` / ``TrickCollected`` events.
+
+    Call :meth:`start_round` with the round's ``RoundStarted`` (it carries the contract and
+    who leads), then :meth:`update` for every frame in time order, and :meth:`finish` when
+    the stream ends.
+    """
+
+    def __init__(self, layout: TableLayout | None = None, config: TrackerConfig | None = None) -> None:
+        self.layout = layout or TableLayout()
+        self.config = config or TrackerConfig()
+        self._tracks: list[Track] = []
+        self._next_id = 0
+        self._last_t: float | None = None
+        self._size: tuple[int, int] = (0, 0)
+        self._contract: str | None = None
+        self._leader = 0
+        self._trick: list[_Laid] = []
+        self._tricks_done = 0
+        self._played: set[str] = set()
+        self._not_held: dict[int, set[str]] = {s: set() for s in range(4)}
+
+    # -- what the app may inspect -------------------------------------------------------
+
+    @property
+    def contract(self) -> str | None:
+        return self._contract
+
+    @property
+    def tricks_done(self) -> int:
+        return self._tricks_done
+
+    @property
+    def leader(self) -> int:
+        """The seat that led (or leads) the current trick."""
+        return self._leader
+
+    @property
+    def current_trick(self) -> list[tuple[int, str]]:
+        """(seat, card) of the cards counted in the trick on the table, in the order laid."""
+        return [(laid.seat, laid.card) for laid in self._trick]
+
+    @property
+    def round_over(self) -> bool:
+        return self._tricks_done >= TRICKS_PER_ROUND
+
+    @property
+    def tracks(self) -> tuple[Track, ...]:
+        return tuple(self._tracks)
+
+    # -- input ----------------------------------------------------------------------------
+
+    def start_round(self, event: RoundStarted) -> None:
+        """Begin a round: its contract, and ``forehand`` leads the first trick.
+
+        Cards still on the table from before are not counted in the new round.
+        """
+        if not isinstance(event, RoundStarted):
+            raise TypeError(f"start_round needs a RoundStarted event, got {type(event).__name__}")
+        next_seat(event.forehand)  # validates the seat
+        self._contract = event.contract
+        self._leader = event.forehand
+        self._trick = []
+        self._tricks_done = 0
+        self._played = set()
+        self._not_held = {s: set() for s in range(4)}
+        for track in self._tracks:
+            if track.state is not TrackState.CANDIDATE:
+                track.state = TrackState.RETIRED
+
+    def update(self, frame: FrameDetections) -> list[Event]:
+        """Take one frame's detections; return the events it completed, in order."""
+        if self._last_t is not None and frame.t < self._last_t:
+            raise ValueError(f"frames must come in time order: t={frame.t} after t={self._last_t}")
+        self._last_t = frame.t
+        self._size = (frame.width, frame.height)
+        self._follow(frame)
+        if self._contract is None or self.round_over:
+            return []
+        events: list[Event] = []
+        events += self._check_collected(frame.t)
+        ready = [
+            tr for tr in self._tracks
+            if tr.state is TrackState.CANDIDATE and tr.rest_frames >= self.config.minimum_consecutive_frames
+        ]
+        ready.sort(key=lambda tr: (tr.rest_t, tr.id))
+        for track in ready:
+            if self.round_over:
+                break
+            events += self._decide(track, frame.t, forced=False)
+        return events
+
+    def finish(self, t: float | None = None) -> list[Event]:
+        """The stream ended: count the cards that were about to count.
+
+        A resting card not yet decided is decided now. A complete trick still on the table
+        stays uncollected (nobody took it), so no ``TrickCollected`` is invented.
+        """
+        if self._contract is None or self.round_over:
+            return []
+        when = t if t is not None else (self._last_t or 0.0)
+        events: list[Event] = []
+        pending = [
+            tr for tr in self._tracks
+            if tr.state is TrackState.CANDIDATE and tr.seen >= self.config.flush_min_frames and tr.rest_frames >= 2
+        ]
+        pending.sort(key=lambda tr: (tr.rest_t, tr.id))
+        for track in pending:
+            if len(self._trick) >= 4:
+                break
+            events += self._decide(track, when, forced=True)
+        return events
+
+    # -- tracking -------------------------------------------------------------------------
+
+    def _follow(self, frame: FrameDetections) -> None:
+        cfg = self.config
+        dets = [d for d in frame.detections if d.face_up and d.confidence >= cfg.min_detection_confidence]
+        pairs = associate(self._tracks, dets, cfg)
+        matched_tracks = {ti for ti, _ in pairs}
+        matched_dets = {di for _, di in pairs}
+        for ti, di in pairs:
+            self._tracks[ti].observe(dets[di], frame.t, cfg)
+        for ti, track in enumerate(self._tracks):
+            if ti not in matched_tracks:
+                track.miss()
+        for di, det in enumerate(dets):
+            if di not in matched_dets:
+                self._tracks.append(Track.start(self._next_id, det, frame.t))
+                self._next_id += 1
+        in_trick = {laid.track_id for laid in self._trick}
+        self._tracks = [tr for tr in self._tracks if self._worth_keeping(tr, frame.t, in_trick)]
+
+    def _worth_keeping(self, track: Track, t: float, in_trick: set[int]) -> bool:
+        """Keep a vanished card in mind only where it may come back: a played card or one
+        that had come to rest (a hand over it). A card seen only in motion (being swept,
+        a false detection) is forgotten quickly so it cannot steal another card's detections.
+        """
+        if t - track.last_t > self.config.lost_track_buffer:
+            return False
+        if track.id in in_trick:
+            return True
+        if track.state is TrackState.CANDIDATE and track.rest_frames >= 2:
+            return True
+        return track.missed <= self.config.collect_after_frames
+
+    def _track(self, track_id: int) -> Track | None:
+        for tr in self._tracks:
+            if tr.id == track_id:
+                return tr
+        return None
+
+    def _left_its_place(self, laid: _Laid) -> bool:
+        track = self._track(laid.track_id)
+        if track is None or track.missed >= self.config.collect_after_frames:
+            return True
+        moved = ((track.centre[0] - laid.placed[0]) ** 2 + (track.centre[1] - laid.placed[1]) ** 2) ** 0.5
+        return moved > self.config.left_distance * laid.size
+
+    # -- decisions ------------------------------------------------------------------------
+
+    def _expected_seat(self) -> int:
+        return (self._leader + len(self._trick)) % 4
+
+    def _decide(self, track: Track, t: float, *, forced: bool) -> list[Event]:
+        cfg = self.config
+        # A card of this trick that vanished and shows up again elsewhere (nudged far,
+        # lifted and put back) is the same card, not a new play.
+        leader, _ = track.leading_identity()
+        for laid in self._trick:
+            if laid.card == leader and self._track(laid.track_id) is not track and self._left_its_place(laid):
+                old = self._track(laid.track_id)
+                if old is not None:
+                    old.state = TrackState.RETIRED
+                laid.track_id = track.id
+                laid.placed = track.anchor
+                laid.size = track.size
+                track.state = TrackState.PLAYED
+                track.card = laid.card
+                return []
+        seat_guess = self.layout.assign(
+            track.settled, *self._size, corners=track.settled_corners, expected=self._expected_seat()
+        )
+        reading = resolve(
+            track.votes, self._played, replay_share=cfg.replay_share, not_held=self._not_held[seat_guess.seat]
+        )
+        if reading is None:
+            track.state = TrackState.IGNORED
+            return []
+        if reading.replay:
+            track.state = TrackState.IGNORED
+            track.card = reading.card
+            return []
+        if not forced and reading.confidence < cfg.decide_confidence and track.rest_frames < cfg.maximum_decision_frames:
+            return []  # wait for a clearer read while the latency budget allows
+        events: list[Event] = []
+        if len(self._trick) >= 4:
+            # A fifth card: the last trick must have gone unseen (e.g. lifted straight up
+            # while a hand hid it). Close it before counting the new card.
+            events += self._collect(t, collector=None)
+            if self.round_over:
+                return events
+        events.append(self._play(track, seat_guess.seat, reading, t))
+        return events
+
+    def _play(self, track: Track, seat: int, reading: Reading, t: float) -> CardPlayed:
+        assert self._contract is not None
+        track.state = TrackState.PLAYED
+        track.card = reading.card
+        if self._trick:
+            self._not_held[seat] |= cards_not_held(self._trick[0].card, reading.card, self._contract)
+        self._trick.append(_Laid(track.id, seat, reading.card, track.settled, track.size))
+        self._played.add(reading.card)
+        ask = reading.confidence < self.config.ask_below
+        return CardPlayed(
+            seat=seat,
+            card=reading.card,
+            t=t,
+            confidence=round(reading.confidence, 3),
+            alternatives=reading.alternatives if ask else (),
+        )
+
+    def _check_collected(self, t: float) -> list[Event]:
+        if not self._trick or not all(self._left_its_place(laid) for laid in self._trick):
+            return []
+        events: list[Event] = []
+        missing = 4 - len(self._trick)
+        if missing > 0:
+            # Swept away before every card had settled (a trick collected early): the
+            # cards seen briefly still count, oldest first, if there are just enough.
+            swept = [
+                tr for tr in self._tracks
+                if tr.state is TrackState.CANDIDATE and tr.seen >= self.config.flush_min_frames
+                and (tr.missed >= 1 or tr.displacement() > self.config.left_distance)
+            ]
+            if len(swept) < missing:
+                return []  # a hand over the cards, or a card taken back: wait
+            swept.sort(key=lambda tr: (tr.first_t, tr.id))
+            for track in swept[:missing]:
+                events += self._decide(track, t, forced=True)
+            if len(self._trick) < 4:
+                return events
+        events += self._collect(t, collector=self._collector())
+        return events
+
+    def _collector(self) -> int | None:
+        """The seat the trick's cards were swept towards, if they were seen moving."""
+        vx = vy = 0.0
+        moved = 0
+        for laid in self._trick:
+            track = self._track(laid.track_id)
+            if track is None:
+                continue
+            dx, dy = track.centre[0] - laid.placed[0], track.centre[1] - laid.placed[1]
+            if (dx * dx + dy * dy) ** 0.5 > 0.5 * laid.size:
+                vx += dx
+                vy += dy
+                moved += 1
+        if moved == 0:
+            return None
+        return self.layout.seat_towards((vx, vy))
+
+    def _collect(self, t: float, collector: int | None) -> list[Event]:
+        assert self._contract is not None
+        cards = [laid.card for laid in self._trick]
+        if len(cards) == 4:
+            self._leader = self._trick[trick_winner(cards, self._contract)].seat
+        for laid in self._trick:
+            track = self._track(laid.track_id)
+            if track is not None:
+                track.state = TrackState.RETIRED
+        self._trick = []
+        self._tricks_done += 1
+        return [TrickCollected(seat=collector, t=t)]

@@ -1,0 +1,187 @@
+"""Card tracks: one per physical card on the table, followed by position across frames.
+
+A track is what lets a hand over a card, a dropped detection or one misread frame pass
+without creating or losing a card: the card's place and its identity vote live on in the
+track while the detections come and go. Matching is by centre distance in card sizes
+(robust for small, rotated cards where box IoU swings with angle), from a constant-velocity
+prediction so a card being slid in stays one track, with a penalty when a detection reads
+clearly as a different card than the track has settled on, so a card laid half over
+another starts its own track instead of stealing the old one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from vision.detection import Detection
+from vision.tracker.config import TrackerConfig
+
+#: Added to the matching cost when a detection clearly reads as another card.
+IDENTITY_PENALTY = 0.35
+
+
+class TrackState(Enum):
+    CANDIDATE = "candidate"  # seen, not yet counted
+    PLAYED = "played"  # counted as a card of the current trick
+    IGNORED = "ignored"  # an already-played card seen again; never counted
+    RETIRED = "retired"  # belonged to a collected trick
+
+
+def card_size(corners: Sequence[tuple[float, float]]) -> float:
+    """Mean side length of the card's quadrilateral, in pixels (at least 1)."""
+    total = 0.0
+    for i in range(4):
+        x0, y0 = corners[i]
+        x1, y1 = corners[(i + 1) % 4]
+        total += math.hypot(x1 - x0, y1 - y0)
+    return max(total / 4.0, 1.0)
+
+
+@dataclass
+class Track:
+    id: int
+    centre: tuple[float, float]
+    corners: tuple[tuple[float, float], ...]
+    size: float
+    first_t: float
+    last_t: float
+    velocity: tuple[float, float] = (0.0, 0.0)
+    seen: int = 1
+    missed: int = 0
+    anchor: tuple[float, float] = (0.0, 0.0)
+    anchor_corners: tuple[tuple[float, float], ...] = ()
+    rest_frames: int = 1
+    rest_t: float = 0.0
+    #: Where the card lay still the longest (earliest on ties): the place it was laid,
+    #: even if it was swept away before it settled for long.
+    settled: tuple[float, float] = (0.0, 0.0)
+    settled_corners: tuple[tuple[float, float], ...] = ()
+    settled_frames: int = 0
+    votes: dict[str, float] = field(default_factory=dict)
+    reads: int = 0
+    state: TrackState = TrackState.CANDIDATE
+    card: str | None = None  # the decided identity once counted (or ignored)
+
+    @classmethod
+    def start(cls, track_id: int, det: Detection, t: float) -> Track:
+        centre = det.center
+        track = cls(
+            id=track_id,
+            centre=centre,
+            corners=tuple(det.corners),
+            size=card_size(det.corners),
+            first_t=t,
+            last_t=t,
+            anchor=centre,
+            anchor_corners=tuple(det.corners),
+            rest_t=t,
+            settled=centre,
+            settled_corners=tuple(det.corners),
+            settled_frames=1,
+        )
+        track.vote(det)
+        return track
+
+    @property
+    def predicted(self) -> tuple[float, float]:
+        return (self.centre[0] + self.velocity[0], self.centre[1] + self.velocity[1])
+
+    @property
+    def moving(self) -> bool:
+        return self.rest_frames < 2
+
+    def vote(self, det: Detection) -> None:
+        """Add one frame's read (its best id and alternatives, by confidence) to the vote."""
+        self.votes[det.card] = self.votes.get(det.card, 0.0) + det.confidence
+        for card, conf in det.alternatives:
+            if card != det.card:
+                self.votes[card] = self.votes.get(card, 0.0) + conf
+        self.reads += 1
+
+    def leading_identity(self) -> tuple[str | None, float]:
+        """The card the vote favours so far and its share of the vote."""
+        total = sum(self.votes.values())
+        if total <= 0:
+            return None, 0.0
+        best = max(sorted(self.votes), key=self.votes.__getitem__)
+        return best, self.votes[best] / total
+
+    def observe(self, det: Detection, t: float, cfg: TrackerConfig) -> None:
+        centre = det.center
+        self.velocity = (centre[0] - self.centre[0], centre[1] - self.centre[1])
+        if self.missed:
+            # After a gap the step is not one frame's motion; do not extrapolate it.
+            self.velocity = (0.0, 0.0)
+        self.centre = centre
+        self.corners = tuple(det.corners)
+        self.size = 0.7 * self.size + 0.3 * card_size(det.corners)
+        self.last_t = t
+        self.seen += 1
+        self.missed = 0
+        if math.dist(centre, self.anchor) <= cfg.rest_tolerance * self.size:
+            self.rest_frames += 1
+        else:
+            self.anchor = centre
+            self.anchor_corners = tuple(det.corners)
+            self.rest_frames = 1
+            self.rest_t = t
+        if self.rest_frames > self.settled_frames:
+            self.settled = self.anchor
+            self.settled_corners = self.anchor_corners
+            self.settled_frames = self.rest_frames
+        self.vote(det)
+
+    def miss(self) -> None:
+        self.missed += 1
+        self.velocity = (0.0, 0.0)
+
+    def displacement(self) -> float:
+        """How far (card sizes) the card now is from where it came to rest."""
+        return math.dist(self.centre, self.anchor) / self.size
+
+
+def match_cost(track: Track, det: Detection, cfg: TrackerConfig) -> float | None:
+    """Cost of explaining ``det`` by ``track``; None when it is out of reach."""
+    if track.state in (TrackState.RETIRED, TrackState.IGNORED) and det.card != track.card:
+        # A card that no longer counts must never take over a new card's detections.
+        return None
+    gate = cfg.moving_match_distance if track.moving else cfg.match_distance
+    if track.missed:
+        # A card reappearing after a gap may have been nudged meanwhile.
+        gate = max(gate, cfg.match_distance * 1.5)
+    cost = math.dist(track.predicted, det.center) / track.size
+    identity = track.card
+    if identity is None:
+        best, share = track.leading_identity()
+        identity = best if share >= 0.6 and track.votes.get(best or "", 0.0) >= 0.5 else None
+    if identity is not None:
+        if det.card == identity:
+            # The same card read again: follow it even when it starts moving fast (swept).
+            gate = max(gate, 1.5 * cfg.moving_match_distance)
+        elif det.confidence >= 0.5 and all(card != identity for card, _ in det.alternatives):
+            cost += IDENTITY_PENALTY
+    return cost if cost <= gate else None
+
+
+def associate(tracks: Sequence[Track], dets: Sequence[Detection], cfg: TrackerConfig) -> list[tuple[int, int]]:
+    """Pairs (track index, detection index), cheapest first, each used once (greedy)."""
+    pairs: list[tuple[float, int, int]] = []
+    for ti, track in enumerate(tracks):
+        for di, det in enumerate(dets):
+            cost = match_cost(track, det, cfg)
+            if cost is not None:
+                pairs.append((cost, ti, di))
+    pairs.sort()
+    used_t: set[int] = set()
+    used_d: set[int] = set()
+    out: list[tuple[int, int]] = []
+    for _, ti, di in pairs:
+        if ti in used_t or di in used_d:
+            continue
+        used_t.add(ti)
+        used_d.add(di)
+        out.append((ti, di))
+    return out
