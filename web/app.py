@@ -1,0 +1,407 @@
+"""The phone dashboard: a Flask app over the event store.
+
+Pages are thin HTML shells; ``static/app.js`` renders them from the game view (see
+web.view) that it gets as an SSE snapshot and keeps current with deltas. Every write is
+one event, checked by the rules engine inside ``store.append``: a refused event leaves
+nothing behind and the request gets a 400 with the engine's message.
+
+Writes need the table PIN (header ``X-Table-Pin``); reading never does. The PIN is set
+at game set-up and shown on the start page, where the table can read it; it keeps a
+passer-by's phone from changing the score, it is not an account system. Repeated wrong
+PINs are slowed down (``PinGuard``).
+"""
+
+from __future__ import annotations
+
+import hmac
+import io
+import json
+import secrets
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import segno
+from flask import Flask, Response, abort, jsonify, make_response, redirect, render_template, request, url_for
+from werkzeug.exceptions import HTTPException
+
+from scoring.events import (
+    BLOCKS,
+    CONTRACTS,
+    MULTIPLIER_TABLES,
+    EventError,
+    GameConfigured,
+    event_to_dict,
+    parse_event,
+)
+from web.i18n import LANGUAGES, STRINGS, pick_language
+from web.live import Hub, TooManyClients
+from web.store import EventStore
+from web.view import fold_state, game_view, sheet_csv
+
+#: Event types a phone may write; ``game_configured`` only through the set-up form.
+WRITABLE = frozenset(
+    {
+        "round_started",
+        "card_played",
+        "trick_collected",
+        "weis_declared",
+        "stoeck_called",
+        "card_corrected",
+        "event_voided",
+        "misplay_ruled",
+    }
+)
+
+EDGES = ("bottom", "right", "top", "left")
+END_ORDERS = (("weis", "stoeck", "tricks"), ("stoeck", "weis", "tricks"), ("tricks", "stoeck", "weis"))
+
+
+class BadRequest(Exception):
+    """A request the dashboard refuses; becomes ``{"error": message}`` with ``status``."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class PinGuard:
+    """The table PIN, persisted in ``settings_path`` if given, with a slow-down on bad guesses."""
+
+    def __init__(self, pin: str | None, settings_path: Path | None) -> None:
+        self._lock = threading.Lock()
+        self.settings_path = settings_path
+        self.settings: dict[str, Any] = {}
+        if settings_path is not None and settings_path.exists():
+            try:
+                self.settings = json.loads(settings_path.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise ValueError(f"cannot read dashboard settings {settings_path}: {exc}") from exc
+        if pin is not None:
+            self.settings["pin"] = check_pin(pin)
+        self.settings.setdefault("pin", f"{secrets.randbelow(10000):04d}")
+        self._failures: list[float] = []
+
+    @property
+    def pin(self) -> str:
+        return str(self.settings["pin"])
+
+    def save(self) -> None:
+        if self.settings_path is not None:
+            tmp = self.settings_path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(self.settings, indent=1), encoding="utf-8")
+            tmp.replace(self.settings_path)
+
+    def set_pin(self, pin: str) -> None:
+        with self._lock:
+            self.settings["pin"] = check_pin(pin)
+            self.save()
+
+    def set_edge(self, game_id: int, edge: str) -> None:
+        with self._lock:
+            self.settings.setdefault("edges", {})[str(game_id)] = edge
+            self.save()
+
+    def edge(self, game_id: int) -> str:
+        return str(self.settings.get("edges", {}).get(str(game_id), "bottom"))
+
+    def check(self, given: str | None) -> None:
+        """Raise BadRequest 403 (wrong or missing) or 429 (too many wrong tries lately)."""
+        now = time.monotonic()
+        with self._lock:
+            self._failures = [t for t in self._failures if now - t < 60]
+            if len(self._failures) >= 10:
+                raise BadRequest("too many wrong PINs; wait a minute", 429)
+            if given and hmac.compare_digest(given.strip().encode(), self.pin.encode()):
+                return
+            self._failures.append(now)
+        raise BadRequest("the table PIN is missing" if not given else "wrong table PIN", 403)
+
+
+def check_pin(pin: Any) -> str:
+    if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 8:
+        raise BadRequest("the table PIN must be 4 to 8 digits")
+    return pin
+
+
+def _json_body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise BadRequest("the request body must be a JSON object")
+    return data
+
+
+def _rule_error() -> type[Exception]:
+    try:
+        from scoring.game import RuleError
+    except ImportError:  # pragma: no cover - the engine lands with the store
+        return EventError
+    return RuleError  # type: ignore[no-any-return]
+
+
+def config_from_form(data: dict[str, Any]) -> tuple[GameConfigured, str]:
+    """Turn the set-up form's JSON into a GameConfigured and the camera edge of seat 0."""
+    players = data.get("players")
+    if not isinstance(players, list) or len(players) != 4:
+        raise BadRequest("players must be a list of four names, seat 1 first")
+    edge = data.get("edge", "bottom")
+    if edge not in EDGES:
+        raise BadRequest(f"edge must be one of {', '.join(EDGES)}")
+    raw: dict[str, Any] = {"type": "game_configured", "players": players}
+    for key in ("variant", "target", "multipliers", "custom_multipliers", "end_order"):
+        if data.get(key) is not None:
+            raw[key] = data[key]
+    for flag in ("weis_one_per_player", "weis_needs_trick"):
+        if flag in data:
+            raw[flag] = data[flag]
+    if isinstance(raw.get("target"), str):
+        if not raw["target"].strip().isdigit():
+            raise BadRequest("target must be a positive whole number of points")
+        raw["target"] = int(raw["target"])
+    if raw.get("variant", "schieber") != "schieber":
+        raise BadRequest("only the Schieber can be set up here so far")
+    try:
+        config = parse_event(raw)
+    except EventError as exc:
+        raise BadRequest(str(exc)) from None
+    assert isinstance(config, GameConfigured)
+    return config, edge
+
+
+def create_app(
+    store: EventStore,
+    *,
+    pin: str | None = None,
+    settings_path: str | Path | None = None,
+    public_url: str | None = None,
+    max_clients: int = 64,
+    queue_size: int = 32,
+    heartbeat: float = 15.0,
+) -> Flask:
+    """The dashboard app over ``store``.
+
+    ``pin``: the table PIN (else the one saved in ``settings_path``, else a random one,
+    shown on the start page). ``public_url``: the address phones should open (for the
+    QR code); default: the address the start page was requested at.
+    """
+    app = Flask(__name__)
+    app.config["JSON_AS_ASCII"] = False
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    guard = PinGuard(pin, Path(settings_path) if settings_path is not None else None)
+    hub = Hub(store, game_view, queue_size=queue_size, max_clients=max_clients, heartbeat=heartbeat)
+    write_lock = threading.Lock()
+    RuleError = _rule_error()
+    app.extensions["jasscam_hub"] = hub
+    app.extensions["jasscam_store"] = store
+    app.extensions["jasscam_pins"] = guard
+
+    # -- helpers ---------------------------------------------------------------------
+
+    def lang() -> str:
+        return pick_language(request.cookies.get("lang"))
+
+    def page(template: str, **context: Any) -> str:
+        code = lang()
+        return render_template(
+            template,
+            lang=code,
+            t=STRINGS[code],
+            strings_json=json.dumps(STRINGS[code], ensure_ascii=False),
+            languages=[(c, STRINGS[c]["lang_name"]) for c in LANGUAGES],
+            **context,
+        )
+
+    def known_game(game_id: int) -> list[Any]:
+        try:
+            return store.events(game_id)
+        except LookupError:
+            raise BadRequest(f"no game {game_id}", 404) from None
+
+    def dashboard_url() -> str:
+        return public_url or request.host_url.rstrip("/") + "/"
+
+    @app.errorhandler(BadRequest)
+    def bad_request(exc: BadRequest) -> Response:
+        response = jsonify(error=exc.message)
+        response.status_code = exc.status
+        return response
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Response:
+        response = jsonify(error=exc.description or exc.name)
+        response.status_code = exc.code or 500
+        return response
+
+    @app.after_request
+    def headers(response: Response) -> Response:
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        if request.path.startswith("/api/"):
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+    # -- pages -----------------------------------------------------------------------
+
+    @app.get("/")
+    def start() -> str:
+        current = store.current_game()
+        url = dashboard_url()
+        qr = segno.make(url, error="m")
+        buf = io.BytesIO()
+        qr.save(buf, kind="svg", scale=6, border=2, dark="#000", light="#fff", xmldecl=False, svgns=True)
+        return page("start.html", current=current, url=url, qr_svg=buf.getvalue().decode(), pin=guard.pin)
+
+    @app.get("/setup")
+    def setup() -> str:
+        return page(
+            "setup.html",
+            contracts=CONTRACTS,
+            tables=MULTIPLIER_TABLES,
+            end_orders=[",".join(o) for o in END_ORDERS],
+            blocks=BLOCKS,
+            edges=EDGES,
+        )
+
+    @app.get("/game/<int:game_id>")
+    def game_page(game_id: int) -> str:
+        known_game(game_id)
+        return page("game.html", game_id=game_id, edge=guard.edge(game_id))
+
+    @app.get("/live")
+    def live() -> Any:
+        current = store.current_game()
+        if current is None:
+            return redirect(url_for("setup"))
+        return redirect(url_for("game_page", game_id=current))
+
+    @app.get("/games")
+    def games_page() -> str:
+        return page("games.html")
+
+    @app.get("/lang/<code>")
+    def set_language(code: str) -> Response:
+        if code not in LANGUAGES:
+            raise BadRequest(f"language must be one of {', '.join(LANGUAGES)}")
+        back = request.args.get("next", "/")
+        if not back.startswith("/") or back.startswith("//"):
+            back = "/"
+        response = make_response(redirect(back))
+        response.set_cookie("lang", code, max_age=3600 * 24 * 365, samesite="Lax")
+        return response
+
+    # -- API: reading ----------------------------------------------------------------
+
+    @app.get("/api/games")
+    def api_games() -> Response:
+        out = []
+        for summary in store.games():
+            row = dict(summary)
+            try:
+                view = game_view(int(row["id"]), store.events(int(row["id"])))
+                state = view.get("state") or {}
+                row["totals"] = state.get("totals")
+                row["game_over"] = state.get("game_over")
+                row["winner"] = state.get("winner")
+                row["rounds"] = len(state.get("rounds", []))
+            except Exception as exc:  # one unreadable game must not hide the others
+                row["error"] = str(exc)
+            out.append(row)
+        return jsonify(games=out, current=store.current_game())
+
+    @app.get("/api/games/<int:game_id>")
+    def api_game(game_id: int) -> Response:
+        view = game_view(game_id, known_game(game_id))
+        view["edge"] = guard.edge(game_id)
+        return jsonify(view)
+
+    @app.get("/api/games/<int:game_id>/stream")
+    def api_stream(game_id: int) -> Response:
+        known_game(game_id)
+        try:
+            body = hub.open(game_id)
+        except TooManyClients as exc:
+            raise BadRequest(str(exc), 503) from None
+        response = Response(body, mimetype="text/event-stream")
+        response.headers["Cache-Control"] = "no-cache, no-transform"
+        response.headers["X-Accel-Buffering"] = "no"
+        return response
+
+    @app.get("/api/games/<int:game_id>/export.json")
+    def export_json(game_id: int) -> Response:
+        events = known_game(game_id)
+        body = {"game": game_id, "events": [event_to_dict(e) for e in events], "state": fold_state(events)}
+        response = make_response(json.dumps(body, ensure_ascii=False, indent=1))
+        response.mimetype = "application/json"
+        response.headers["Content-Disposition"] = f'attachment; filename="jass-{game_id}.json"'
+        return response
+
+    @app.get("/api/games/<int:game_id>/export.csv")
+    def export_csv(game_id: int) -> Response:
+        response = make_response(sheet_csv(fold_state(known_game(game_id))))
+        response.mimetype = "text/csv"
+        response.headers["Content-Disposition"] = f'attachment; filename="jass-{game_id}.csv"'
+        return response
+
+    # -- API: writing ----------------------------------------------------------------
+
+    @app.post("/api/pin")
+    def api_pin() -> Response:
+        """Lets a phone check the PIN once before it remembers it."""
+        guard.check(request.headers.get("X-Table-Pin"))
+        return jsonify(ok=True)
+
+    @app.post("/api/games")
+    def api_new_game() -> Response:
+        guard.check(request.headers.get("X-Table-Pin"))
+        data = _json_body()
+        config, edge = config_from_form(data)
+        new_pin = data.get("new_pin")
+        if new_pin not in (None, ""):
+            check_pin(new_pin)
+        try:
+            game_id = store.new_game(config)
+        except (EventError, RuleError) as exc:
+            raise BadRequest(str(exc)) from None
+        guard.set_edge(game_id, edge)
+        if new_pin not in (None, ""):
+            guard.set_pin(str(new_pin))
+        return jsonify(game=game_id, url=url_for("game_page", game_id=game_id))
+
+    @app.post("/api/games/<int:game_id>/events")
+    def api_append(game_id: int) -> Response:
+        guard.check(request.headers.get("X-Table-Pin"))
+        data = _json_body()
+        kind = data.get("type")
+        if kind not in WRITABLE:
+            raise BadRequest(
+                f"type must be one of {', '.join(sorted(WRITABLE))}; a new game is set up with POST /api/games"
+            )
+        try:
+            event = parse_event(data)
+        except EventError as exc:
+            raise BadRequest(str(exc)) from None
+        expect = request.headers.get("X-Expect-Count")
+        with write_lock:
+            count = len(known_game(game_id))
+            if expect is not None and expect != str(count):
+                raise BadRequest(
+                    f"the game changed meanwhile ({count} events, you saw {expect}); look again and retry", 409
+                )
+            try:
+                position = store.append(game_id, event)
+            except (EventError, RuleError) as exc:
+                raise BadRequest(str(exc)) from None
+        return jsonify(position=position, event=event_to_dict(event))
+
+    @app.get("/healthz")
+    def healthz() -> Response:
+        return jsonify(ok=True, live_clients=hub.client_count(), dropped=hub.dropped_total)
+
+    @app.get("/favicon.ico")
+    def favicon() -> Response:
+        abort(404)
+
+    return app

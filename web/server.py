@@ -1,0 +1,81 @@
+"""Serve the dashboard with waitress in a background thread, next to the camera pipeline.
+
+Why waitress, and how it is set up for Server-Sent Events:
+
+- It is a pure-Python production WSGI server with no monkey patching (gevent/eventlet
+  would patch the threads that run OpenCV and onnxruntime next to it).
+- It does not buffer a streamed response: since waitress 3 ``send_bytes`` defaults to 1,
+  so every chunk the app yields is flushed to the socket at once (HTTP/1.1 chunked
+  encoding). ``tests/web/test_server.py`` pins this by reading a stream over a raw
+  socket and timing an event through it.
+- It runs every request on a fixed pool of worker threads and an SSE stream holds its
+  thread for as long as the phone watches. The pool is therefore sized to the hub's
+  ``max_clients`` plus ``spare_threads`` for ordinary requests, and the hub refuses
+  stream number ``max_clients + 1`` with a 503, so live viewers can never starve the
+  buttons. The heartbeat (web.live) keeps quiet streams inside ``channel_timeout``.
+- ``stop()`` ends the streams first (the hub wakes every waiting client), then closes
+  the listening socket and the open connections, which ends waitress's event loop, then
+  joins the worker threads.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from flask import Flask
+from waitress.server import create_server
+
+
+class ServerHandle:
+    """A running server; ``url`` is where it listens, ``stop()`` ends it."""
+
+    def __init__(self, app: Flask, server: Any, thread: threading.Thread) -> None:
+        self.app = app
+        self._server = server
+        self._thread = thread
+        self.host: str = server.effective_host
+        self.port: int = int(server.effective_port)
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """End live streams, close the sockets, stop the threads. Safe to call twice."""
+        hub = self.app.extensions.get("jasscam_hub")
+        if hub is not None:
+            hub.stop()
+        server = self._server
+        for channel in list(server._map.values()):
+            if channel is not server:
+                channel.close()
+        server.close()
+        server.task_dispatcher.shutdown(timeout=timeout)
+        self._thread.join(timeout)
+
+    def __enter__(self) -> ServerHandle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080, *, spare_threads: int = 8) -> ServerHandle:
+    """Start ``app`` on ``host:port`` (port 0: any free port) in a daemon thread."""
+    hub = app.extensions.get("jasscam_hub")
+    live = hub.max_clients if hub is not None else 0
+    server = create_server(
+        app,
+        host=host,
+        port=port,
+        threads=live + spare_threads,
+        connection_limit=live + spare_threads + 64,
+        channel_timeout=60,
+        asyncore_use_poll=True,
+        ident="jasscam",
+    )
+    thread = threading.Thread(target=server.run, name=f"waitress-{port}", daemon=True)
+    thread.start()
+    return ServerHandle(app, server, thread)

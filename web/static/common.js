@@ -1,0 +1,92 @@
+// Shared by every page: language and theme switch, toast, the table PIN, JSON writes.
+"use strict";
+const J = {
+  t(key) { return (window.T && window.T[key]) || key; },
+  el(tag, attrs, ...kids) {
+    const n = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") n.className = v;
+      else if (k === "text") n.textContent = v;
+      else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
+      else n.setAttribute(k, v === true ? "" : v);
+    }
+    for (const kid of kids.flat()) if (kid !== null && kid !== undefined && kid !== false) n.append(kid.nodeType ? kid : String(kid));
+    return n;
+  },
+  put(node, ...kids) { node.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined && k !== false)); },
+  cardImg(id) { return J.el("img", { src: `/static/cards/${id}.png`, alt: J.cardName(id), draggable: "false" }); },
+  cardName(id) {
+    const [suit, rank] = id.split("-");
+    return `${J.t(suit)} ${J.t("r_" + rank)}`;
+  },
+  toast(msg, bad) {
+    const box = document.getElementById("toast");
+    box.textContent = msg;
+    box.classList.toggle("bad", !!bad);
+    box.classList.add("show");
+    clearTimeout(J._toastTimer);
+    J._toastTimer = setTimeout(() => box.classList.remove("show"), bad ? 6000 : 2200);
+  },
+  pin() { try { return localStorage.getItem("tablePin") || ""; } catch (e) { return ""; } },
+  setPin(p) { try { if (p) localStorage.setItem("tablePin", p); else localStorage.removeItem("tablePin"); } catch (e) { /* private mode */ } },
+  askPin(message) {
+    // Resolves with the PIN the server accepted, or null when the user cancels.
+    const dlg = document.getElementById("pin-dialog");
+    const input = document.getElementById("pin-input");
+    const err = document.getElementById("pin-error");
+    err.textContent = message || "";
+    input.value = "";
+    return new Promise((resolve) => {
+      const done = (v) => { dlg.close(); cleanup(); resolve(v); };
+      const submit = async (ev) => {
+        ev.preventDefault();
+        const pin = input.value.trim();
+        const r = await fetch("/api/pin", { method: "POST", headers: { "X-Table-Pin": pin } });
+        if (r.ok) { J.setPin(pin); done(pin); return; }
+        const body = await r.json().catch(() => ({}));
+        err.textContent = body.error || J.t("pin_wrong");
+        input.select();
+      };
+      const cancel = () => done(null);
+      const form = document.getElementById("pin-form");
+      const closeBtn = dlg.querySelector("[data-close]");
+      function cleanup() { form.removeEventListener("submit", submit); closeBtn.removeEventListener("click", cancel); }
+      form.addEventListener("submit", submit);
+      closeBtn.addEventListener("click", cancel);
+      dlg.showModal();
+      input.focus();
+    });
+  },
+  // POST JSON with the table PIN; asks for the PIN when missing or refused.
+  async write(url, body, extraHeaders) {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      let pin = J.pin();
+      if (!pin) { pin = await J.askPin(); if (!pin) return null; }
+      const r = await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Table-Pin": pin, ...(extraHeaders || {}) },
+        body: JSON.stringify(body),
+      });
+      const data = await r.json().catch(() => ({ error: r.statusText }));
+      if (r.status === 403) {
+        J.setPin("");
+        const again = await J.askPin(`${J.t("pin_wrong")}: ${data.error || ""}`);
+        if (!again) return null;
+        continue;
+      }
+      if (!r.ok) { J.toast(`${J.t("refused")}: ${data.error || r.statusText}`, true); return null; }
+      return data;
+    }
+    return null;
+  },
+};
+
+document.getElementById("lang")?.addEventListener("change", (ev) => {
+  location.href = `/lang/${ev.target.value}?next=${encodeURIComponent(location.pathname + location.search)}`;
+});
+document.getElementById("theme")?.addEventListener("click", () => {
+  const root = document.documentElement;
+  root.dataset.theme = root.dataset.theme === "light" ? "dark" : "light";
+  try { localStorage.setItem("theme", root.dataset.theme); } catch (e) { /* private mode */ }
+});

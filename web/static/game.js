@@ -1,0 +1,423 @@
+// The live game: rendered from the rules engine's state (view.state), kept current by SSE.
+// Nothing here judges a rule: points, Weis, Stöck, winners all come from the server.
+"use strict";
+(() => {
+  const GAME = window.GAME;
+  const EDGES = ["bottom", "right", "top", "left"];
+  const SUITS = ["eicheln", "schilten", "rosen", "schellen"];
+  const RANKS = ["6", "7", "8", "9", "10", "under", "ober", "koenig", "ass"];
+  const CONTRACTS = [...SUITS, "obenabe", "undenufe"];
+  const $ = (id) => document.getElementById(id);
+  const el = J.el, t = J.t;
+  let view = null;       // {game, count, events, state, error}
+  let source = null;
+  let tab = "table";
+
+  // ---------------------------------------------------------------- live connection
+  function connect() {
+    source = new EventSource(`/api/games/${GAME}/stream`);
+    source.addEventListener("open", () => setConn(true));
+    source.addEventListener("error", () => setConn(false));  // EventSource retries by itself
+    source.addEventListener("snapshot", (ev) => { view = JSON.parse(ev.data); setConn(true); render(); });
+    source.addEventListener("delta", (ev) => {
+      const d = JSON.parse(ev.data);
+      if (!view || d.from !== view.count) return;  // the server only sends deltas on our base
+      const rows = view.events.slice(0, d.from).concat(d.view.events || []);
+      Object.assign(view, d.view);
+      view.events = rows;
+      view.count = d.count;
+      render();
+    });
+    source.addEventListener("newgame", (ev) => {
+      const g = JSON.parse(ev.data).game;
+      J.toast(`${t("new_game")} #${g}`);
+      setTimeout(() => { location.href = `/game/${g}`; }, 1200);
+    });
+  }
+  function setConn(on) {
+    const c = $("conn");
+    c.classList.toggle("off", !on);
+    c.textContent = on ? t("online") : t("offline");
+    document.body.dataset.live = on ? "on" : "off";
+  }
+
+  // ---------------------------------------------------------------- helpers
+  const st = () => (view && view.state) || null;
+  const cfg = () => st()?.config || { players: ["1", "2", "3", "4"], target: 1000 };
+  const name = (seat) => cfg().players[seat];
+  const teamOf = (seat) => seat % 2;
+  const teamNames = (team) => `${name(team)} & ${name(team + 2)}`;
+  const posOf = (seat) => EDGES[(EDGES.indexOf(window.EDGE || "bottom") + seat) % 4];
+  const contractLabel = (c) => t(c);
+  function contractIcon(c) {
+    if (SUITS.includes(c)) return el("img", { class: "icon-card", src: `/static/cards/${c}-ass.png`, alt: "", width: 22 });
+    return el("span", { class: "icon-arrow", text: c === "obenabe" ? "⬆" : "⬇" });
+  }
+  const writes = () => view.events.filter((r) => !r.voided);
+
+  async function send(event, opts) {
+    const res = await J.write(`/api/games/${GAME}/events`, event, { "X-Expect-Count": String(view.count) });
+    if (res && !(opts && opts.quiet)) J.toast(t("saved"));
+    return res;
+  }
+
+  // ---------------------------------------------------------------- render
+  function render() {
+    if (!view) return;
+    document.body.dataset.count = view.count;
+    const s = st();
+    if (!s) { J.put($("banner"), el("div", { class: "banner", text: view.error || "?" })); return; }
+    renderBanner(s);
+    renderScore(s);
+    renderContract(s);
+    renderTable(s);
+    renderActions(s);
+    renderWeis(s);
+    renderLast(s);
+    renderFlags(s);
+    renderTafel(s);
+    renderChart(s);
+    renderEvents();
+  }
+
+  function renderBanner(s) {
+    const box = $("banner");
+    const go = s.game_over;
+    if (go) {
+      const who = go.winner === null || go.winner === undefined ? "–" : `${t("team")} ${"AB"[go.winner]} (${teamNames(go.winner)})`;
+      J.put(box, el("div", { class: "banner", id: "game-over" },
+        `${t("game_over")} · ${t("winner")}: ${who}`, el("br"),
+        el("small", { text: `${t("decided_by")}: ${go.deciding_block ? t(go.deciding_block) : "–"}` })));
+      return;
+    }
+    const r = s.round;
+    if (r && r.score.match_team !== null && r.score.match_team !== undefined) {
+      J.put(box, el("div", { class: "banner match", id: "match" }, `${t("match")}! ${t("team")} ${"AB"[r.score.match_team]} (${teamNames(r.score.match_team)})`));
+      return;
+    }
+    J.put(box, );
+  }
+
+  function renderScore(s) {
+    const target = cfg().target;
+    const r = s.round;
+    const winner = s.game_over ? s.game_over.winner : null;
+    J.put($("score"), ...[0, 1].map((team) => {
+      const total = s.totals[team].total;
+      const running = r && !r.complete ? r.score.written[team].total : null;
+      return el("div", { class: `team t${team}${winner === team ? " win" : ""}`, id: `team${team}` },
+        el("div", { class: "names", text: `${"AB"[team]} · ${teamNames(team)}` }),
+        el("div", { class: "total", "data-total": total, text: total }),
+        el("div", { class: "togo", text: `${t("to_target")} ${Math.max(0, target - total)} / ${target}` }),
+        running !== null ? el("div", { class: "rnd", title: t("round_points") }, `+${running} `, el("span", { class: "muted", text: `· ${r.score.tricks_won[team]} ${t("tricks")}` })) : null);
+    }));
+  }
+
+  function renderContract(s) {
+    const r = s.round;
+    const box = $("contract");
+    if (!r) { J.put(box, el("span", { class: "muted", text: t("new_round") + " …" })); return; }
+    J.put(box, 
+      el("span", { class: "badge", text: `${t("round")} ${r.index + 1}` }),
+      el("span", { class: "trump", id: "trump" }, contractIcon(r.contract), " ", contractLabel(r.contract)),
+      el("span", { class: "badge mult", id: "mult", text: `×${r.multiplier}` }),
+      el("span", { class: "muted small", text: `${t("forehand")}: ${name(r.forehand)}` }),
+      r.schoben ? el("span", { class: "badge", text: `${t("schieben")} → ${name(r.declarer)}` }) : null,
+      el("span", { class: "muted small", text: `${t("trick")} ${Math.min(9, r.tricks.length + (r.trick.length && r.trick.length < 4 ? 1 : 0)) || 1}/9` }));
+  }
+
+  function cardButton(pc, extraClass) {
+    return el("button", {
+      type: "button", class: `card${extraClass ? " " + extraClass : ""}`, "data-ref": pc.ref, "data-card": pc.card,
+      title: `${t("correct")}: ${J.cardName(pc.card)}`, onclick: () => correctDialog(pc),
+    }, J.cardImg(pc.card));
+  }
+
+  function renderTable(s) {
+    const r = s.round;
+    const felt = $("felt");
+    const trick = r ? r.trick : [];
+    const bySeat = {};
+    for (const pc of trick) bySeat[pc.seat] = pc;
+    const stoeckPossible = r && r.trump && !r.complete && !s.game_over;
+    const seats = [0, 1, 2, 3].map((seat) => {
+      const pc = bySeat[seat];
+      const turn = s.to_play === seat;
+      const leads = r && r.leader === seat && !r.complete;
+      return el("div", { class: `seat pos-${posOf(seat)} team${teamOf(seat)}${turn ? " turn" : ""}`, id: `seat${seat}`, "data-seat": seat },
+        el("div", { class: "who", title: leads ? t("leader") : turn ? t("to_play") : "", text: `${leads ? "▶ " : ""}${name(seat)}` }),
+        el("div", { class: "slot" }, pc ? cardButton(pc, pc.void ? "low" : "") : null),
+        // Always the same look for every seat: the app never hints that a Stöck is due.
+        stoeckPossible ? el("button", { type: "button", class: "stoeck", "data-seat": seat, onclick: () => callStoeck(seat) }, t("stoeck")) : null);
+    });
+    J.put(felt, ...seats);
+  }
+
+  function renderActions(s) {
+    const r = s.round;
+    const box = $("actions");
+    const items = [];
+    const running = r && !r.complete && !s.game_over;
+    if (!s.game_over && (!r || r.complete)) items.push(el("button", { type: "button", class: "primary big wide", id: "new-round", onclick: roundDialog }, `＋ ${t("new_round")}`));
+    if (running && r.tricks.length === 0) items.push(el("button", { type: "button", class: "primary", id: "weis-btn", onclick: weisDialog }, t("declare_weis")));
+    if (running) items.push(el("button", { type: "button", id: "enter-card", onclick: enterCardDialog }, t("enter_card")));
+    if (running && r.trick.length === 4) items.push(el("button", { type: "button", id: "collect", onclick: () => send({ type: "trick_collected" }) }, t("collect")));
+    items.push(el("button", { type: "button", class: "danger", id: "undo-quick", onclick: undo }, `↶ ${t("undo")}`));
+    J.put(box, ...items);
+  }
+
+  function renderWeis(s) {
+    const r = s.round;
+    const list = r ? r.weis : [];
+    $("weis-panel").hidden = !list.length;
+    J.put($("weis"), ...list.map((w) => el("li", {
+      class: w.status === "counts" ? "writes" : w.status === "loses" ? "" : "bad", "data-status": w.status,
+    }, el("strong", { text: `${name(w.seat)}: ` }), `${w.label} · ${w.points}`,
+      el("span", { class: "muted", text: ` · ${w.status === "counts" ? "✓ " + t("team") + " " + "AB"[w.team] : w.status.replace(/_/g, " ")}` }))));
+  }
+
+  function renderLast(s) {
+    const r = s.round;
+    const last = r && r.tricks.length ? r.tricks[r.tricks.length - 1] : null;
+    $("last-panel").hidden = !last;
+    if (!last) return;
+    J.put($("last"), 
+      el("div", { class: "cards", id: "last-cards" }, ...last.cards.map((pc) => cardButton(pc, pc.seat === last.winner ? "win" : ""))),
+      el("div", { class: "meta", text: `${t("trick")} ${last.index + 1} · ${name(last.winner)} · ${last.points} ${t("points")}${last.last ? " · " + t("last_trick") + " +5" : ""}` }));
+  }
+
+  function renderFlags(s) {
+    $("flags-panel").hidden = !s.flags.length;
+    J.put($("flags"), ...s.flags.map((f) => el("li", { "data-code": f.code, text: f.message })));
+  }
+
+  function renderTafel(s) {
+    const head = el("tr", {},
+      el("th", { class: "l", text: t("round") }), el("th", { class: "l", text: t("contract") }),
+      ...["a", "b"].flatMap((c) => [el("th", { class: c, text: "W" }), el("th", { class: c, text: "S" }), el("th", { class: c, text: t("tricks") }), el("th", { class: c, text: "Σ" })]));
+    const rows = s.sheet.map((row, i) => {
+      const deciding = s.game_over && s.game_over.round === row.round;
+      return el("tr", { class: deciding ? "decide" : "", "data-round": row.round },
+        el("td", { class: "l", text: row.round + 1 }),
+        el("td", { class: "l" }, contractLabel(row.contract), " ", el("span", { class: "badge", text: `×${row.multiplier}` }), row.match_team !== null ? el("span", { class: "badge", text: ` ${t("match")} ${"AB"[row.match_team]}` }) : null),
+        ...[0, 1].flatMap((team) => [
+          el("td", { class: "ab"[team], text: row.written[team].weis }),
+          el("td", { class: "ab"[team], text: row.written[team].stoeck }),
+          el("td", { class: "ab"[team], text: row.written[team].tricks }),
+          el("td", { class: `${"ab"[team]} sum`, text: row.totals[team].total }),
+        ]));
+    });
+    const r = s.round;
+    if (r && !r.complete) {
+      rows.push(el("tr", { class: "muted" }, el("td", { class: "l", text: `${r.index + 1}…` }), el("td", { class: "l", text: contractLabel(r.contract) }),
+        ...[0, 1].flatMap((team) => [
+          el("td", { text: r.score.written[team].weis }), el("td", { text: r.score.written[team].stoeck }),
+          el("td", { text: r.score.written[team].tricks }), el("td", { text: "" })])));
+    }
+    const foot = el("tr", {}, el("td", { class: "l", text: t("total") }), el("td", {}),
+      ...[0, 1].flatMap((team) => [
+        el("td", { class: "ab"[team], text: s.totals[team].weis }), el("td", { class: "ab"[team], text: s.totals[team].stoeck }),
+        el("td", { class: "ab"[team], text: s.totals[team].tricks }), el("td", { class: `${"ab"[team]} sum`, id: `tafel-total${team}`, text: s.totals[team].total })]));
+    const cap = s.game_over
+      ? el("caption", { class: "muted small" }, `${t("winner")}: ${t("team")} ${"AB"[s.game_over.winner] ?? "–"} · ${t("decided_by")} ${s.game_over.deciding_block ? t(s.game_over.deciding_block) : "–"}`)
+      : el("caption", { class: "muted small", text: `A: ${teamNames(0)} · B: ${teamNames(1)}` });
+    J.put($("tafel"), cap, el("thead", {}, head), el("tbody", {}, ...rows), el("tfoot", {}, foot));
+  }
+
+  function renderChart(s) {
+    // Inline SVG, no library: running totals per team after each written round.
+    const NS = "http://www.w3.org/2000/svg";
+    const mk = (tag, attrs) => { const n = document.createElementNS(NS, tag); for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v); return n; };
+    const W = 320, H = 180, P = 28;
+    const target = cfg().target;
+    const pts = [[0, 0], ...s.sheet.map((row) => [row.totals[0].total, row.totals[1].total])];
+    const maxY = Math.max(target * 1.05, ...pts.flat());
+    const n = Math.max(pts.length - 1, 1);
+    const x = (i) => P + (i / n) * (W - P - 8);
+    const y = (v) => H - P + 8 - (v / maxY) * (H - P - 8);
+    const svg = mk("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("chart") });
+    svg.append(mk("line", { x1: P, y1: y(target), x2: W - 8, y2: y(target), stroke: "var(--accent)", "stroke-dasharray": "5 4", "stroke-width": 1.5 }));
+    const lab = mk("text", { x: W - 10, y: y(target) - 4, "text-anchor": "end", fill: "var(--accent)", "font-size": 11 });
+    lab.textContent = `${t("target")} ${target}`;
+    svg.append(lab, mk("line", { x1: P, y1: H - P + 8, x2: W - 8, y2: H - P + 8, stroke: "var(--line)" }));
+    for (const team of [0, 1]) {
+      const d = pts.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p[team]).toFixed(1)}`).join(" ");
+      svg.append(mk("path", { d, fill: "none", stroke: `var(--team${team})`, "stroke-width": 3, "stroke-linejoin": "round", class: `line${team}` }));
+      pts.forEach((p, i) => svg.append(mk("circle", { cx: x(i), cy: y(p[team]), r: 3.5, fill: `var(--team${team})` })));
+    }
+    pts.forEach((_, i) => { const tx = mk("text", { x: x(i), y: H - 6, "text-anchor": "middle", fill: "var(--muted)", "font-size": 10 }); tx.textContent = i; svg.append(tx); });
+    J.put($("chart"), svg);
+  }
+
+  function describe(row) {
+    switch (row.type) {
+      case "game_configured": return `${t("ev_game_configured")}: ${row.players.join(", ")} · ${row.target}`;
+      case "round_started": return `${t("ev_round_started")}: ${t(row.contract)} · ${t("forehand")} ${name(row.forehand)}${row.schoben ? " · " + t("schieben") : ""}`;
+      case "card_played": return `${name(row.seat)}: ${J.cardName(row.card)}${row.source === "manual" ? " ✍" : ""}`;
+      case "trick_collected": return t("ev_trick_collected") + (row.seat !== undefined ? ` (${name(row.seat)})` : "");
+      case "weis_declared": return `${t("ev_weis_declared")} ${name(row.seat)}: ${row.cards.map(J.cardName).join(", ")}`;
+      case "stoeck_called": return `${t("ev_stoeck_called")}: ${name(row.seat)}`;
+      case "card_corrected": return `${t("ev_card_corrected")} #${row.ref} → ${J.cardName(row.card)}${row.seat !== undefined ? " (" + name(row.seat) + ")" : ""}`;
+      case "event_voided": return `${t("ev_event_voided")} #${row.ref}`;
+      case "misplay_ruled": return `${t("ev_misplay_ruled")} #${row.ref}: ${row.ruling}`;
+      default: return row.type;
+    }
+  }
+
+  function renderEvents() {
+    const fixes = new Set(["card_corrected", "event_voided", "misplay_ruled"]);
+    J.put($("events"), ...view.events.slice().reverse().map((row) => el("li", {
+      class: `${row.voided ? "voided" : ""} ${fixes.has(row.type) ? "fix" : ""}`, "data-pos": row.pos, "data-type": row.type,
+    }, el("span", { class: "pos", text: `#${row.pos}` }), el("span", { class: "what", text: describe(row) }),
+      row.voided ? el("span", { class: "muted small", text: ` (${t("voided")})` }) : null,
+      row.corrected_by ? el("span", { class: "muted small", text: ` (${t("corrected")})` }) : null)));
+  }
+
+  // ---------------------------------------------------------------- actions
+  async function callStoeck(seat) {
+    await send({ type: "stoeck_called", seat });
+  }
+
+  async function undo() {
+    const target = view.events.slice().reverse().find((r) => !r.voided && r.type !== "event_voided" && r.type !== "game_configured");
+    if (!target) return;
+    if (!confirm(`${t("undo_confirm")}\n#${target.pos} ${describe(target)}`)) return;
+    await send({ type: "event_voided", ref: target.pos });
+  }
+
+  // A small dialog framework: body builder + collect() returning the event or an error string.
+  function dialog(title, build) {
+    const dlg = $("dlg");
+    $("dlg-title").textContent = title;
+    $("dlg-error").textContent = "";
+    const body = $("dlg-body");
+    const collect = build(body);
+    const form = $("dlg-form");
+    return new Promise((resolve) => {
+      const ok = async (ev) => {
+        ev.preventDefault();
+        const out = collect();
+        if (typeof out === "string") { $("dlg-error").textContent = out; return; }
+        finish();
+        resolve(out);
+      };
+      const cancel = () => { finish(); resolve(null); };
+      function finish() { form.removeEventListener("submit", ok); $("dlg-cancel").removeEventListener("click", cancel); dlg.close(); }
+      form.addEventListener("submit", ok);
+      $("dlg-cancel").addEventListener("click", cancel);
+      dlg.showModal();
+    });
+  }
+
+  function choice(options, initial, cls, onchange) {
+    // A grid of big buttons; returns {node, get()}.
+    let value = initial;
+    const node = el("div", { class: `grid ${cls}` });
+    const draw = () => node.querySelectorAll("button").forEach((b) => b.classList.toggle("on", b.dataset.value === String(value)));
+    for (const [v, label] of options) {
+      node.append(el("button", { type: "button", "data-value": v, onclick: () => { value = v; draw(); onchange && onchange(v); } }, label));
+    }
+    draw();
+    return { node, get: () => value, set: (v) => { value = v; draw(); } };
+  }
+  const seatOptions = () => [0, 1, 2, 3].map((s) => [s, name(s)]);
+
+  function cardPicker(initial, onchange) {
+    let value = initial;
+    const node = el("div", { class: "picker" });
+    for (const suit of SUITS) for (const rank of RANKS) {
+      const id = `${suit}-${rank}`;
+      node.append(el("button", { type: "button", "data-card": id, class: id === value ? "on" : "", onclick: () => {
+        value = id; node.querySelectorAll("button").forEach((b) => b.classList.toggle("on", b.dataset.card === id)); onchange && onchange(id);
+      } }, J.cardImg(id)));
+    }
+    return { node, get: () => value };
+  }
+
+  async function roundDialog() {
+    const s = st();
+    const prev = s.round ? s.round.forehand : null;
+    const ev = await dialog(t("new_round"), (body) => {
+      const fore = choice(seatOptions(), prev === null ? 0 : (prev + 1) % 4, "g2");
+      const con = choice(CONTRACTS.map((c) => [c, el("span", {}, contractIcon(c), " ", contractLabel(c))]), null, "g2");
+      const pushed = el("input", { type: "checkbox", id: "schieben" });
+      body.replaceChildren(el("h2", { text: t("forehand") }), fore.node, el("h2", { text: t("contract") }), con.node,
+        el("label", { class: "check" }, pushed, t("schieben")));
+      return () => {
+        if (!con.get()) return t("contract") + "?";
+        const f = Number(fore.get());
+        const out = { type: "round_started", forehand: f, contract: con.get(), schoben: pushed.checked };
+        if (pushed.checked) out.declarer = (f + 2) % 4;  // Schieben: the partner chooses
+        return out;
+      };
+    });
+    if (ev) await send(ev);
+  }
+
+  async function weisDialog() {
+    const s = st();
+    const ev = await dialog(t("declare_weis"), (body) => {
+      const who = choice(seatOptions(), s.to_play ?? 0, "g2");
+      const preview = el("div", { class: "cards preview" });
+      let cards = [];
+      const seqBox = el("div", {});
+      const fourBox = el("div", {}, el("h2", { text: t("rank") }));
+      const kind = choice([["sequence", t("sequence")], ["four", t("four_kind")]], "sequence", "g2", (k) => { seqBox.hidden = k !== "sequence"; fourBox.hidden = k !== "four"; update(); });
+      const suit = choice(SUITS.map((x) => [x, el("span", {}, contractIcon(x), " ", t(x))]), "eicheln", "g2", () => update());
+      const from = choice(RANKS.map((r) => [r, t("r_" + r)]), "6", "g3", () => update());
+      const to = choice(RANKS.map((r) => [r, t("r_" + r)]), "8", "g3", () => update());
+      const four = choice(["10", "under", "ober", "koenig", "ass", "9"].map((r) => [r, t("r_" + r)]), "ass", "g3", () => update());
+      seqBox.append(el("h2", { text: t("suit") }), suit.node, el("h2", { text: t("from") }), from.node, el("h2", { text: t("to") }), to.node);
+      fourBox.append(four.node);
+      fourBox.hidden = true;
+      function update() {
+        if (kind.get() === "sequence") {
+          const a = RANKS.indexOf(from.get()), b = RANKS.indexOf(to.get());
+          cards = RANKS.slice(Math.min(a, b), Math.max(a, b) + 1).map((r) => `${suit.get()}-${r}`);
+        } else {
+          cards = SUITS.map((x) => `${x}-${four.get()}`);
+        }
+        preview.replaceChildren(...cards.map((c) => el("span", { class: "card" }, J.cardImg(c))));
+      }
+      update();
+      body.replaceChildren(el("h2", { text: t("who") }), who.node, el("h2", { text: t("weis_kind") }), kind.node, seqBox, fourBox, preview);
+      return () => ({ type: "weis_declared", seat: Number(who.get()), cards });
+    });
+    if (ev) await send(ev);
+  }
+
+  async function correctDialog(pc) {
+    const ev = await dialog(`${t("correct_card")} #${pc.ref}`, (body) => {
+      const pick = cardPicker(pc.card);
+      const who = choice(seatOptions(), pc.seat, "g2");
+      body.replaceChildren(pick.node, el("h2", { text: t("played_by") }), who.node);
+      return () => {
+        const out = { type: "card_corrected", ref: pc.ref, card: pick.get() };
+        if (Number(who.get()) !== pc.seat) out.seat = Number(who.get());
+        if (out.card === pc.card && out.seat === undefined) return "=";
+        return out;
+      };
+    });
+    if (ev) await send(ev);
+  }
+
+  async function enterCardDialog() {
+    const s = st();
+    const ev = await dialog(t("enter_card"), (body) => {
+      const who = choice(seatOptions(), s.to_play ?? 0, "g2");
+      const pick = cardPicker(null);
+      body.replaceChildren(el("h2", { text: t("who") }), who.node, pick.node);
+      return () => (pick.get() ? { type: "card_played", seat: Number(who.get()), card: pick.get(), source: "manual" } : "?");
+    });
+    if (ev) await send(ev);
+  }
+
+  // ---------------------------------------------------------------- tabs
+  document.querySelectorAll(".tabs button").forEach((b) => b.addEventListener("click", () => {
+    tab = b.dataset.tab;
+    document.querySelectorAll(".tabs button").forEach((x) => x.classList.toggle("on", x === b));
+    document.querySelectorAll("[data-pane]").forEach((p) => { p.hidden = p.dataset.pane !== tab; });
+  }));
+  $("undo").addEventListener("click", undo);
+  connect();
+})();

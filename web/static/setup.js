@@ -1,0 +1,57 @@
+// Game set-up: seats (which edge of the camera image seat 1 sits at), teams, rules, PIN.
+"use strict";
+(() => {
+  const form = document.getElementById("setup");
+  const EDGES = ["bottom", "right", "top", "left"];
+  let edge = "bottom";
+  const showEdges = () => {
+    const start = EDGES.indexOf(edge);
+    form.querySelectorAll(".edge-name").forEach((em) => {
+      em.textContent = J.t("edge_" + EDGES[(start + Number(em.dataset.seat)) % 4]);
+    });
+    form.querySelectorAll(".edge").forEach((b) => b.classList.toggle("on", b.dataset.edge === edge));
+  };
+  form.querySelectorAll(".edge").forEach((b) => b.addEventListener("click", () => { edge = b.dataset.edge; showEdges(); }));
+  const names = () => [0, 1, 2, 3].map((i) => form.elements["p" + i].value.trim() || `${J.t("player")} ${i + 1}`);
+  const showTeams = () => {
+    const n = names();
+    document.getElementById("teams-line").textContent =
+      `${J.t("team")} A: ${n[0]} & ${n[2]} · ${J.t("team")} B: ${n[1]} & ${n[3]}`;
+  };
+  form.addEventListener("input", showTeams);
+  form.addEventListener("change", () => {
+    form.elements.target_other.hidden = form.elements.target.value !== "other";
+    document.getElementById("custom-mult").hidden = form.elements.multipliers.value !== "custom";
+  });
+  showEdges();
+  showTeams();
+
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const err = document.getElementById("setup-error");
+    err.textContent = "";
+    const f = form.elements;
+    const target = f.target.value === "other" ? f.target_other.value.trim() : Number(f.target.value);
+    const body = {
+      players: names(),
+      edge,
+      variant: f.variant.value,
+      target,
+      multipliers: f.multipliers.value,
+      end_order: f.end_order.value.split(","),
+      weis_one_per_player: f.weis_one_per_player.checked,
+      weis_needs_trick: f.weis_needs_trick.checked,
+      new_pin: f.new_pin.value.trim(),
+    };
+    if (body.multipliers === "custom") {
+      body.custom_multipliers = {};
+      for (const c of ["eicheln", "schilten", "rosen", "schellen", "obenabe", "undenufe"]) {
+        body.custom_multipliers[c] = Number(f["m_" + c].value);
+      }
+    }
+    const res = await J.write("/api/games", body);
+    if (!res) return;
+    if (body.new_pin) J.setPin(body.new_pin);
+    location.href = res.url;
+  });
+})();

@@ -1,0 +1,97 @@
+"""The dashboard's view of a game: the rules engine's state plus the raw event list.
+
+web/ never computes rules. Everything about the score (tricks, Weis judgement, Stöck
+window, totals, who won and by which block) comes from
+``scoring.game.fold(events).to_dict()``; this module only adds what a screen needs that
+is not a rule: the game id, the event count (the SSE ``id``), and the events themselves
+with their positions, so a card can be tapped and corrected by position and the history
+can show every correction.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from scoring.events import CardCorrected, Event, EventVoided, event_to_dict
+
+
+def fold_state(events: list[Event]) -> dict[str, Any]:
+    """``scoring.game.fold(events).to_dict()`` (imported here: the engine is a sibling package)."""
+    from scoring.game import fold
+
+    state: dict[str, Any] = fold(events).to_dict()
+    return state
+
+
+def _voided(events: list[Event]) -> set[int]:
+    """Positions that an ``event_voided`` takes out, read from the end as the engine does.
+
+    (Voiding a void restores its target, so the last word wins.) This only reads the
+    ``ref`` pointers so the history can cross events out; the score itself comes from
+    the engine's fold, which applies the same resolution.
+    """
+    out: set[int] = set()
+    for pos in range(len(events) - 1, -1, -1):
+        event = events[pos]
+        if pos not in out and isinstance(event, EventVoided):
+            out.add(event.ref)
+    return out
+
+
+def event_rows(events: list[Event]) -> list[dict[str, Any]]:
+    """Each event as JSON with ``pos``, ``voided`` and the positions of its corrections."""
+    voided = _voided(events)
+    rows = [{"pos": i, **event_to_dict(e), "voided": i in voided} for i, e in enumerate(events)]
+    for i, e in enumerate(events):
+        if isinstance(e, CardCorrected) and 0 <= e.ref < len(rows) and i not in voided:
+            rows[e.ref].setdefault("corrected_by", []).append(i)
+    return rows
+
+
+def game_view(game_id: int, events: list[Event]) -> dict[str, Any]:
+    """The whole view of one game, as the snapshot the dashboard renders.
+
+    ``state`` is the fold's ``to_dict()`` without ``rounds`` (every trick of every
+    finished round): the screens need the current ``round`` and the ``sheet``, and
+    leaving the rest out keeps each SSE frame small. The JSON export has everything.
+    """
+    view: dict[str, Any] = {"game": game_id, "count": len(events), "events": event_rows(events)}
+    try:
+        state = fold_state(events)
+        state.pop("rounds", None)
+        view["state"] = state
+        view["error"] = None
+    except Exception as exc:  # a stored game that a newer engine rejects: show why, keep the events
+        view["state"] = None
+        view["error"] = f"{type(exc).__name__}: {exc}"
+    return view
+
+
+SHEET_COLUMNS = ["round", "contract", "multiplier", "match_team"] + [
+    f"team{team}_{part}" for team in ("A", "B") for part in ("weis", "stoeck", "tricks", "round", "total")
+]
+
+
+def sheet_csv(state: dict[str, Any]) -> str:
+    """The Jasstafel as CSV: one line per written round, both teams' blocks side by side.
+
+    ``round`` is 1-based as on a paper Jasstafel; ``match_team`` is A, B or empty. A last
+    line ``winner`` names the winning team and the block that decided.
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(SHEET_COLUMNS)
+    for row in state.get("sheet", []):
+        match = row.get("match_team")
+        line: list[Any] = [row["round"] + 1, row["contract"], row["multiplier"], "" if match is None else "AB"[match]]
+        for team in (0, 1):
+            written, total = row["written"][team], row["totals"][team]
+            line += [written["weis"], written["stoeck"], written["tricks"], written["total"], total["total"]]
+        writer.writerow(line)
+    over = state.get("game_over")
+    if over:
+        winner = "" if over.get("winner") is None else "AB"[over["winner"]]
+        writer.writerow(["winner", winner, over.get("deciding_block") or "", ""] + [""] * 10)
+    return out.getvalue()
