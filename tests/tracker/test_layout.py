@@ -113,3 +113,15 @@ def test_bad_setting_is_refused() -> None:
         TableLayout.from_setting("bottom", "sideways")
     with pytest.raises(ValueError, match="seat layout"):
         TableLayout.from_dict({"north": 0})
+
+
+def test_seat_that_already_played_is_skipped_for_the_next_nearest_edge() -> None:
+    guess = TableLayout().assign((320, 420), W, H, exclude={0})
+    assert guess.by == "exclusion" and guess.seat in (1, 3)
+
+
+def test_play_area_excludes_the_rim() -> None:
+    layout = TableLayout()
+    assert layout.in_play_area((320, 240), W, H)
+    assert not layout.in_play_area((20, 240), W, H)
+    assert not layout.in_play_area((320, 470), W, H)

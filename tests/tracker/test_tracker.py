@@ -359,3 +359,24 @@ def test_sweep_edge_names_the_collector() -> None:
         table.sweep(seat)
         table.step(3)
         assert collects(run(table)) == [seat], EDGE[seat]
+
+
+def test_face_up_card_lying_at_the_rim_is_not_a_play() -> None:
+    table = Table()
+    # A held fan / the Bodentrumpf near the left edge, still for the whole trick.
+    table.lay("schellen-ober", 3, at=(25.0, 120.0), slide=1, rest=4)
+    lay_trick(table)
+    table.sweep(2)
+    table.step(4)
+    events = run(table)
+    assert plays(events) == TRICK
+
+
+def test_a_seat_never_gets_two_cards_in_one_trick() -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=5)
+    # Seat 1's card lies low, closer to the bottom edge than to the right one: by position
+    # alone it would be seat 0's again, which the rules engine would have to refuse.
+    table.lay("rosen-ass", 1, at=(400.0, 350.0), rest=6)
+    events = run(table)
+    assert plays(events) == [(0, "rosen-6"), (1, "rosen-ass")]

@@ -12,7 +12,7 @@ court cards, whose up direction the recogniser cannot know, still vote correctly
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -60,6 +60,10 @@ class TableLayout:
     centre: tuple[float, float] = (0.5, 0.5)
     #: Below this position margin the card's axis (then the turn order) decides.
     ambiguity_margin: float = 0.12
+    #: Cards count only if they lie this far out from the centre at most (1 = the edge,
+    #: measured per axis like the seats): held cards, won-trick stacks and the like lie
+    #: at the rim, tricks nearer the middle.
+    play_area: float = 0.85
 
     def __post_init__(self) -> None:
         if len(self.edges) != 4 or sorted(self.edges) != sorted(EDGES):
@@ -69,6 +73,8 @@ class TableLayout:
             raise ValueError(f"centre must be fractions of the image size inside (0, 1), got {self.centre!r}")
         if not 0.0 <= self.ambiguity_margin < 1.0:
             raise ValueError(f"ambiguity_margin must be in [0, 1), got {self.ambiguity_margin!r}")
+        if not 0.0 < self.play_area <= 1.5:
+            raise ValueError(f"play_area must be in (0, 1.5], got {self.play_area!r}")
 
     @classmethod
     def from_setting(
@@ -100,7 +106,11 @@ class TableLayout:
             edges = data["edges"]
             if not isinstance(edges, Sequence) or isinstance(edges, str):
                 raise ValueError(f"edges must be a list of four edge names, got {edges!r}")
-            return cls(edges=tuple(edges), centre=(float(centre[0]), float(centre[1])))  # type: ignore[arg-type]
+            return cls(
+                edges=tuple(edges),  # type: ignore[arg-type]
+                centre=(float(centre[0]), float(centre[1])),
+                play_area=float(data.get("play_area", 0.85)),
+            )
         if "seat0" in data or "direction" in data:
             return cls.from_setting(
                 str(data.get("seat0", "bottom")),
@@ -114,7 +124,7 @@ class TableLayout:
         raise ValueError(f"cannot read a seat layout from {dict(data)!r}; give 'edges' or 'seat0'/'direction'")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"edges": list(self.edges), "centre": list(self.centre)}
+        return {"edges": list(self.edges), "centre": list(self.centre), "play_area": self.play_area}
 
     def _normalised(self, point: tuple[float, float], width: int, height: int) -> tuple[float, float]:
         if width <= 0 or height <= 0:
@@ -127,6 +137,15 @@ class TableLayout:
         sx = (width - cx) if dx >= 0 else cx
         sy = (height - cy) if dy >= 0 else cy
         return dx / max(sx, 1e-9), dy / max(sy, 1e-9)
+
+    def radius(self, point: tuple[float, float], width: int, height: int) -> float:
+        """How far out ``point`` lies: 0 at the table centre, 1 on the nearest-edge line."""
+        nx, ny = self._normalised(point, width, height)
+        return max(abs(nx), abs(ny))
+
+    def in_play_area(self, point: tuple[float, float], width: int, height: int) -> bool:
+        """True if a card lying at ``point`` is where tricks are laid (not at the rim)."""
+        return self.radius(point, width, height) <= self.play_area
 
     def seat_of_edge(self, edge: str) -> int:
         return self.edges.index(edge)
@@ -148,27 +167,34 @@ class TableLayout:
         *,
         corners: Sequence[tuple[float, float]] | None = None,
         expected: int | None = None,
+        exclude: Collection[int] = (),
     ) -> SeatGuess:
         """The seat a card lying at ``point`` belongs to.
 
         Nearest edge relative to the table centre; on a near-diagonal the card's long axis
         (from ``corners``) picks between the two nearest edges, and if that is unclear too
         the ``expected`` seat (whose turn it is) is taken when it is one of the two.
+        ``exclude`` names seats that cannot have laid it (they already have a card in the
+        trick): then the nearest edge of another seat is taken, by position alone.
         """
         nx, ny = self._normalised(point, width, height)
         scores = sorted(((_EDGE_VECTORS[e][0] * nx + _EDGE_VECTORS[e][1] * ny, e) for e in EDGES), reverse=True)
         (s1, e1), (s2, e2) = scores[0], scores[1]
         size = max(abs(nx), abs(ny), 1e-9)
         margin = (s1 - s2) / size if s2 > 0 else 1.0
+        if self.seat_of_edge(e1) in exclude:
+            for score, edge in scores[1:]:
+                if self.seat_of_edge(edge) not in exclude:
+                    return SeatGuess(self.seat_of_edge(edge), (s1 - score) / size, "exclusion")
         if margin >= self.ambiguity_margin:
             return SeatGuess(self.seat_of_edge(e1), margin, "position")
         if corners is not None and len(corners) == 4:
             vertical = _long_axis_is_vertical(corners)
             if vertical is not None:
                 for edge in (e1, e2):
-                    if (edge in ("top", "bottom")) == vertical:
+                    if (edge in ("top", "bottom")) == vertical and self.seat_of_edge(edge) not in exclude:
                         return SeatGuess(self.seat_of_edge(edge), margin, "orientation")
-        if expected is not None and self.edges[expected] in (e1, e2):
+        if expected is not None and self.edges[expected] in (e1, e2) and expected not in exclude:
             return SeatGuess(expected, margin, "turn")
         return SeatGuess(self.seat_of_edge(e1), margin, "position")
 

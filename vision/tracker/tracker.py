@@ -219,8 +219,19 @@ class TrickTracker:
                 track.state = TrackState.PLAYED
                 track.card = laid.card
                 return []
+        place, place_corners = track.settled, track.settled_corners
+        if forced and track.settled_frames < 2 and track.path:
+            # Never lay still: it was laid where it came nearest the middle before the sweep.
+            place, place_corners = min(track.path, key=lambda pc: self.layout.radius(pc[0], *self._size))
+        if not self.layout.in_play_area(place, *self._size):
+            # Held cards, the Bodentrumpf, a stack at the rim: not a card laid into the trick.
+            return []
         seat_guess = self.layout.assign(
-            track.settled, *self._size, corners=track.settled_corners, expected=self._expected_seat()
+            place,
+            *self._size,
+            corners=place_corners,
+            expected=self._expected_seat(),
+            exclude={laid.seat for laid in self._trick} if len(self._trick) < 4 else set(),
         )
         reading = resolve(
             track.votes, self._played, replay_share=cfg.replay_share, not_held=self._not_held[seat_guess.seat]
@@ -241,16 +252,16 @@ class TrickTracker:
             events += self._collect(t, collector=None)
             if self.round_over:
                 return events
-        events.append(self._play(track, seat_guess.seat, reading, t))
+        events.append(self._play(track, seat_guess.seat, reading, t, place))
         return events
 
-    def _play(self, track: Track, seat: int, reading: Reading, t: float) -> CardPlayed:
+    def _play(self, track: Track, seat: int, reading: Reading, t: float, place: tuple[float, float]) -> CardPlayed:
         assert self._contract is not None
         track.state = TrackState.PLAYED
         track.card = reading.card
         if self._trick:
             self._not_held[seat] |= cards_not_held(self._trick[0].card, reading.card, self._contract)
-        self._trick.append(_Laid(track.id, seat, reading.card, track.settled, track.size))
+        self._trick.append(_Laid(track.id, seat, reading.card, place, track.size))
         self._played.add(reading.card)
         ask = reading.confidence < self.config.ask_below
         return CardPlayed(

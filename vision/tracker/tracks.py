@@ -12,12 +12,15 @@ another starts its own track instead of stealing the old one.
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
 from vision.detection import Detection
 from vision.tracker.config import TrackerConfig
+
+PATH_LENGTH = 32
 
 #: Added to the matching cost when a detection clearly reads as another card.
 IDENTITY_PENALTY = 0.35
@@ -60,6 +63,10 @@ class Track:
     settled: tuple[float, float] = (0.0, 0.0)
     settled_corners: tuple[tuple[float, float], ...] = ()
     settled_frames: int = 0
+    #: Recent places (centre, corners), oldest first, for cards that never settled.
+    path: deque[tuple[tuple[float, float], tuple[tuple[float, float], ...]]] = field(
+        default_factory=lambda: deque(maxlen=PATH_LENGTH)
+    )
     votes: dict[str, float] = field(default_factory=dict)
     reads: int = 0
     state: TrackState = TrackState.CANDIDATE
@@ -82,6 +89,7 @@ class Track:
             settled_corners=tuple(det.corners),
             settled_frames=1,
         )
+        track.path.append((centre, tuple(det.corners)))
         track.vote(det)
         return track
 
@@ -132,6 +140,7 @@ class Track:
             self.settled = self.anchor
             self.settled_corners = self.anchor_corners
             self.settled_frames = self.rest_frames
+        self.path.append((centre, tuple(det.corners)))
         self.vote(det)
 
     def miss(self) -> None:

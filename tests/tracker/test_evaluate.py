@@ -1,0 +1,79 @@
+"""Comparing camera events with a recording's ground truth through the rules engine."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from scoring.events import CardPlayed, Event, GameConfigured, RoundStarted, TrickCollected, WeisDeclared
+from scoring.simulate import round_events
+from vision.tracker.evaluate import compare, merge
+
+
+def truth_round(seed: int = 3, contract: str = "eicheln") -> list[Event]:
+    events: list[Event] = [GameConfigured()]
+    events += round_events(random.Random(seed), contract, 0)
+    # Give every event a time: one card per second.
+    t = 0.0
+    out: list[Event] = []
+    for ev in events:
+        if isinstance(ev, CardPlayed):
+            t += 1.0
+        out.append(replace(ev, t=t))  # type: ignore[type-var]
+    return out
+
+
+def camera_view(truth: list[Event], delay: float = 0.3) -> list[Event]:
+    return [
+        replace(ev, t=(ev.t or 0.0) + delay, source="camera") if isinstance(ev, CardPlayed) else replace(ev, t=(ev.t or 0.0) + delay)
+        for ev in truth
+        if isinstance(ev, (CardPlayed, TrickCollected))
+    ]
+
+
+def test_perfect_camera_gets_every_trick_and_the_exact_score() -> None:
+    truth = truth_round()
+    result = compare(truth, camera_view(truth))
+    assert len(result.tricks) == 9 and result.tricks_right == 9
+    assert len(result.rounds) == 1 and result.rounds_exact == 1
+    assert result.latency(0.5) == pytest.approx(0.3) and result.cards_unmatched == 0
+    assert result.rejected == []
+
+
+def test_one_wrong_card_fails_its_trick_and_the_score() -> None:
+    truth = truth_round()
+    cam = camera_view(truth)
+    first = next(i for i, e in enumerate(cam) if isinstance(e, CardPlayed))
+    card = cam[first]
+    assert isinstance(card, CardPlayed)
+    wrong = next(c for c in ("rosen-ass", "schellen-ass", "schilten-6") if c != card.card)
+    cam[first] = replace(card, card=wrong)
+    result = compare(truth, cam)
+    assert result.tricks_right <= 8
+    assert not result.tricks[0].ok
+
+
+def test_missing_card_is_unmatched_and_refused_collection_is_counted() -> None:
+    truth = truth_round()
+    cam = camera_view(truth)
+    first = next(i for i, e in enumerate(cam) if isinstance(e, CardPlayed))
+    del cam[first]
+    result = compare(truth, cam)
+    assert result.cards_unmatched == 1
+    assert result.rejected  # collecting a three-card trick is refused
+    assert result.rounds_exact == 0
+
+
+def test_merge_keeps_weis_in_the_first_trick_however_late_the_camera_is() -> None:
+    truth = truth_round(seed=5)
+    cam = camera_view(truth, delay=5.0)
+    merged = merge(truth, cam)
+    kinds = [type(e) for e in merged]
+    for i, ev in enumerate(truth):
+        if isinstance(ev, WeisDeclared):
+            before_truth = sum(1 for e in truth[:i] if isinstance(e, (CardPlayed, TrickCollected)))
+            j = merged.index(ev)
+            assert sum(1 for k in kinds[:j] if k in (CardPlayed, TrickCollected)) == before_truth
+    assert isinstance(merged[0], GameConfigured) and isinstance(merged[1], RoundStarted)

@@ -1,0 +1,228 @@
+"""Comparing what the tracker saw with a recording's ground truth, the way the table would.
+
+The camera only sees cards and tricks; a recording's ground truth also holds what it
+cannot see (the round's contract, Weis, Stöck). :func:`merge` puts those truth-only events
+into the camera's event list at the same logical place (after the same number of camera
+events), then both lists are folded by the rules engine and compared trick by trick and
+round by round. Events the rules engine refuses are dropped and counted, exactly as the
+store would refuse them.
+
+Pure: events in, numbers out (used by ``jasscam replay --compare`` and the benchmark).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from scoring.events import CardPlayed, Event, RoundStarted, TrickCollected
+from scoring.game import GameState, RoundState, RuleError, fold
+
+CAMERA_EVENTS = (CardPlayed, TrickCollected)
+
+
+@dataclass(frozen=True)
+class TrickCheck:
+    round: int
+    index: int
+    truth: tuple[tuple[int, str], ...]
+    seen: tuple[tuple[int, str], ...]
+    truth_winner: int
+    seen_winner: int | None
+
+    @property
+    def ok(self) -> bool:
+        """Four cards, their seats and the winner all right."""
+        return self.truth == self.seen and self.truth_winner == self.seen_winner
+
+
+@dataclass(frozen=True)
+class RoundCheck:
+    round: int
+    contract: str
+    truth_points: tuple[int, int]
+    seen_points: tuple[int, int] | None
+    truth_written: tuple[int, int]
+    seen_written: tuple[int, int] | None
+
+    @property
+    def exact(self) -> bool:
+        return self.truth_points == self.seen_points and self.truth_written == self.seen_written
+
+
+@dataclass
+class Comparison:
+    tricks: list[TrickCheck] = field(default_factory=list)
+    rounds: list[RoundCheck] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)
+    #: (position in the merged list, reason) for events the rules engine refused.
+    rejected: list[tuple[int, str]] = field(default_factory=list)
+    cards_truth: int = 0
+    cards_seen: int = 0
+    cards_unmatched: int = 0
+    asked: int = 0  # cards emitted with alternatives (the dashboard would ask)
+
+    @property
+    def tricks_right(self) -> int:
+        return sum(1 for t in self.tricks if t.ok)
+
+    @property
+    def rounds_exact(self) -> int:
+        return sum(1 for r in self.rounds if r.exact)
+
+    def latency(self, q: float) -> float | None:
+        """The q-quantile (0.5 = median) of card latencies in seconds, None without cards."""
+        if not self.latencies:
+            return None
+        data = sorted(self.latencies)
+        if q == 0.5:
+            return float(statistics.median(data))
+        k = min(len(data) - 1, max(0, round(q * (len(data) - 1))))
+        return data[k]
+
+    def summary(self) -> dict[str, object]:
+        med, p95 = self.latency(0.5), self.latency(0.95)
+        return {
+            "tricks": len(self.tricks),
+            "tricks_right": self.tricks_right,
+            "rounds": len(self.rounds),
+            "rounds_exact": self.rounds_exact,
+            "cards_truth": self.cards_truth,
+            "cards_seen": self.cards_seen,
+            "cards_unmatched": self.cards_unmatched,
+            "asked": self.asked,
+            "rejected_events": len(self.rejected),
+            "latency_median_s": None if med is None else round(med, 3),
+            "latency_p95_s": None if p95 is None else round(p95, 3),
+        }
+
+
+def merge(truth: Sequence[Event], camera: Sequence[Event]) -> list[Event]:
+    """The camera's events with the truth's camera-blind events at the same logical place.
+
+    A truth event that is not a card or a collection goes after as many camera events as
+    preceded it in the truth (so a Weis stays in its seat's first trick however late the
+    camera reported the card); camera events beyond the truth's come last.
+    """
+    out: list[Event] = []
+    cam = list(camera)
+    used = 0
+    seen_in_truth = 0
+    for ev in truth:
+        if isinstance(ev, CAMERA_EVENTS):
+            seen_in_truth += 1
+            continue
+        while used < min(seen_in_truth, len(cam)):
+            out.append(cam[used])
+            used += 1
+        out.append(ev)
+    out.extend(cam[used:])
+    return out
+
+
+def fold_accepting(events: Sequence[Event]) -> tuple[GameState, list[tuple[int, str]], list[Event]]:
+    """Fold, dropping each event the rules engine refuses (as the store would).
+
+    Returns the state, the refused (position, reason) pairs and the accepted list.
+    """
+    kept = list(events)
+    positions = list(range(len(events)))
+    rejected: list[tuple[int, str]] = []
+    while True:
+        try:
+            return fold(kept), rejected, kept
+        except RuleError as exc:
+            if exc.ref is None or not 0 <= exc.ref < len(kept):
+                raise
+            rejected.append((positions[exc.ref], str(exc)))
+            del kept[exc.ref]
+            del positions[exc.ref]
+
+
+def compare(truth: Sequence[Event], camera: Sequence[Event]) -> Comparison:
+    """Compare the camera's events (merged with the truth's blind events) with the truth."""
+    result = Comparison()
+    truth_state = fold(truth)
+    merged = merge(truth, camera)
+    seen_state, rejected, accepted = fold_accepting(merged)
+    result.rejected = rejected
+    for r_truth in _all_rounds(truth_state):
+        r_seen = _round_at(seen_state, r_truth.index)
+        for trick in r_truth.tricks:
+            seen_trick = r_seen.tricks[trick.index] if r_seen and trick.index < len(r_seen.tricks) else None
+            result.tricks.append(
+                TrickCheck(
+                    round=r_truth.index,
+                    index=trick.index,
+                    truth=tuple((c.seat, c.card) for c in trick.cards),
+                    seen=tuple((c.seat, c.card) for c in seen_trick.cards) if seen_trick else (),
+                    truth_winner=trick.winner,
+                    seen_winner=seen_trick.winner if seen_trick else None,
+                )
+            )
+        if r_truth.complete:
+            ok_seen = r_seen is not None and r_seen.complete
+            result.rounds.append(
+                RoundCheck(
+                    round=r_truth.index,
+                    contract=r_truth.contract,
+                    truth_points=r_truth.score.card_points,
+                    seen_points=r_seen.score.card_points if ok_seen and r_seen is not None else None,
+                    truth_written=_written(r_truth),
+                    seen_written=_written(r_seen) if ok_seen and r_seen is not None else None,
+                )
+            )
+    result.latencies, result.cards_unmatched = _latencies(truth, merged)
+    result.cards_truth = sum(1 for e in truth if isinstance(e, CardPlayed))
+    result.cards_seen = sum(1 for e in camera if isinstance(e, CardPlayed))
+    result.asked = sum(1 for e in camera if isinstance(e, CardPlayed) and e.alternatives)
+    return result
+
+
+def _all_rounds(state: GameState) -> list[RoundState]:
+    rounds = list(state.rounds)
+    if state.round is not None and all(r.index != state.round.index for r in rounds):
+        rounds.append(state.round)
+    return rounds
+
+
+def _round_at(state: GameState, index: int) -> RoundState | None:
+    for r in _all_rounds(state):
+        if r.index == index:
+            return r
+    return None
+
+
+def _written(r: RoundState) -> tuple[int, int]:
+    return (r.score.written[0].total, r.score.written[1].total)
+
+
+def _latencies(truth: Sequence[Event], seen: Sequence[Event]) -> tuple[list[float], int]:
+    """Seconds from each truth card (its ``t``) to the camera's event for the same card.
+
+    Cards are matched per round by id; a truth card the camera never reported (or
+    reported as another card) counts as unmatched.
+    """
+
+    def by_round(events: Sequence[Event]) -> list[dict[str, float | None]]:
+        rounds: list[dict[str, float | None]] = []
+        for ev in events:
+            if isinstance(ev, RoundStarted):
+                rounds.append({})
+            elif isinstance(ev, CardPlayed) and rounds:
+                rounds[-1].setdefault(ev.card, ev.t)
+        return rounds
+
+    t_rounds, s_rounds = by_round(truth), by_round(seen)
+    out: list[float] = []
+    unmatched = 0
+    for i, cards in enumerate(t_rounds):
+        seen_cards = s_rounds[i] if i < len(s_rounds) else {}
+        for card, t in cards.items():
+            s = seen_cards.get(card)
+            if t is None or s is None:
+                unmatched += 1
+                continue
+            out.append(s - t)
+    return out, unmatched

@@ -1,0 +1,72 @@
+"""A cheap "did anything change?" test that lets replay and the camera loop skip frames.
+
+Most frames of a card game show a still table. Comparing a tiny block-averaged thumbnail
+of the frame with the one last sent to the recogniser costs about a millisecond and says
+whether the recogniser needs to run at all; when it does not, the previous detections
+are handed to the tracker again with the new frame time, which is exactly what the
+recogniser would have said for an unchanged picture.
+
+Block averaging (rather than sampling every n-th pixel) is what makes this robust to
+sensor noise and video compression artefacts: noise averages out over a block, while a
+card or a hand moving changes whole blocks by tens of grey levels.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class FrameGate:
+    """Says whether a frame differs enough from the last one that was let through.
+
+    ``block`` is the thumbnail cell size in pixels, ``threshold`` the mean grey-level
+    change of one cell that counts as a change, and ``max_skip`` forces a frame through
+    after that many skipped frames, so a slow drift can never hide a change for long.
+    """
+
+    def __init__(self, block: int = 16, threshold: float = 6.0, max_skip: int = 30) -> None:
+        if not isinstance(block, int) or block < 1:
+            raise ValueError(f"block must be a whole number of pixels >= 1, got {block!r}")
+        if threshold <= 0:
+            raise ValueError(f"threshold must be positive, got {threshold!r}")
+        if not isinstance(max_skip, int) or max_skip < 0:
+            raise ValueError(f"max_skip must be a whole number >= 0, got {max_skip!r}")
+        self.block = block
+        self.threshold = float(threshold)
+        self.max_skip = max_skip
+        self._reference: np.ndarray | None = None
+        self._skipped = 0
+        self.passed = 0
+        self.skipped = 0
+
+    def thumbnail(self, frame: np.ndarray) -> np.ndarray:
+        """Block means of the frame's grey levels (channels averaged), float32."""
+        if frame.ndim not in (2, 3):
+            raise ValueError(f"frame must be HxW or HxWxC, got shape {frame.shape}")
+        h, w = frame.shape[:2]
+        b = self.block
+        hh, ww = (h // b) * b, (w // b) * b
+        if hh == 0 or ww == 0:
+            raise ValueError(f"frame {w}x{h} is smaller than one {b}px block")
+        img = frame[:hh, :ww].astype(np.float32)
+        if img.ndim == 3:
+            img = img.mean(axis=2)
+        return img.reshape(hh // b, b, ww // b, b).mean(axis=(1, 3))
+
+    def changed(self, frame: np.ndarray) -> bool:
+        """True if the recogniser should look at ``frame`` (it then becomes the reference)."""
+        thumb = self.thumbnail(frame)
+        ref = self._reference
+        if ref is None or ref.shape != thumb.shape or self._skipped >= self.max_skip:
+            return self._let_through(thumb)
+        if float(np.abs(thumb - ref).max()) > self.threshold:
+            return self._let_through(thumb)
+        self._skipped += 1
+        self.skipped += 1
+        return False
+
+    def _let_through(self, thumb: np.ndarray) -> bool:
+        self._reference = thumb
+        self._skipped = 0
+        self.passed += 1
+        return True
