@@ -54,6 +54,10 @@ WRITABLE = frozenset(
     }
 )
 
+#: Button presses the engine would record but not count (a late Stöck, a late Weis) are
+#: refused instead, with the engine's reason: at the table a refused button is the answer.
+REFUSE_IF_FLAGGED = frozenset({"stoeck_called", "weis_declared"})
+
 EDGES = ("bottom", "right", "top", "left")
 END_ORDERS = (("weis", "stoeck", "tricks"), ("stoeck", "weis", "tricks"), ("tricks", "stoeck", "weis"))
 
@@ -139,6 +143,19 @@ def _rule_error() -> type[Exception]:
     except ImportError:  # pragma: no cover - the engine lands with the store
         return EventError
     return RuleError  # type: ignore[no-any-return]
+
+
+def refuse_if_flagged(events: list[Any], event: Any) -> None:
+    """Raise BadRequest with the engine's reason if it would flag ``event`` right away."""
+    from scoring.game import RuleError, fold
+
+    try:
+        state = fold([*events, event])
+    except (EventError, RuleError) as exc:
+        raise BadRequest(str(exc)) from None
+    for flag in state.flags:
+        if flag.ref == len(events):
+            raise BadRequest(flag.message)
 
 
 def config_from_form(data: dict[str, Any]) -> tuple[GameConfigured, str]:
@@ -385,11 +402,14 @@ def create_app(
             raise BadRequest(str(exc)) from None
         expect = request.headers.get("X-Expect-Count")
         with write_lock:
-            count = len(known_game(game_id))
+            events = known_game(game_id)
+            count = len(events)
             if expect is not None and expect != str(count):
                 raise BadRequest(
                     f"the game changed meanwhile ({count} events, you saw {expect}); look again and retry", 409
                 )
+            if kind in REFUSE_IF_FLAGGED:
+                refuse_if_flagged(events, event)
             try:
                 position = store.append(game_id, event)
             except (EventError, RuleError) as exc:

@@ -13,9 +13,12 @@ Why waitress, and how it is set up for Server-Sent Events:
   ``max_clients`` plus ``spare_threads`` for ordinary requests, and the hub refuses
   stream number ``max_clients + 1`` with a 503, so live viewers can never starve the
   buttons. The heartbeat (web.live) keeps quiet streams inside ``channel_timeout``.
-- ``stop()`` ends the streams first (the hub wakes every waiting client), then closes
-  the listening socket and the open connections, which ends waitress's event loop, then
-  joins the worker threads.
+- waitress would buffer up to 16 MiB for a phone that stopped reading; the high-water
+  mark is lowered so such a stream blocks soon, its bounded hub queue fills, and the
+  hub drops it (the browser reconnects and gets a fresh snapshot).
+- ``stop()`` ends the streams first (the hub wakes every waiting client), lets the
+  worker threads finish, then closes the open connections and the listening socket,
+  which ends waitress's event loop and its thread.
 """
 
 from __future__ import annotations
@@ -48,11 +51,14 @@ class ServerHandle:
         if hub is not None:
             hub.stop()
         server = self._server
+        # Let the worker threads finish their (now ending) responses while the event loop
+        # still runs, then close every connection and the listening socket: an empty
+        # socket map ends waitress's loop and its thread.
+        server.task_dispatcher.shutdown(timeout=timeout)
         for channel in list(server._map.values()):
             if channel is not server:
                 channel.close()
         server.close()
-        server.task_dispatcher.shutdown(timeout=timeout)
         self._thread.join(timeout)
 
     def __enter__(self) -> ServerHandle:
@@ -73,6 +79,9 @@ def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080, *, spare_threads:
         threads=live + spare_threads,
         connection_limit=live + spare_threads + 64,
         channel_timeout=60,
+        # A phone that stops reading blocks its stream thread after this much unsent
+        # output (default 16 MiB); its hub queue then fills and the hub drops it.
+        outbuf_high_watermark=256 * 1024,
         asyncore_use_poll=True,
         ident="jasscam",
     )
