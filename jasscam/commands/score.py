@@ -1,0 +1,56 @@
+"""``jasscam score GAME.jsonl``: fold a game's event log and print the Jasstafel."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+NAME = "score"
+HELP = "print the score sheet (Jasstafel) of a game event log (JSON lines)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", type=Path, help="event log, one JSON event per line")
+    parser.add_argument("--json", action="store_true", help="print the sheet as JSON instead of text")
+    parser.add_argument("--state", action="store_true", help="with --json: the whole game state, not just the sheet")
+
+
+def run(args: argparse.Namespace) -> int:
+    from scoring.events import EventError, loads
+    from scoring.game import RuleError, fold
+    from scoring.sheet import format_sheet, sheet_dict
+
+    path: Path = args.game
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        print(f"jasscam score: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    events = []
+    lines: list[int] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            events.append(loads(line))
+        except EventError as exc:
+            print(f"{path}:{number}: {exc}", file=sys.stderr)
+            return 2
+        lines.append(number)
+    if not events:
+        print(f"{path}: no events (expected one JSON event per line, starting with game_configured)", file=sys.stderr)
+        return 2
+    try:
+        state = fold(events)
+    except RuleError as exc:
+        where = f"{path}:{lines[exc.ref]}" if exc.ref is not None and exc.ref < len(lines) else str(path)
+        print(f"{where}: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        data = state.to_dict() if args.state else sheet_dict(state)
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        sys.stdout.write(format_sheet(state))
+    return 0
