@@ -96,9 +96,23 @@ class Camera:
 # ---------------------------------------------------------------- photometric defects
 
 
-def lighting(rng: np.random.Generator, img: np.ndarray, d: float, shadows: list[np.ndarray] | None = None) -> np.ndarray:
-    """Uneven, tinted light with soft shadows and glare spots; returns uint8."""
-    h, w = img.shape[:2]
+@dataclass(frozen=True)
+class Light:
+    """One lighting situation: a per-pixel, per-channel gain (uneven, tinted light and
+    soft shadows) plus additive glare; fixed for a video, drawn anew for each scene."""
+
+    gain: np.ndarray  # H x W x 3 float32
+    glare: np.ndarray | None  # H x W float32, added in grey levels
+
+    def apply(self, img: np.ndarray) -> np.ndarray:
+        out = img.astype(np.float32) * self.gain
+        if self.glare is not None:
+            out += self.glare[..., None]
+        return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def random_light(rng: np.random.Generator, h: int, w: int, d: float) -> Light:
+    """Uneven light, warm or cold, darker when hard, with glare spots (more when hard)."""
     yy = np.linspace(-1, 1, h, dtype=np.float32)[:, None]
     xx = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
     gx, gy = rng.uniform(-1, 1, 2) * (0.1 + 0.35 * d)
@@ -106,23 +120,25 @@ def lighting(rng: np.random.Generator, img: np.ndarray, d: float, shadows: list[
     vignette = rng.uniform(0.0, 0.35) * (0.3 + d)
     gain = gain - vignette * (xx * xx + yy * yy) / 2
     level = rng.uniform(0.85, 1.15) if d < 0.5 else rng.uniform(0.35, 1.1)  # low light when hard
-    gain = gain * level
-    if shadows:
-        for mask in shadows:
-            gain = gain * (1.0 - mask)
     # lamp colour: warm (incandescent) .. cold (daylight / LED)
     temp = rng.uniform(-1, 1)
     tint = np.array([1.0 - 0.12 * temp * (0.5 + d), 1.0, 1.0 + 0.12 * temp * (0.5 + d)], np.float32)  # B, G, R
-    out = img.astype(np.float32) * gain[..., None] * tint
-    n_glare = int(rng.poisson(0.3 + 1.5 * d))
-    for _ in range(n_glare):
+    gain3 = (gain * level)[..., None] * tint
+    glare_total: np.ndarray | None = None
+    for _ in range(int(rng.poisson(0.3 + 1.5 * d))):
         spot = np.zeros((h // 4, w // 4), np.float32)
         c = (int(rng.integers(0, w // 4)), int(rng.integers(0, h // 4)))
         axes = (int(rng.integers(3, 20 + round(30 * d))), int(rng.integers(2, 12 + round(20 * d))))
         cv2.ellipse(spot, c, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
         glare = np.asarray(cv2.resize(cv2.GaussianBlur(spot, (0, 0), 3 + 4 * rng.random()), (w, h)), np.float32)
-        out += glare[..., None] * rng.uniform(60, 120 + 160 * d)
-    return np.clip(out, 0, 255).astype(np.uint8)
+        glare *= rng.uniform(60, 120 + 160 * d)
+        glare_total = glare if glare_total is None else glare_total + glare
+    return Light(gain3.astype(np.float32), glare_total)
+
+
+def lighting(rng: np.random.Generator, img: np.ndarray, d: float) -> np.ndarray:
+    """Light one scene; returns uint8."""
+    return random_light(rng, img.shape[0], img.shape[1], d).apply(img)
 
 
 def blur(rng: np.random.Generator, img: np.ndarray, d: float) -> np.ndarray:

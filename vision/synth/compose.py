@@ -88,12 +88,8 @@ def paste_card(
     alpha = warped[..., 3].astype(np.float32) * (1.0 / 255.0)
     roi = canvas[y0:y1, x0:x1].astype(np.float32)
     if shadow > 0:
-        sm = np.zeros_like(alpha)
-        dx, dy = round(off[0]), round(off[1])
-        ys, xs = slice(max(dy, 0), alpha.shape[0] + min(dy, 0)), slice(max(dx, 0), alpha.shape[1] + min(dx, 0))
-        ys2 = slice(max(-dy, 0), alpha.shape[0] + min(-dy, 0))
-        xs2 = slice(max(-dx, 0), alpha.shape[1] + min(-dx, 0))
-        sm[ys, xs] = alpha[ys2, xs2]
+        shift = np.array([[1, 0, off[0]], [0, 1, off[1]]], np.float32)
+        sm = cv2.warpAffine(alpha, shift, (alpha.shape[1], alpha.shape[0]))
         sm = cv2.GaussianBlur(sm, (0, 0), 1.5 + 4 * lift)
         roi *= (1.0 - shadow * (1 - 0.5 * lift) * sm)[..., None]
     a3 = alpha[..., None]
