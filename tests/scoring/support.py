@@ -8,7 +8,7 @@ legal; so a test controls who holds what and, mostly, when it is laid.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from scoring.cards import ALL_CARD_IDS
 from scoring.events import (
@@ -23,7 +23,7 @@ from scoring.events import (
 from scoring.rules import legal_cards, next_seat, trick_winner
 
 
-def fill_hands(fixed: dict[int, Sequence[str]], seed: int = 0) -> list[list[str]]:
+def fill_hands(fixed: Mapping[int, Sequence[str]], seed: int = 0) -> list[list[str]]:
     """Four hands of nine: the ``fixed`` cards first (in the given order), the rest shuffled."""
     taken = [c for cards in fixed.values() for c in cards]
     assert len(set(taken)) == len(taken), "a card given to two seats"
@@ -95,7 +95,7 @@ def round_events(
 
 
 def scripted_round(
-    fixed: dict[int, Sequence[str]],
+    fixed: Mapping[int, Sequence[str]],
     contract: str,
     forehand: int = 0,
     *,

@@ -56,13 +56,13 @@ def test_37th_card_is_an_error() -> None:
 
 
 def test_same_seat_twice_in_one_trick_is_an_error() -> None:
-    events = [GameConfigured(), RoundStarted(forehand=0, contract="rosen"), CardPlayed(seat=0, card="rosen-6")]
+    events: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="rosen"), CardPlayed(seat=0, card="rosen-6")]
     with pytest.raises(RuleError, match="already laid a card in this trick"):
         check_append(events, CardPlayed(seat=0, card="rosen-7"))
 
 
 def test_collecting_an_incomplete_trick_is_an_error() -> None:
-    events = [GameConfigured(), RoundStarted(forehand=0, contract="rosen"), CardPlayed(seat=0, card="rosen-6")]
+    events: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="rosen"), CardPlayed(seat=0, card="rosen-6")]
     with pytest.raises(RuleError, match="only 1 cards"):
         check_append(events, TrickCollected(seat=0))
     with pytest.raises(RuleError, match="no trick on the table"):
@@ -70,7 +70,7 @@ def test_collecting_an_incomplete_trick_is_an_error() -> None:
 
 
 def test_declared_cards_that_form_no_weis_are_an_error() -> None:
-    events = [GameConfigured(), RoundStarted(forehand=0, contract="rosen"), CardPlayed(seat=0, card="rosen-6")]
+    events: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="rosen"), CardPlayed(seat=0, card="rosen-6")]
     with pytest.raises(RuleError, match="not a Weis"):
         check_append(events, WeisDeclared(seat=0, cards=("rosen-6", "rosen-8", "rosen-9")))
 
@@ -111,7 +111,7 @@ def test_rejected_event_leaves_state_unchanged() -> None:
 
 
 def test_card_out_of_turn_is_flagged_and_kept() -> None:
-    events = [GameConfigured(), RoundStarted(forehand=0, contract="rosen"), CardPlayed(seat=2, card="rosen-6")]
+    events: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="rosen"), CardPlayed(seat=2, card="rosen-6")]
     state = fold(events)
     assert [f.code for f in state.flags] == ["out_of_turn"]
     assert state.flags[0].ref == 2 and state.flags[0].seat == 2
@@ -120,7 +120,7 @@ def test_card_out_of_turn_is_flagged_and_kept() -> None:
 
 
 def test_card_already_played_is_flagged() -> None:
-    events = [
+    events: list[Event] = [
         GameConfigured(),
         RoundStarted(forehand=0, contract="rosen"),
         CardPlayed(seat=0, card="rosen-6"),
@@ -130,22 +130,22 @@ def test_card_already_played_is_flagged() -> None:
 
 
 def test_not_following_suit_flagged_when_kept_card_appears() -> None:
-    base = [GameConfigured(), RoundStarted(forehand=0, contract="rosen")]
+    base: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="rosen")]
     trick1 = [
         CardPlayed(seat=0, card="eicheln-ass"),
         CardPlayed(seat=1, card="schellen-6"),  # seat 1 does not follow Eicheln ...
         CardPlayed(seat=2, card="eicheln-6"),
         CardPlayed(seat=3, card="eicheln-7"),
     ]
-    state = fold(base + trick1)
+    state = fold([*base, *trick1])
     assert not state.flags  # nothing known yet
     trick2 = [CardPlayed(seat=0, card="schilten-6"), CardPlayed(seat=1, card="eicheln-8")]  # ... but had one
-    state = fold(base + trick1 + trick2)
+    state = fold([*base, *trick1, *trick2])
     assert [(f.code, f.ref, f.evidence_ref) for f in state.flags] == [("not_following_suit", 3, 7)]
 
 
 def test_undertrump_flagged_when_hand_shows_other_card() -> None:
-    base = [GameConfigured(), RoundStarted(forehand=0, contract="rosen")]
+    base: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="rosen")]
     events = base + [
         CardPlayed(seat=0, card="eicheln-ass"),
         CardPlayed(seat=1, card="rosen-ober"),
@@ -159,7 +159,7 @@ def test_undertrump_flagged_when_hand_shows_other_card() -> None:
 
 
 def test_trump_under_alone_not_flagged_for_not_following_trump() -> None:
-    base = [GameConfigured(), RoundStarted(forehand=0, contract="rosen")]
+    base: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="rosen")]
     events = base + [
         CardPlayed(seat=0, card="rosen-ass"),
         CardPlayed(seat=1, card="schellen-6"),
@@ -172,7 +172,7 @@ def test_trump_under_alone_not_flagged_for_not_following_trump() -> None:
 
 
 def test_not_following_trump_flagged() -> None:
-    base = [GameConfigured(), RoundStarted(forehand=0, contract="rosen")]
+    base: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="rosen")]
     events = base + [
         CardPlayed(seat=0, card="rosen-ass"),
         CardPlayed(seat=1, card="schellen-6"),
@@ -242,7 +242,7 @@ def test_one_weis_per_player_setting() -> None:
 
 
 def test_card_correction_replaces_the_card() -> None:
-    events = [GameConfigured(), RoundStarted(forehand=0, contract="rosen"), CardPlayed(seat=0, card="rosen-6")]
+    events: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="rosen"), CardPlayed(seat=0, card="rosen-6")]
     state = fold([*events, CardCorrected(ref=2, card="rosen-7")])
     assert state.round is not None and state.round.played == ("rosen-7",)
 
