@@ -409,8 +409,8 @@ class _Folder:
     # -- helpers
     def flag(self, code: str, message: str, ref: int | None, seat: int | None = None, **kw: Any) -> None:
         rnd = self.rounds[-1].index if self.rounds else None
-        if self.speck and code in _SPECK_RULE:
-            kw.setdefault("rule", _SPECK_RULE[code])
+        if self.speck and code in _SPECK_RULE and kw.get("rule") is None:
+            kw["rule"] = _SPECK_RULE[code]
         self.flags.append(Flag(code, message, ref, rnd, seat, **kw))
 
     @property
@@ -494,8 +494,10 @@ class _Folder:
             raise RuleError(f"seat {ev.seat} already laid a card in this trick", pos)
         expected = r.expected_seat()
         if ev.seat != expected:
-            lead = "ausgespielt" if not r.table else "gespielt"
-            self.flag("out_of_turn", f"Platz {ev.seat} hat {lead}, an der Reihe war Platz {expected}", pos, ev.seat)
+            leading = not r.table
+            lead = "ausgespielt" if leading else "gespielt"
+            rule = ("2.8.3" if leading else "2.8.6") if self.speck else None
+            self.flag("out_of_turn", f"Platz {ev.seat} hat {lead}, an der Reihe war Platz {expected}", pos, ev.seat, rule=rule)
         if ev.card in {p.card for p in r.plays}:
             self.flag("card_already_played", f"{ev.card} wurde in dieser Runde schon gespielt", pos, ev.seat)
         card = PlayedCard(ev.seat, ev.card, pos, self.rulings.get(pos) == "penalty")

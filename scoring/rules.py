@@ -120,9 +120,13 @@ def card_points(card_id: str, contract: str) -> int:
     return _card_key(card_id, contract, _POINTS)
 
 
+_SUIT_OF: Final[dict[str, str]] = {cid: _split(cid)[0] for cid in ALL_CARD_IDS}
+
+
 def card_suit(card_id: str) -> str:
     """The suit part of a canonical card id."""
-    return _split(card_id)[0]
+    suit = _SUIT_OF.get(card_id)
+    return suit if suit is not None else _split(card_id)[0]
 
 
 def card_rank(card_id: str) -> str:

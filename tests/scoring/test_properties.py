@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.cards import ALL_CARD_IDS
-from scoring.events import CONTRACTS
+from scoring.events import CONTRACTS, CardCorrected, CardPlayed, EventVoided
 from scoring.game import fold
 from scoring.rules import card_points, card_suit, legal_cards, next_seat, trick_winner, trump_suit
 from scoring.simulate import random_game_events, random_round
@@ -138,3 +139,29 @@ def test_speck_games_sum_to_157_each(seed: int) -> None:
     assert all(sum(row.player_points) == 157 for row in state.sheet)
     assert sum(state.player_totals) == 8 * 157
     assert not state.flags
+
+
+def _without_counts(data: dict) -> dict:  # type: ignore[type-arg]
+    return {k: v for k, v in data.items() if k not in ("events_total", "events_applied")}
+
+
+@FAST
+@given(seed=seeds, contract=contracts, cut=st.integers(min_value=3, max_value=60))
+def test_voiding_the_last_event_is_the_same_as_never_having_it(seed: int, contract: str, cut: int) -> None:
+    events = configured() + sim_round_events(random.Random(seed), contract, seed % 4)
+    prefix = events[:cut]
+    undone = fold([*prefix, EventVoided(ref=len(prefix) - 1)])
+    assert _without_counts(undone.to_dict()) == _without_counts(fold(prefix[:-1]).to_dict())
+
+
+@FAST
+@given(seed=seeds, contract=contracts, pick=st.integers(min_value=0, max_value=35))
+def test_correcting_a_card_equals_having_played_the_right_card(seed: int, contract: str, pick: int) -> None:
+    events = configured() + sim_round_events(random.Random(seed), contract, 0, weis=False, stoeck=False)
+    cards = [i for i, e in enumerate(events) if isinstance(e, CardPlayed)]
+    pos = cards[pick]
+    target = events[pos]
+    assert isinstance(target, CardPlayed)
+    wrong = [*events[:pos], replace(target, card="schellen-6" if target.card != "schellen-6" else "rosen-6"), *events[pos + 1 :]]
+    corrected = fold([*wrong, CardCorrected(ref=pos, card=target.card)])
+    assert _without_counts(corrected.to_dict()) == _without_counts(fold(events).to_dict())
