@@ -14,7 +14,9 @@ Why this shape:
 - Every stream starts with ``event: snapshot`` (the whole view) and continues with
   ``event: delta`` frames carrying ``id:`` = the number of events folded so far. A
   delta holds the new events and only the top-level keys of the state that changed;
-  it is sent only to a client whose view is exactly at the delta's base (``from``),
+  ``events_from`` says from which row the event list is replaced (new events, and
+  older rows whose marks changed, as when an undo crosses one out). A delta
+  is sent only to a client whose view is exactly at the delta's base (``from``),
   otherwise that client gets the full view as a snapshot instead, so a client can never
   apply a delta to the wrong base.
 - Heartbeat comments every ``heartbeat`` seconds keep proxies and the WSGI server's
@@ -102,8 +104,12 @@ class _Feed(threading.Thread):
         events = hub.store.events(self.game_id)
         base, view = self.count, hub.build_view(self.game_id, events)
         changed = _diff(self.view, view)
-        changed["events"] = view.get("events", [])[base:]
-        delta = sse("delta", {"from": base, "count": len(events), "view": changed}, len(events))
+        # New events, plus earlier rows whose marks changed (an undo crosses one out).
+        old_rows, rows = self.view.get("events", []), view.get("events", [])
+        first = next((i for i, (a, b) in enumerate(zip(old_rows, rows)) if a != b), min(len(old_rows), base))
+        changed["events"] = rows[first:]
+        payload = {"from": base, "count": len(events), "events_from": first, "view": changed}
+        delta = sse("delta", payload, len(events))
         snapshot = sse("snapshot", view, len(events))
         self.count, self.view = len(events), view
         hub.broadcast(self.game_id, Frame(base, len(events), delta, snapshot))

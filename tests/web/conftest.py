@@ -90,7 +90,7 @@ class SSEClient:
         from urllib.parse import urlsplit
 
         parts = urlsplit(url)
-        self.conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+        self.conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=timeout)
         self.conn.request("GET", parts.path, headers={"Accept": "text/event-stream"})
         self.response = self.conn.getresponse()
         self.buffer = b""
@@ -118,3 +118,36 @@ class SSEClient:
 
     def close(self) -> None:
         self.conn.close()
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def browser():  # type: ignore[no-untyped-def]
+    """Debian's headless Chromium driven by Playwright (never a downloaded browser)."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is absent: install it with `apt-get install -y chromium` to run the browser tests")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def phone(browser):  # type: ignore[no-untyped-def]
+    """A phone-sized page (390x844, touch) that fails the test on any JavaScript error."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("dialog", lambda dialog: dialog.accept())  # the undo confirmation
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+    assert not errors, errors

@@ -9,10 +9,17 @@ import json
 from flask.testing import FlaskClient
 
 from jasscam.store import EventStore
-from scoring.events import event_to_dict, parse_event
+from scoring.events import GameConfigured, event_to_dict, parse_event
 from scoring.game import fold
 from tests.web.conftest import PIN, PLAYERS, STOECK_ROUND, game_events, post_event
 from web.i18n import LANGUAGES, STRINGS
+
+
+def config_of(store: EventStore, game: int) -> GameConfigured:
+    config = store.events(game)[0]
+    assert isinstance(config, GameConfigured)
+    return config
+
 
 SETUP = {
     "players": list(PLAYERS),
@@ -172,7 +179,7 @@ def test_new_game_from_the_setup_form(client: FlaskClient, store: EventStore, ap
     r = client.post("/api/games", json={**SETUP, "new_pin": "123456"}, headers={"X-Table-Pin": PIN})
     assert r.status_code == 200, r.get_json()
     game = r.get_json()["game"]
-    config = store.events(game)[0]
+    config = config_of(store, game)
     assert config.players == PLAYERS and config.target == 2500 and config.multipliers == "common"
     assert config.end_order == ("stoeck", "weis", "tricks") and config.weis_one_per_player is True
     assert client.get(f"/api/games/{game}").get_json()["edge"] == "left"
@@ -207,7 +214,7 @@ def test_custom_multipliers_and_other_target_from_the_form(client: FlaskClient, 
     body = {**SETUP, "target": "1500", "multipliers": "custom", "custom_multipliers": factors}
     r = client.post("/api/games", json=body, headers={"X-Table-Pin": PIN})
     assert r.status_code == 200, r.get_json()
-    config = store.events(r.get_json()["game"])[0]
+    config = config_of(store, r.get_json()["game"])
     assert config.target == 1500 and config.custom_multipliers == factors
 
 

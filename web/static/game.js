@@ -11,18 +11,28 @@
   const el = J.el, t = J.t;
   let view = null;       // {game, count, events, state, error}
   let source = null;
+  let backoff = 500;
   let tab = "table";
 
   // ---------------------------------------------------------------- live connection
   function connect() {
     source = new EventSource(`/api/games/${GAME}/stream`);
     source.addEventListener("open", () => setConn(true));
-    source.addEventListener("error", () => setConn(false));  // EventSource retries by itself
-    source.addEventListener("snapshot", (ev) => { view = JSON.parse(ev.data); setConn(true); render(); });
+    source.addEventListener("error", () => {
+      setConn(false);
+      // EventSource retries by itself after a network error; after an HTTP error (a 503
+      // while the server restarts) it gives up, so start a new one with a short backoff.
+      if (source.readyState === EventSource.CLOSED) {
+        source = null;
+        backoff = Math.min(backoff * 2, 10000);
+        setTimeout(connect, backoff);
+      }
+    });
+    source.addEventListener("snapshot", (ev) => { view = JSON.parse(ev.data); backoff = 500; setConn(true); render(); });
     source.addEventListener("delta", (ev) => {
       const d = JSON.parse(ev.data);
       if (!view || d.from !== view.count) return;  // the server only sends deltas on our base
-      const rows = view.events.slice(0, d.from).concat(d.view.events || []);
+      const rows = view.events.slice(0, d.events_from).concat(d.view.events || []);
       Object.assign(view, d.view);
       view.events = rows;
       view.count = d.count;
@@ -309,10 +319,10 @@
     });
   }
 
-  function choice(options, initial, cls, onchange) {
+  function choice(id, options, initial, cls, onchange) {
     // A grid of big buttons; returns {node, get()}.
     let value = initial;
-    const node = el("div", { class: `grid ${cls}` });
+    const node = el("div", { class: `grid ${cls}`, id: `pick-${id}` });
     const draw = () => node.querySelectorAll("button").forEach((b) => b.classList.toggle("on", b.dataset.value === String(value)));
     for (const [v, label] of options) {
       node.append(el("button", { type: "button", "data-value": v, onclick: () => { value = v; draw(); onchange && onchange(v); } }, label));
@@ -338,8 +348,8 @@
     const s = st();
     const prev = s.round ? s.round.forehand : null;
     const ev = await dialog(t("new_round"), (body) => {
-      const fore = choice(seatOptions(), prev === null ? 0 : (prev + 1) % 4, "g2");
-      const con = choice(CONTRACTS.map((c) => [c, el("span", {}, contractIcon(c), " ", contractLabel(c))]), null, "g2");
+      const fore = choice("forehand", seatOptions(), prev === null ? 0 : (prev + 1) % 4, "g2");
+      const con = choice("contract", CONTRACTS.map((c) => [c, el("span", {}, contractIcon(c), " ", contractLabel(c))]), null, "g2");
       const pushed = el("input", { type: "checkbox", id: "schieben" });
       body.replaceChildren(el("h2", { text: t("forehand") }), fore.node, el("h2", { text: t("contract") }), con.node,
         el("label", { class: "check" }, pushed, t("schieben")));
@@ -357,16 +367,18 @@
   async function weisDialog() {
     const s = st();
     const ev = await dialog(t("declare_weis"), (body) => {
-      const who = choice(seatOptions(), s.to_play ?? 0, "g2");
+      // Weis is announced with one's first card: default to whoever laid the last card.
+      const trick = s.round ? s.round.trick : [];
+      const who = choice("seat", seatOptions(), trick.length ? trick[trick.length - 1].seat : s.to_play ?? 0, "g2");
       const preview = el("div", { class: "cards preview" });
       let cards = [];
       const seqBox = el("div", {});
       const fourBox = el("div", {}, el("h2", { text: t("rank") }));
-      const kind = choice([["sequence", t("sequence")], ["four", t("four_kind")]], "sequence", "g2", (k) => { seqBox.hidden = k !== "sequence"; fourBox.hidden = k !== "four"; update(); });
-      const suit = choice(SUITS.map((x) => [x, el("span", {}, contractIcon(x), " ", t(x))]), "eicheln", "g2", () => update());
-      const from = choice(RANKS.map((r) => [r, t("r_" + r)]), "6", "g3", () => update());
-      const to = choice(RANKS.map((r) => [r, t("r_" + r)]), "8", "g3", () => update());
-      const four = choice(["10", "under", "ober", "koenig", "ass", "9"].map((r) => [r, t("r_" + r)]), "ass", "g3", () => update());
+      const kind = choice("kind", [["sequence", t("sequence")], ["four", t("four_kind")]], "sequence", "g2", (k) => { seqBox.hidden = k !== "sequence"; fourBox.hidden = k !== "four"; update(); });
+      const suit = choice("suit", SUITS.map((x) => [x, el("span", {}, contractIcon(x), " ", t(x))]), "eicheln", "g2", () => update());
+      const from = choice("from", RANKS.map((r) => [r, t("r_" + r)]), "6", "g3", () => update());
+      const to = choice("to", RANKS.map((r) => [r, t("r_" + r)]), "8", "g3", () => update());
+      const four = choice("four", ["10", "under", "ober", "koenig", "ass", "9"].map((r) => [r, t("r_" + r)]), "ass", "g3", () => update());
       seqBox.append(el("h2", { text: t("suit") }), suit.node, el("h2", { text: t("from") }), from.node, el("h2", { text: t("to") }), to.node);
       fourBox.append(four.node);
       fourBox.hidden = true;
@@ -389,7 +401,7 @@
   async function correctDialog(pc) {
     const ev = await dialog(`${t("correct_card")} #${pc.ref}`, (body) => {
       const pick = cardPicker(pc.card);
-      const who = choice(seatOptions(), pc.seat, "g2");
+      const who = choice("seat", seatOptions(), pc.seat, "g2");
       body.replaceChildren(pick.node, el("h2", { text: t("played_by") }), who.node);
       return () => {
         const out = { type: "card_corrected", ref: pc.ref, card: pick.get() };
@@ -404,7 +416,7 @@
   async function enterCardDialog() {
     const s = st();
     const ev = await dialog(t("enter_card"), (body) => {
-      const who = choice(seatOptions(), s.to_play ?? 0, "g2");
+      const who = choice("seat", seatOptions(), s.to_play ?? 0, "g2");
       const pick = cardPicker(null);
       body.replaceChildren(el("h2", { text: t("who") }), who.node, pick.node);
       return () => (pick.get() ? { type: "card_played", seat: Number(who.get()), card: pick.get(), source: "manual" } : "?");
