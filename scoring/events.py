@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Final, Union
+from typing import Any, Final
 
 from scoring.cards import CARD_INDEX, Card, UnknownCardError
 
@@ -165,20 +165,20 @@ class MisplayRuled:
     type: str = field(default="misplay_ruled", init=False)
 
 
-Event = Union[
-    GameConfigured,
-    RoundStarted,
-    CardPlayed,
-    TrickCollected,
-    WeisDeclared,
-    StoeckCalled,
-    CardCorrected,
-    EventVoided,
-    MisplayRuled,
-]
+Event = (
+    GameConfigured
+    | RoundStarted
+    | CardPlayed
+    | TrickCollected
+    | WeisDeclared
+    | StoeckCalled
+    | CardCorrected
+    | EventVoided
+    | MisplayRuled
+)
 
 EVENT_TYPES: Final[dict[str, type]] = {
-    cls.__dataclass_fields__["type"].default: cls  # type: ignore[attr-defined]
+    cls.__dataclass_fields__["type"].default: cls  # type: ignore[attr-defined,misc]
     for cls in (
         GameConfigured,
         RoundStarted,
