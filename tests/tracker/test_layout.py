@@ -18,11 +18,16 @@ def test_default_layout_is_seat_0_bottom_then_counter_clockwise(point: tuple[flo
     assert TableLayout().assign(point, W, H).seat == seat
 
 
-def test_nearest_edge_is_measured_relative_to_the_table_size_not_pixels() -> None:
-    # 120 px right and 110 px down: in pixels nearer the right, but the image is wider
-    # than high, so relative to the table it is nearer the bottom edge.
-    guess = TableLayout().assign((440, 350), W, H)
-    assert guess.seat == 0 and guess.by == "position"
+def test_seats_are_decided_in_pixels_around_the_centre_like_a_square_table() -> None:
+    # 150 px right and 60 px down: the right edge's, although relative to the wide image's
+    # half-size (0.47 vs 0.25) it would be nearer the right too; 60 right 150 down: bottom.
+    assert TableLayout().assign((470, 300), W, H).seat == 1
+    assert TableLayout().assign((380, 390), W, H).seat == 0
+
+
+def test_centre_measured_by_the_tracker_overrides_the_setting() -> None:
+    assert TableLayout().assign((300, 300), W, H).seat == 0
+    assert TableLayout().assign((300, 300), W, H, centre=(200.0, 290.0)).seat == 1
 
 
 @pytest.mark.parametrize(

@@ -18,9 +18,9 @@ class TrackerConfig:
     #: With an unclear read, wait up to this many frames at rest for a clearer one.
     maximum_decision_frames: int = 7
     #: A read this sure (share of the identity vote) is decided at once.
-    decide_confidence: float = 0.7
+    decide_confidence: float = 0.75
     #: Below this confidence the event carries its alternatives for the table to check.
-    ask_below: float = 0.9
+    ask_below: float = 0.75
     #: Detections less sure than this are ignored (noise, half-hidden cards).
     min_detection_confidence: float = 0.2
     #: How far (in card sizes) a card may drift and still count as resting.

@@ -1,8 +1,8 @@
 """Where each seat sits around the image: which table edge belongs to which player.
 
-A card belongs to the player whose edge of the table it lies nearest to, measured from the
-table centre with both axes scaled to the table's half-size, so a card in the lower middle
-of a wide image is still seat 0's. Cards near a diagonal are the hard case: there the card's
+A card belongs to the player whose edge of the table it lies nearest to, seen from the
+table centre (the configured one, or the one the tracker measured from the tricks so far).
+Cards near a diagonal are the hard case: there the card's
 long axis helps, because a player lays a card roughly pointing at themselves (a bottom or
 top player's card stands upright in the image, a left or right player's card lies on its
 side). The axis is used rather than the artwork's "up" direction so that double-headed
@@ -51,6 +51,11 @@ class SeatGuess:
 class TableLayout:
     """The table set-up: which image edge each seat (0..3) sits at, and the table centre.
 
+    Seats are decided around the table centre as if the table were square (pixel offsets,
+    not offsets scaled to the image's aspect ratio), because trick cards lie about the
+    same distance out for every player; the play area is scaled to the image, because
+    it is about what the camera can see.
+
     ``edges[s]`` is the edge of seat ``s``; ``centre`` is the table centre as fractions of
     the image width and height. The default is seat 0 at the bottom and play going
     counter-clockwise (seat 1 right, seat 2 top, seat 3 left), as seen on screen.
@@ -59,7 +64,7 @@ class TableLayout:
     edges: tuple[str, str, str, str] = ("bottom", "right", "top", "left")
     centre: tuple[float, float] = (0.5, 0.5)
     #: Below this position margin the card's axis (then the turn order) decides.
-    ambiguity_margin: float = 0.12
+    ambiguity_margin: float = 0.3
     #: Cards count only if they lie this far out from the centre at most (1 = the edge,
     #: measured per axis like the seats): held cards, won-trick stacks and the like lie
     #: at the rim, tricks nearer the middle.
@@ -168,6 +173,7 @@ class TableLayout:
         corners: Sequence[tuple[float, float]] | None = None,
         expected: int | None = None,
         exclude: Collection[int] = (),
+        centre: tuple[float, float] | None = None,
     ) -> SeatGuess:
         """The seat a card lying at ``point`` belongs to.
 
@@ -176,8 +182,15 @@ class TableLayout:
         the ``expected`` seat (whose turn it is) is taken when it is one of the two.
         ``exclude`` names seats that cannot have laid it (they already have a card in the
         trick): then the nearest edge of another seat is taken, by position alone.
+        ``centre`` (pixels) overrides the configured table centre, e.g. with the centre
+        the tracker has measured from the tricks laid so far.
         """
-        nx, ny = self._normalised(point, width, height)
+        if width <= 0 or height <= 0:
+            raise ValueError(f"frame size must be positive, got {width}x{height}")
+        cx, cy = centre if centre is not None else (self.centre[0] * width, self.centre[1] * height)
+        # Trick cards lie about equally far (in card lengths) from the centre whatever the
+        # image's aspect ratio, so the comparison is in pixels: a square table.
+        nx, ny = point[0] - cx, point[1] - cy
         scores = sorted(((_EDGE_VECTORS[e][0] * nx + _EDGE_VECTORS[e][1] * ny, e) for e in EDGES), reverse=True)
         (s1, e1), (s2, e2) = scores[0], scores[1]
         size = max(abs(nx), abs(ny), 1e-9)

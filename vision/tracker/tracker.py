@@ -15,6 +15,7 @@ engine to flag.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
 from scoring.events import CardPlayed, Event, RoundStarted, TrickCollected
@@ -60,6 +61,8 @@ class TrickTracker:
         self._tricks_done = 0
         self._played: set[str] = set()
         self._not_held: dict[int, set[str]] = {s: set() for s in range(4)}
+        #: Centres of recent complete tricks (mean of their four cards), in pixels.
+        self._trick_centres: deque[tuple[float, float]] = deque(maxlen=9)
 
     # -- what the app may inspect -------------------------------------------------------
 
@@ -88,6 +91,20 @@ class TrickTracker:
     @property
     def tracks(self) -> tuple[Track, ...]:
         return tuple(self._tracks)
+
+    @property
+    def table_centre(self) -> tuple[float, float] | None:
+        """The table centre measured from the tricks so far (pixels), None before the first.
+
+        Cards of a trick lie around the real table centre, which need not be the image
+        centre (a camera mounted off-centre); the median over recent tricks is robust to
+        a trick laid askew.
+        """
+        if not self._trick_centres:
+            return None
+        xs = sorted(c[0] for c in self._trick_centres)
+        ys = sorted(c[1] for c in self._trick_centres)
+        return (xs[len(xs) // 2], ys[len(ys) // 2])
 
     # -- input ----------------------------------------------------------------------------
 
@@ -232,6 +249,7 @@ class TrickTracker:
             corners=place_corners,
             expected=self._expected_seat(),
             exclude={laid.seat for laid in self._trick} if len(self._trick) < 4 else set(),
+            centre=self.table_centre,
         )
         reading = resolve(
             track.votes, self._played, replay_share=cfg.replay_share, not_held=self._not_held[seat_guess.seat]
@@ -317,6 +335,13 @@ class TrickTracker:
         cards = [laid.card for laid in self._trick]
         if len(cards) == 4:
             self._leader = self._trick[trick_winner(cards, self._contract)].seat
+            if len({laid.seat for laid in self._trick}) == 4:
+                self._trick_centres.append(
+                    (
+                        sum(laid.placed[0] for laid in self._trick) / 4,
+                        sum(laid.placed[1] for laid in self._trick) / 4,
+                    )
+                )
         for laid in self._trick:
             track = self._track(laid.track_id)
             if track is not None:

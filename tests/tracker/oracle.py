@@ -1,0 +1,149 @@
+"""Rendered games with an oracle recogniser: the tracker tested on real motion and timing.
+
+The game renderer (``vision.synth.game``) animates hands laying cards, covering them,
+gathering and sweeping tricks, and times its ground-truth events off the frames. Here the
+same animation runs, and each frame's true card poses and visible fractions (from the
+renderer's label map) are turned into the detections a recogniser of a chosen quality
+would report: cards mostly hidden are missed, some detections drop out, corners jitter,
+a few reads are wrong with the truth among the alternatives. This separates the
+tracker's own accuracy and latency from the recogniser's.
+
+Test and benchmark helper only (imports the renderer, never used at run time).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scoring.cards import ALL_CARD_IDS
+from scoring.events import CardPlayed, Event, TrickCollected
+from vision.detection import Detection, FrameDetections
+
+
+@dataclass(frozen=True)
+class OracleQuality:
+    """How good the pretend recogniser is."""
+
+    min_visible: float = 0.45  # a card less visible than this is not found
+    drop: float = 0.03  # chance a visible card is missed in a frame anyway
+    misread: float = 0.03  # chance the top read is another card (truth second)
+    jitter_px: float = 1.0  # corner noise
+
+    @classmethod
+    def named(cls, name: str) -> OracleQuality:
+        if name == "clean":
+            return cls()
+        if name == "hard":
+            return cls(min_visible=0.55, drop=0.12, misread=0.12, jitter_px=3.0)
+        raise ValueError(f"oracle quality must be 'clean' or 'hard', got {name!r}")
+
+
+@dataclass
+class OracleGame:
+    frames: list[FrameDetections] = field(default_factory=list)
+    truth: list[Event] = field(default_factory=list)
+    width: int = 0
+    height: int = 0
+
+
+@contextlib.contextmanager
+def _capture_states(sink: list[tuple[object, np.ndarray]]) -> Iterator[None]:
+    """Record each rendered frame's state and label map (the renderer draws them anyway)."""
+    import vision.synth.game as game
+
+    original = game.render_frame
+
+    def spy(table: game.Table, state: game.FrameState, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        frame, labels = original(table, state, rng)
+        sink.append((state, labels))
+        return frame, labels
+
+    game.render_frame = spy  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        game.render_frame = original  # type: ignore[assignment]
+
+
+def oracle_game(
+    seed: int,
+    *,
+    style: str = "clean",
+    quality: OracleQuality | None = None,
+    tricks: int | None = None,
+    rounds: int = 1,
+    contract: str | None = None,
+    fps: float = 10.0,
+    size: tuple[int, int] = (640, 480),
+) -> OracleGame:
+    """Animate game ``seed`` (optionally only its first ``tricks`` tricks) with oracle detections."""
+    from vision.synth.game import Director, make_table, simulate_game
+
+    quality = quality or OracleQuality.named(style)
+    events = simulate_game(seed, rounds=rounds, contract=contract)
+    if tricks is not None:
+        cut, n = len(events), 0
+        for i, ev in enumerate(events):
+            if isinstance(ev, TrickCollected):
+                n += 1
+                if n == tricks:
+                    cut = i + 1
+                    break
+        events = events[:cut]
+    width, height = size
+    rng = np.random.default_rng(seed)
+    table = make_table(rng, width, height, "swiss-xvii", style)
+    director = Director(table, fps, rng)
+    noise = random.Random(seed * 7919 + 1)
+    out = OracleGame(width=width, height=height)
+    captured: list[tuple[object, np.ndarray]] = []
+    index = 0
+    with _capture_states(captured):
+        for _frame, _labels in director.run(events):
+            state, labels = captured[-1]
+            t = index / fps
+            index += 1
+            out.frames.append(FrameDetections(round(t, 6), _detect(table, state, labels, quality, noise), width, height))
+            captured.clear()
+    out.truth = list(director.timed)
+    return out
+
+
+def _detect(table: object, state: object, labels: np.ndarray, q: OracleQuality, noise: random.Random) -> tuple[Detection, ...]:
+    h, w = labels.shape
+    counts = np.bincount(labels.ravel(), minlength=256)
+    dets: list[Detection] = []
+    for c in state.cards:  # type: ignore[attr-defined]
+        quad = table.camera.project(c.pose.corners())  # type: ignore[attr-defined]
+        x, y = quad[:, 0], quad[:, 1]
+        area = 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
+        visible = min(1.0, counts[c.label] / area) if area > 0 else 0.0
+        if visible < q.min_visible or noise.random() < q.drop:
+            continue
+        pts = tuple((float(px + noise.gauss(0, q.jitter_px)), float(py + noise.gauss(0, q.jitter_px))) for px, py in quad)
+        xs = [p[0] for p in pts]
+        ys = [p[1] for p in pts]
+        box = (max(0.0, min(xs)), max(0.0, min(ys)), min(float(w), max(xs)), min(float(h), max(ys)))
+        others = [k for k in noise.sample(ALL_CARD_IDS, 4) if k != c.card][:3]
+        conf = noise.uniform(0.7, 0.97) * (0.6 + 0.4 * visible)
+        if noise.random() < q.misread * (2.0 - visible):
+            wrong = others[0]
+            top_conf = noise.uniform(0.35, 0.75)
+            alts = ((c.card, top_conf * noise.uniform(0.3, 0.9)), (others[1], 0.02))
+            dets.append(Detection(wrong, top_conf, box, pts, alts))
+        else:
+            alts = ((others[0], (1 - conf) * 0.5), (others[1], (1 - conf) * 0.2))
+            dets.append(Detection(c.card, conf, box, pts, alts))
+    return tuple(dets)
+
+
+def card_rest_times(truth: list[Event]) -> dict[str, float]:
+    return {e.card: e.t for e in truth if isinstance(e, CardPlayed) and e.t is not None}
+
+
+__all__ = ["OracleGame", "OracleQuality", "card_rest_times", "oracle_game"]
