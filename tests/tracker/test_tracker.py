@@ -380,3 +380,26 @@ def test_a_seat_never_gets_two_cards_in_one_trick() -> None:
     table.lay("rosen-ass", 1, at=(400.0, 350.0), rest=6)
     events = run(table)
     assert plays(events) == [(0, "rosen-6"), (1, "rosen-ass")]
+
+
+def test_speck_bodentrumpf_shown_before_the_first_trick_is_not_a_play() -> None:
+    table = Table()
+    table.lay("rosen-koenig", 0, at=(400.0, 330.0), rest=20)  # turned up at the dealer's side
+    table.cards.clear()
+    table.step(3)
+    lay_trick(table)
+    tracker = TrickTracker()
+    tracker.start_round(RoundStarted(forehand=0, contract="rosen", bodentrumpf="rosen-koenig"))
+    events = [e for f in table.frames for e in tracker.update(f)]
+    assert plays(events) == TRICK
+
+
+def test_speck_bodentrumpf_laid_into_a_trick_later_counts() -> None:
+    table = Table()
+    table.lay("rosen-koenig", 0, at=(400.0, 400.0), rest=20)
+    table.move("rosen-koenig", SPOTS[0], frames=3)
+    table.step(6)
+    tracker = TrickTracker()
+    tracker.start_round(RoundStarted(forehand=0, contract="rosen", bodentrumpf="rosen-koenig"))
+    events = [e for f in table.frames for e in tracker.update(f)]
+    assert plays(events) == [(0, "rosen-koenig")]

@@ -63,6 +63,9 @@ class TrickTracker:
         self._not_held: dict[int, set[str]] = {s: set() for s in range(4)}
         #: Centres of recent complete tricks (mean of their four cards), in pixels.
         self._trick_centres: deque[tuple[float, float]] = deque(maxlen=9)
+        #: Speck: the turned-up Bodentrumpf, and where its track lay when it was shown.
+        self._bodentrumpf: str | None = None
+        self._shown: dict[int, tuple[float, float]] = {}
 
     # -- what the app may inspect -------------------------------------------------------
 
@@ -117,6 +120,8 @@ class TrickTracker:
             raise TypeError(f"start_round needs a RoundStarted event, got {type(event).__name__}")
         next_seat(event.forehand)  # validates the seat
         self._contract = event.contract
+        self._bodentrumpf = event.bodentrumpf
+        self._shown = {}
         self._leader = event.forehand
         self._trick = []
         self._tricks_done = 0
@@ -225,6 +230,8 @@ class TrickTracker:
         # A card of this trick that vanished and shows up again elsewhere (nudged far,
         # lifted and put back) is the same card, not a new play.
         leader, _ = track.leading_identity()
+        if self._is_shown_bodentrumpf(track, leader):
+            return []
         for laid in self._trick:
             if laid.card == leader and self._track(laid.track_id) is not track and self._left_its_place(laid):
                 old = self._track(laid.track_id)
@@ -272,6 +279,22 @@ class TrickTracker:
                 return events
         events.append(self._play(track, seat_guess.seat, reading, t, place))
         return events
+
+    def _is_shown_bodentrumpf(self, track: Track, leader: str | None) -> bool:
+        """Speck: the Bodentrumpf turned up before the first trick is shown, not played.
+
+        It stays "shown" while it lies where it was first seen at rest; should the dealer
+        later lay it from there into a trick, it moves, settles elsewhere and counts.
+        """
+        if self._bodentrumpf is None or leader != self._bodentrumpf:
+            return False
+        shown = self._shown.get(track.id)
+        if shown is None:
+            if self._played:
+                return False
+            self._shown[track.id] = track.anchor
+            return True
+        return ((track.anchor[0] - shown[0]) ** 2 + (track.anchor[1] - shown[1]) ** 2) ** 0.5 <= track.size
 
     def _play(self, track: Track, seat: int, reading: Reading, t: float, place: tuple[float, float]) -> CardPlayed:
         assert self._contract is not None

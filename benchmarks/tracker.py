@@ -1,0 +1,245 @@
+"""Tracker benchmark: whole rendered games, replayed and checked against their ground truth.
+
+Each game is rendered by the game renderer (``vision.synth.game``) with a seed from a
+range the recogniser's training never uses (training renders still scenes with seeds from
+0 and from 900000; games here start at 5,000,000), alternating clean and hard styles, with
+random contracts. Then, by ``--mode``:
+
+- ``recognizer``: the game is written as a recording and replayed exactly as
+  ``jasscam replay`` does (video decode, frame gate, ONNX recogniser, tracker), one thread;
+- ``oracle``: the rendered frames' true card poses become detections of a pretend
+  recogniser of the game's style quality (``tests/tracker/oracle.py``), which measures
+  the tracker alone;
+- ``auto`` (default): ``recognizer`` when the models are present, else ``oracle``.
+
+Reports, against the targets of issue 5: tricks with all four cards, seats and winner
+right (>= 99.5 %), rounds with the exact score (>= 98 %), latency from a card coming to
+rest (ground truth ``t``) to its event (median <= 0.5 s, p95 <= 1 s), replay speed
+(>= 3x real time at 10 fps), and games that crashed or ran past ``--timeout``.
+
+    python -m benchmarks.tracker --games 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import statistics
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+FIRST_SEED = 5_000_000
+TARGETS = {"trick_accuracy": 0.995, "round_exact": 0.98, "latency_median_s": 0.5, "latency_p95_s": 1.0, "speed": 3.0}
+
+
+class GameTimeout(Exception):
+    pass
+
+
+@dataclass
+class GameResult:
+    seed: int
+    style: str
+    contract: str = ""
+    tricks: int = 0
+    tricks_right: int = 0
+    rounds: int = 0
+    rounds_exact: int = 0
+    latencies: list[float] = field(default_factory=list)
+    video_s: float = 0.0
+    wall_s: float = 0.0
+    recognised: int = 0
+    frames: int = 0
+    asked: int = 0
+    rejected: int = 0
+    error: str | None = None
+
+    @property
+    def speed(self) -> float:
+        return self.video_s / self.wall_s if self.wall_s > 0 else float("inf")
+
+
+def _alarm(_signum: int, _frame: object) -> None:
+    raise GameTimeout()
+
+
+def _run_oracle(seed: int, style: str, fps: float, size: tuple[int, int]) -> GameResult:
+    from scoring.events import Event, RoundStarted
+    from tests.tracker.oracle import oracle_game
+    from vision.tracker import TrickTracker
+    from vision.tracker.evaluate import compare
+
+    game = oracle_game(seed, style=style, fps=fps, size=size)
+    tracker = TrickTracker()
+    rounds = [e for e in game.truth if isinstance(e, RoundStarted)]
+    events: list[Event] = []
+    start = time.perf_counter()
+    for frame in game.frames:
+        while rounds and (rounds[0].t or 0.0) <= frame.t:
+            tracker.start_round(rounds.pop(0))
+        events += tracker.update(frame)
+    events += tracker.finish()
+    wall = time.perf_counter() - start
+    out = _fill(GameResult(seed, style), compare(game.truth, events), game.truth)
+    out.video_s = len(game.frames) / fps
+    out.wall_s = wall
+    out.frames = len(game.frames)
+    return out
+
+
+def _run_recognizer(seed: int, style: str, fps: float, size: tuple[int, int], recognize: Any, work: Path) -> GameResult:
+    from jasscam.commands.replay import replay_recording
+    from vision.recording import Recording
+    from vision.synth.game import render_game
+    from vision.tracker.evaluate import compare
+
+    folder = work / f"game-{seed}"
+    render_game(seed, folder, style=style, fps=fps, size=size, overwrite=True)
+    recording = Recording.open(folder)
+    result = replay_recording(recording, recognize)
+    out = _fill(GameResult(seed, style), compare(recording.events, result.camera_events), recording.events)
+    out.video_s, out.wall_s = result.video_s, result.wall_s
+    out.recognised, out.frames = result.recognised, result.frames
+    return out
+
+
+def _fill(out: GameResult, comparison: Any, truth: Sequence[Any]) -> GameResult:
+    from scoring.events import RoundStarted
+
+    out.contract = ",".join(e.contract for e in truth if isinstance(e, RoundStarted))
+    out.tricks, out.tricks_right = len(comparison.tricks), comparison.tricks_right
+    out.rounds, out.rounds_exact = len(comparison.rounds), comparison.rounds_exact
+    out.latencies = list(comparison.latencies)
+    out.asked = comparison.asked
+    out.rejected = len(comparison.rejected)
+    return out
+
+
+def _quantile(data: list[float], q: float) -> float | None:
+    if not data:
+        return None
+    s = sorted(data)
+    if q == 0.5:
+        return float(statistics.median(s))
+    return s[min(len(s) - 1, max(0, round(q * (len(s) - 1))))]
+
+
+def summarise(results: list[GameResult], mode: str) -> dict[str, Any]:
+    ok = [r for r in results if r.error is None]
+    tricks = sum(r.tricks for r in ok)
+    rounds = sum(r.rounds for r in ok)
+    lat = [x for r in ok for x in r.latencies]
+    video = sum(r.video_s for r in ok)
+    wall = sum(r.wall_s for r in ok)
+    summary: dict[str, Any] = {
+        "mode": mode,
+        "games": len(results),
+        "games_failed": len(results) - len(ok),
+        "tricks": tricks,
+        "tricks_right": sum(r.tricks_right for r in ok),
+        "trick_accuracy": round(sum(r.tricks_right for r in ok) / tricks, 4) if tricks else None,
+        "rounds": rounds,
+        "rounds_exact": sum(r.rounds_exact for r in ok),
+        "round_exact": round(sum(r.rounds_exact for r in ok) / rounds, 4) if rounds else None,
+        "cards_timed": len(lat),
+        "latency_median_s": None if not lat else round(_quantile(lat, 0.5) or 0.0, 3),
+        "latency_p95_s": None if not lat else round(_quantile(lat, 0.95) or 0.0, 3),
+        "speed": round(video / wall, 2) if wall > 0 else None,
+        "slowest_game_speed": round(min(r.speed for r in ok), 2) if ok else None,
+        "recognised_frames": sum(r.recognised for r in ok),
+        "frames": sum(r.frames for r in ok),
+        "asked": sum(r.asked for r in ok),
+        "rejected_events": sum(r.rejected for r in ok),
+    }
+    met: dict[str, bool | None] = {}
+    for key, target in TARGETS.items():
+        value = summary.get(key)
+        if value is None:
+            met[key] = None
+        elif key.startswith("latency"):
+            met[key] = value <= target
+        else:
+            met[key] = value >= target
+    met["no_crash_or_hang"] = summary["games_failed"] == 0
+    summary["targets_met"] = met
+    return summary
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.tracker", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
+    parser.add_argument("--mode", choices=("auto", "recognizer", "oracle"), default="auto")
+    parser.add_argument("--fps", type=float, default=10.0)
+    parser.add_argument("--size", default="640x480")
+    parser.add_argument("--timeout", type=int, default=900, help="seconds per game before it counts as hung")
+    parser.add_argument("--work", help="keep rendered recordings in this folder (default: a temporary one)")
+    parser.add_argument("--json", action="store_true", help="print only the summary as JSON")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games must be >= 1, got {args.games}")
+    w, h = (int(v) for v in args.size.lower().split("x"))
+
+    mode = args.mode
+    recognize = None
+    if mode in ("auto", "recognizer"):
+        from vision.recognizer import MODELS_DIR, Recognizer
+
+        if (MODELS_DIR / "card-detector.onnx").is_file() or mode == "recognizer":
+            recognize = Recognizer().recognize
+            mode = "recognizer"
+        else:
+            print("benchmarks.tracker: no recogniser models in models/, measuring the tracker with the oracle",
+                  file=sys.stderr)
+            mode = "oracle"
+
+    tmp = None if args.work else tempfile.TemporaryDirectory(prefix="jasscam-bench-")
+    work = Path(args.work) if args.work else Path(tmp.name)  # type: ignore[union-attr]
+    work.mkdir(parents=True, exist_ok=True)
+    results: list[GameResult] = []
+    old = signal.signal(signal.SIGALRM, _alarm)
+    try:
+        for i in range(args.games):
+            seed = args.first_seed + i
+            style = "clean" if i % 2 == 0 else "hard"
+            signal.alarm(args.timeout)
+            try:
+                if mode == "oracle":
+                    res = _run_oracle(seed, style, args.fps, (w, h))
+                else:
+                    res = _run_recognizer(seed, style, args.fps, (w, h), recognize, work)
+            except GameTimeout:
+                res = GameResult(seed, style, error=f"ran past {args.timeout} s")
+            except Exception as exc:  # a crash is a result to report, not a reason to stop
+                res = GameResult(seed, style, error=f"{type(exc).__name__}: {exc}")
+                traceback.print_exc(file=sys.stderr)
+            finally:
+                signal.alarm(0)
+            results.append(res)
+            if not args.json:
+                lat = _quantile(res.latencies, 0.5)
+                print(
+                    f"game {seed} {style:<5} {res.contract:<9} tricks {res.tricks_right}/{res.tricks}"
+                    f" rounds {res.rounds_exact}/{res.rounds} median latency"
+                    f" {'-' if lat is None else f'{lat:.2f}'} s speed {res.speed:.1f}x"
+                    + (f" ERROR {res.error}" if res.error else ""),
+                    flush=True,
+                )
+    finally:
+        signal.signal(signal.SIGALRM, old)
+        if tmp is not None:
+            tmp.cleanup()
+    summary = summarise(results, mode)
+    print(json.dumps(summary, indent=None if args.json else 2))
+    return 0 if summary["games_failed"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
