@@ -87,6 +87,7 @@ class PinGuard:
             self.settings["pin"] = check_pin(pin)
         self.settings.setdefault("pin", f"{secrets.randbelow(10000):04d}")
         self._failures: list[float] = []
+        self.save()  # a restarted dashboard keeps the table's PIN
 
     @property
     def pin(self) -> str:

@@ -45,12 +45,25 @@ class TooManyClients(RuntimeError):
 
 @dataclass
 class Frame:
-    """One encoded SSE message with the event counts it goes from and to."""
+    """One encoded SSE message with the event counts it goes from and to.
+
+    The full view is encoded as a snapshot only if some client needs it (one that
+    missed a frame), once, and shared.
+    """
 
     base: int
     count: int
     delta: bytes
-    snapshot: bytes
+    view: dict[str, Any] | None = None
+    _snapshot: bytes | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def snapshot(self) -> bytes:
+        with self._lock:
+            if self._snapshot is None:
+                self._snapshot = sse("snapshot", self.view or {}, self.count)
+            return self._snapshot
 
 
 @dataclass
@@ -106,13 +119,12 @@ class _Feed(threading.Thread):
         changed = _diff(self.view, view)
         # New events, plus earlier rows whose marks changed (an undo crosses one out).
         old_rows, rows = self.view.get("events", []), view.get("events", [])
-        first = next((i for i, (a, b) in enumerate(zip(old_rows, rows)) if a != b), min(len(old_rows), base))
+        first = next((i for i, (a, b) in enumerate(zip(old_rows, rows, strict=False)) if a != b), min(len(old_rows), base))
         changed["events"] = rows[first:]
         payload = {"from": base, "count": len(events), "events_from": first, "view": changed}
         delta = sse("delta", payload, len(events))
-        snapshot = sse("snapshot", view, len(events))
         self.count, self.view = len(events), view
-        hub.broadcast(self.game_id, Frame(base, len(events), delta, snapshot))
+        hub.broadcast(self.game_id, Frame(base, len(events), delta, view))
 
     def _check_new_game(self) -> None:
         current = self.hub.store.current_game()
@@ -120,7 +132,7 @@ class _Feed(threading.Thread):
             self.current = current
             if current is not None and current != self.game_id:
                 data = sse("newgame", {"game": current})
-                self.hub.broadcast(self.game_id, Frame(-1, -1, data, data))
+                self.hub.broadcast(self.game_id, Frame(-1, -1, data))
 
 
 class Hub:

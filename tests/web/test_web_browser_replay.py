@@ -1,0 +1,64 @@
+"""Real headless Chromium: a phone follows a whole game and survives a server restart."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+
+from jasscam.store import EventStore
+from scoring.game import fold
+from tests.web.conftest import PIN, game_events
+from web.app import create_app
+from web.server import ServerHandle, serve
+
+pytestmark = pytest.mark.browser
+
+
+def test_phone_follows_a_replayed_game_to_the_end_and_shows_the_right_totals(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+    events = game_events(seed=3)  # the engine's simulator: Weis, Stöck, every trick collected
+    game = new_game()
+    phone.goto(f"{live.url}/game/{game}")
+    phone.wait_for_selector("body[data-count='1']")
+    seen_cards = 0
+    for n, event in enumerate(events[1:], start=2):
+        store.append(game, event)
+        phone.wait_for_selector(f"body[data-count='{n}']")  # every event arrives, in order
+        if event.type == "card_played":
+            seen_cards += phone.locator(f".slot .card[data-ref='{n - 1}']").count()
+    assert seen_cards == sum(e.type == "card_played" for e in events)  # each card was on the table
+    state = fold(events)
+    assert state.game_over is not None
+    for team in (0, 1):
+        assert phone.text_content(f"#team{team} .total") == str(state.totals[team].total)
+    banner = phone.text_content("#game-over")
+    assert "AB"[state.game_over.winner or 0] in banner
+    phone.click(".tabs button[data-tab='tafel']")
+    for team in (0, 1):
+        assert phone.text_content(f"#tafel-total{team}") == str(state.totals[team].total)
+    assert phone.locator("#tafel tbody tr").count() == len(state.sheet)
+    assert phone.locator("#chart svg path").count() == 2
+
+
+def test_the_page_recovers_after_the_server_restarts(phone, store: EventStore, new_game, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    events = game_events(seed=3)
+    game = new_game()
+    for e in events[1:10]:
+        store.append(game, e)
+    settings = tmp_path / "dash.json"
+    first: Flask = create_app(store, pin=PIN, settings_path=settings, heartbeat=1.0)
+    handle = serve(first, "127.0.0.1", 0)
+    port = handle.port
+    phone.goto(f"{handle.url}/game/{game}")
+    phone.wait_for_selector("body[data-count='10'][data-live='on']")
+    handle.stop()
+    phone.wait_for_selector("body[data-live='off']")
+    for e in events[10:20]:  # the camera keeps writing while the dashboard is down
+        store.append(game, e)
+    second = serve(create_app(store, settings_path=settings, heartbeat=1.0), "127.0.0.1", port)
+    try:
+        phone.wait_for_selector("body[data-count='20'][data-live='on']", timeout=15_000)
+        store.append(game, events[20])
+        phone.wait_for_selector("body[data-count='21']")
+        assert second.app.extensions["jasscam_pins"].pin == PIN  # kept in the settings file
+    finally:
+        second.stop()
