@@ -269,7 +269,7 @@ def create_app(
         url = dashboard_url()
         qr = segno.make(url, error="m")
         buf = io.BytesIO()
-        qr.save(buf, kind="svg", scale=6, border=2, dark="#000", light="#fff", xmldecl=False, svgns=True)
+        qr.save(buf, kind="svg", scale=6, border=2, dark="#000", light="#fff", xmldecl=False, svgns=True, omitsize=True)
         return page("start.html", current=current, url=url, qr_svg=buf.getvalue().decode(), pin=guard.pin)
 
     @app.get("/setup")

@@ -168,7 +168,7 @@
     const box = $("actions");
     const items = [];
     const running = r && !r.complete && !s.game_over;
-    if (!s.game_over && (!r || r.complete)) items.push(el("button", { type: "button", class: "primary big wide", id: "new-round", onclick: roundDialog }, `＋ ${t("new_round")}`));
+    if (!s.game_over && (!r || r.complete)) items.push(el("button", { type: "button", class: "primary big wide", id: "new-round", onclick: roundDialog }, `+ ${t("new_round")}`));
     if (running && r.tricks.length === 0) items.push(el("button", { type: "button", class: "primary", id: "weis-btn", onclick: weisDialog }, t("declare_weis")));
     if (running) items.push(el("button", { type: "button", id: "enter-card", onclick: enterCardDialog }, t("enter_card")));
     if (running && r.trick.length === 4) items.push(el("button", { type: "button", id: "collect", onclick: () => send({ type: "trick_collected" }) }, t("collect")));
@@ -202,36 +202,32 @@
   }
 
   function renderTafel(s) {
-    const head = el("tr", {},
-      el("th", { class: "l", text: t("round") }), el("th", { class: "l", text: t("contract") }),
-      ...["a", "b"].flatMap((c) => [el("th", { class: c, text: "W" }), el("th", { class: c, text: "S" }), el("th", { class: c, text: t("tricks") }), el("th", { class: c, text: "Σ" })]));
-    const rows = s.sheet.map((row, i) => {
+    // The Jasstafel: per round the written blocks of both teams (W = Weis, S = Stöck,
+    // St = tricks incl. last trick and Match) and the running total, narrow enough for a phone.
+    const blocks = (b, team, sumText, id) => [
+      el("td", { class: "ab"[team], text: b.weis }), el("td", { class: "ab"[team], text: b.stoeck }),
+      el("td", { class: "ab"[team], text: b.tricks }), el("td", { class: `${"ab"[team]} sum`, id, text: sumText })];
+    const head1 = el("tr", {}, el("th", { class: "l", colspan: 2, text: "" }),
+      el("th", { class: "a grp", colspan: 4, text: `A · ${teamNames(0)}` }), el("th", { class: "b grp", colspan: 4, text: `B · ${teamNames(1)}` }));
+    const head2 = el("tr", {}, el("th", { class: "l", text: "#" }), el("th", { class: "l", text: t("contract") }),
+      ...[0, 1].flatMap((team) => ["W", "S", "St", "Σ"].map((h) => el("th", { class: "ab"[team], text: h }))));
+    const rows = s.sheet.map((row) => {
       const deciding = s.game_over && s.game_over.round === row.round;
       return el("tr", { class: deciding ? "decide" : "", "data-round": row.round },
         el("td", { class: "l", text: row.round + 1 }),
-        el("td", { class: "l" }, contractLabel(row.contract), " ", el("span", { class: "badge", text: `×${row.multiplier}` }), row.match_team !== null ? el("span", { class: "badge", text: ` ${t("match")} ${"AB"[row.match_team]}` }) : null),
-        ...[0, 1].flatMap((team) => [
-          el("td", { class: "ab"[team], text: row.written[team].weis }),
-          el("td", { class: "ab"[team], text: row.written[team].stoeck }),
-          el("td", { class: "ab"[team], text: row.written[team].tricks }),
-          el("td", { class: `${"ab"[team]} sum`, text: row.totals[team].total }),
-        ]));
+        el("td", { class: "l nowrap", title: contractLabel(row.contract) }, contractIcon(row.contract), ` ×${row.multiplier}`,
+          row.match_team !== null ? el("span", { class: "badge", text: `${t("match")} ${"AB"[row.match_team]}` }) : null),
+        ...[0, 1].flatMap((team) => blocks(row.written[team], team, row.totals[team].total)));
     });
     const r = s.round;
     if (r && !r.complete) {
-      rows.push(el("tr", { class: "muted" }, el("td", { class: "l", text: `${r.index + 1}…` }), el("td", { class: "l", text: contractLabel(r.contract) }),
-        ...[0, 1].flatMap((team) => [
-          el("td", { text: r.score.written[team].weis }), el("td", { text: r.score.written[team].stoeck }),
-          el("td", { text: r.score.written[team].tricks }), el("td", { text: "" })])));
+      rows.push(el("tr", { class: "running" }, el("td", { class: "l", text: `${r.index + 1}…` }),
+        el("td", { class: "l nowrap" }, contractIcon(r.contract), ` ×${r.multiplier}`),
+        ...[0, 1].flatMap((team) => blocks(r.score.written[team], team, `+${r.score.written[team].total}`))));
     }
-    const foot = el("tr", {}, el("td", { class: "l", text: t("total") }), el("td", {}),
-      ...[0, 1].flatMap((team) => [
-        el("td", { class: "ab"[team], text: s.totals[team].weis }), el("td", { class: "ab"[team], text: s.totals[team].stoeck }),
-        el("td", { class: "ab"[team], text: s.totals[team].tricks }), el("td", { class: `${"ab"[team]} sum`, id: `tafel-total${team}`, text: s.totals[team].total })]));
-    const cap = s.game_over
-      ? el("caption", { class: "muted small" }, `${t("winner")}: ${t("team")} ${"AB"[s.game_over.winner] ?? "–"} · ${t("decided_by")} ${s.game_over.deciding_block ? t(s.game_over.deciding_block) : "–"}`)
-      : el("caption", { class: "muted small", text: `A: ${teamNames(0)} · B: ${teamNames(1)}` });
-    J.put($("tafel"), cap, el("thead", {}, head), el("tbody", {}, ...rows), el("tfoot", {}, foot));
+    const foot = el("tr", {}, el("td", { class: "l", colspan: 2, text: t("total") }),
+      ...[0, 1].flatMap((team) => blocks(s.totals[team], team, s.totals[team].total, `tafel-total${team}`)));
+    J.put($("tafel"), el("thead", {}, head1, head2), el("tbody", {}, ...rows), el("tfoot", {}, foot));
   }
 
   function renderChart(s) {

@@ -1,0 +1,127 @@
+"""Regenerate the dashboard screenshots in this folder (phone viewport, headless Chromium).
+
+A simulated game (scoring.simulate, seed 3) is written into a temporary event store and
+the real server is photographed at a few moments of it. Needs /usr/bin/chromium.
+
+    .venv/bin/python docs/screenshots/make_screenshots.py
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from jasscam.store import EventStore
+from scoring.events import CardPlayed, GameConfigured, RoundStarted, WeisDeclared
+from scoring.simulate import random_game_events
+from web.app import create_app
+from web.server import serve
+
+OUT = Path(__file__).resolve().parent
+PLAYERS = ("Anna", "Beat", "Claudia", "Dario")
+PIN = "4711"
+
+
+def main() -> int:
+    events = random_game_events(random.Random(3), players=PLAYERS)
+    config = events[0]
+    assert isinstance(config, GameConfigured)
+    # a moment in the second round: Weis declared, three cards on the table
+    starts = [i for i, e in enumerate(events) if isinstance(e, RoundStarted)]
+    weis_round = next(i for i, s in enumerate(starts) if any(isinstance(e, WeisDeclared) for e in events[s : (starts + [len(events)])[i + 1]]))
+    cut = starts[weis_round]
+    cards = 0
+    while cards < 7 or not any(isinstance(e, WeisDeclared) for e in events[starts[weis_round] : cut]):
+        cards += isinstance(events[cut], CardPlayed)
+        cut += 1
+    with tempfile.TemporaryDirectory() as tmp:
+        store = EventStore(Path(tmp) / "shots.sqlite")
+        game = store.new_game(config)
+        for e in events[1:cut]:
+            store.append(game, e)
+        app = create_app(store, pin=PIN, public_url="http://jasscam.local:8080/")
+        handle = serve(app, "127.0.0.1", 0)
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(
+                    executable_path="/usr/bin/chromium",
+                    args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+                )
+                ctx = browser.new_context(
+                    viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True
+                )
+                page = ctx.new_page()
+                page.on("dialog", lambda d: d.accept())
+                base = handle.url
+
+                page.goto(base + "/")
+                page.click("#pin-box summary")
+                page.screenshot(path=OUT / "start.png")
+
+                page.goto(base + "/setup")
+                page.fill("input[name=p0]", "Anna")
+                page.fill("input[name=p1]", "Beat")
+                page.fill("input[name=p2]", "Claudia")
+                page.fill("input[name=p3]", "Dario")
+                page.screenshot(path=OUT / "setup.png", full_page=True)
+
+                page.goto(f"{base}/game/{game}")
+                page.evaluate("pin => localStorage.setItem('tablePin', pin)", PIN)
+                page.wait_for_selector(f"body[data-count='{cut}']")
+                page.screenshot(path=OUT / "live.png")
+
+                page.click(".slot .card >> nth=0")
+                page.wait_for_timeout(300)
+                page.screenshot(path=OUT / "correct-card.png")
+                page.click("#dlg-cancel")
+
+                page.goto(f"{base}/game/{game}")
+                page.wait_for_selector(f"body[data-count='{cut}']")
+                page.evaluate("() => document.getElementById('weis-btn') || true")
+
+                for e in events[cut:]:
+                    store.append(game, e)
+                page.wait_for_selector(f"body[data-count='{len(events)}']")
+                page.click(".tabs button[data-tab='tafel']")
+                page.screenshot(path=OUT / "tafel.png", full_page=True)
+
+
+                # a fresh round for the Weis dialog, in English to show the language choice
+                game2 = store.new_game(config)
+                for e in events[1 : starts[0] + 2]:
+                    store.append(game2, e)
+                page.goto(f"{base}/lang/en?next=/game/{game2}")
+                page.wait_for_selector(f"body[data-count='{starts[0] + 2}']")
+                page.click("#weis-btn")
+                page.click("#pick-from button[data-value='7']")
+                page.click("#pick-to button[data-value='10']")
+                page.wait_for_timeout(300)
+                page.screenshot(path=OUT / "weis-dialog-en.png")
+                page.click("#dlg-ok")
+                page.wait_for_selector(f"body[data-count='{starts[0] + 3}']")
+                # a correction by tapping the card, then undo: both show in the history
+                page.click(".slot .card >> nth=0")
+                page.click(".picker button[data-card='rosen-ass']")
+                page.click("#dlg-ok")
+                page.wait_for_selector(f"body[data-count='{starts[0] + 4}']")
+                page.click(".tabs button[data-tab='history']")
+                page.click("#undo")
+                page.wait_for_selector(f"body[data-count='{starts[0] + 5}']")
+                page.goto(f"{base}/lang/de?next=/game/{game2}")
+                page.wait_for_selector(f"body[data-count='{starts[0] + 5}']")
+                page.click(".tabs button[data-tab='history']")
+                page.screenshot(path=OUT / "history.png")
+                browser.close()
+        finally:
+            handle.stop()
+            store.close()
+    print("\n".join(sorted(str(p.name) for p in OUT.glob("*.png"))))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
