@@ -17,6 +17,7 @@ import contextlib
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -80,8 +81,14 @@ def oracle_game(
     contract: str | None = None,
     fps: float = 10.0,
     size: tuple[int, int] = (640, 480),
+    record_to: Path | None = None,
 ) -> OracleGame:
-    """Animate game ``seed`` (optionally only its first ``tricks`` tricks) with oracle detections."""
+    """Animate game ``seed`` (optionally only its first ``tricks`` tricks) with oracle detections.
+
+    ``record_to``: also write the frames and the timed events as a recording folder there,
+    so the same game can go through the real video path (``jasscam replay``).
+    """
+    from vision.recording import RecordingWriter
     from vision.synth.game import Director, make_table, simulate_game
 
     quality = quality or OracleQuality.named(style)
@@ -103,14 +110,21 @@ def oracle_game(
     out = OracleGame(width=width, height=height)
     captured: list[tuple[object, np.ndarray]] = []
     index = 0
+    writer = RecordingWriter(record_to, fps=fps, width=width, height=height, overwrite=True) if record_to else None
     with _capture_states(captured):
-        for _frame, _labels in director.run(events):
+        for frame, _labels in director.run(events):
             state, labels = captured[-1]
             t = index / fps
             index += 1
             out.frames.append(FrameDetections(round(t, 6), _detect(table, state, labels, quality, noise), width, height))
             captured.clear()
+            if writer is not None:
+                writer.write_frame(frame)
     out.truth = list(director.timed)
+    if writer is not None:
+        for ev in out.truth:
+            writer.add_event(ev)
+        writer.close()
     return out
 
 

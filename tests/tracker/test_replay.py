@@ -1,0 +1,77 @@
+"""``jasscam replay``'s loop on a real video file: decode, frame gate, tracker, comparison."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from jasscam.commands.replay import ReplayResult, format_comparison, format_sheet, format_tricks, replay_frames
+from tests.tracker.oracle import oracle_game
+from vision.detection import Detection
+from vision.recording import Recording
+from vision.tracker.evaluate import compare, fold_accepting, merge
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[tuple[Detection, ...]]]:
+    folder = tmp_path_factory.mktemp("rec") / "game"
+    game = oracle_game(303, tricks=2, record_to=folder)
+    return folder, [f.detections for f in game.frames]
+
+
+def run_replay(folder: Path, per_frame: list[tuple[Detection, ...]], gate: bool) -> tuple[ReplayResult, int]:
+    recording = Recording.open(folder)
+    index = {"i": -1}
+    calls = {"n": 0}
+
+    def frames() -> Iterator[tuple[float, np.ndarray]]:
+        for i, (t, frame) in enumerate(recording.frames()):
+            index["i"] = i
+            yield t, frame
+
+    def recognize(_frame: np.ndarray) -> list[Detection]:
+        # Stand-in for the ONNX model (tests/tracker/oracle.py): the detections a good
+        # recogniser gives for this frame of the rendered game.
+        calls["n"] += 1
+        return list(per_frame[index["i"]])
+
+    result = replay_frames(frames(), recording.events, recognize, gate=gate, fps=recording.fps)
+    return result, calls["n"]
+
+
+def test_replay_of_a_recorded_video_finds_the_tricks(recorded: tuple[Path, list[tuple[Detection, ...]]]) -> None:
+    folder, per_frame = recorded
+    recording = Recording.open(folder)
+    result, _ = run_replay(folder, per_frame, gate=False)
+    comparison = compare(recording.events, result.camera_events)
+    assert comparison.tricks_right == len(comparison.tricks) == 2
+    assert result.frames == recording.frame_count
+
+
+def test_frame_gate_skips_still_frames_without_changing_the_result(
+    recorded: tuple[Path, list[tuple[Detection, ...]]],
+) -> None:
+    folder, per_frame = recorded
+    recording = Recording.open(folder)
+    gated, calls = run_replay(folder, per_frame, gate=True)
+    comparison = compare(recording.events, gated.camera_events)
+    assert comparison.tricks_right == 2
+    assert calls < 0.8 * recording.frame_count  # the table is still much of the time
+    assert calls == gated.recognised
+
+
+def test_printed_report_names_tricks_sheet_and_comparison(recorded: tuple[Path, list[tuple[Detection, ...]]]) -> None:
+    folder, per_frame = recorded
+    recording = Recording.open(folder)
+    result, _ = run_replay(folder, per_frame, gate=True)
+    state, rejected, _ = fold_accepting(merge(recording.events, result.camera_events))
+    assert rejected == []
+    text = format_tricks(state)
+    assert "trick 1:" in text and "trick 2:" in text
+    assert "total" in format_sheet(state)
+    assert "Tricks right (cards, seats, winner): 2 / 2" in format_comparison(
+        compare(recording.events, result.camera_events)
+    )
