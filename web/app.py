@@ -37,6 +37,7 @@ from scoring.events import (
 )
 from web.i18n import LANGUAGES, STRINGS, pick_language
 from web.live import Hub, TooManyClients
+from web.speck import register_speck
 from web.store import EventStore
 from web.view import fold_state, game_view, sheet_csv
 
@@ -425,4 +426,5 @@ def create_app(
     def favicon() -> Response:
         abort(404)
 
+    register_speck(app)  # Speck Jass tournament screens at /speck
     return app

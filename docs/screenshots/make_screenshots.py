@@ -105,6 +105,7 @@ def main() -> int:
                 page.wait_for_selector(f"body[data-count='{starts[0] + 3}']")
                 # a correction by tapping the card, then undo: both show in the history
                 page.click(".slot .card >> nth=0")
+                page.click("#pick-psuit button[data-value='rosen']")
                 page.click(".picker button[data-card='rosen-ass']")
                 page.click("#dlg-ok")
                 page.wait_for_selector(f"body[data-count='{starts[0] + 4}']")

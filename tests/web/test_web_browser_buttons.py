@@ -81,6 +81,7 @@ def test_a_correction_changes_the_score_and_undo_brings_it_back(phone, live: Ser
     open_game(phone, live, game, count)
     assert phone.text_content("#team0 .rnd").startswith("+4")
     phone.click("#last-cards .card[data-ref='2']")  # the trump König, recognised wrongly
+    phone.click("#pick-psuit button[data-value='rosen']")
     phone.click(".picker button[data-card='rosen-ass']")
     phone.click("#dlg-ok")
     phone.wait_for_selector(f"body[data-count='{count + 1}']")

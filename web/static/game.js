@@ -329,15 +329,20 @@
   const seatOptions = () => [0, 1, 2, 3].map((s) => [s, name(s)]);
 
   function cardPicker(initial, onchange) {
+    // Suit first (four big buttons), then the nine cards of that suit as big pictures.
     let value = initial;
-    const node = el("div", { class: "picker" });
-    for (const suit of SUITS) for (const rank of RANKS) {
-      const id = `${suit}-${rank}`;
-      node.append(el("button", { type: "button", "data-card": id, class: id === value ? "on" : "", onclick: () => {
-        value = id; node.querySelectorAll("button").forEach((b) => b.classList.toggle("on", b.dataset.card === id)); onchange && onchange(id);
-      } }, J.cardImg(id)));
+    let suit = initial ? initial.split("-")[0] : SUITS[0];
+    const grid = el("div", { class: "picker" });
+    const suits = choice("psuit", SUITS.map((x) => [x, el("span", {}, contractIcon(x), " ", t(x))]), suit, "g2", (v) => { suit = v; draw(); });
+    function draw() {
+      J.put(grid, RANKS.map((r) => {
+        const id = `${suit}-${r}`;
+        return el("button", { type: "button", "data-card": id, class: id === value ? "on" : "", title: J.cardName(id),
+          onclick: () => { value = id; draw(); if (onchange) onchange(id); } }, J.cardImg(id));
+      }));
     }
-    return { node, get: () => value };
+    draw();
+    return { node: el("div", { class: "cardpick" }, suits.node, grid), get: () => value };
   }
 
   async function roundDialog() {
