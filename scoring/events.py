@@ -65,6 +65,10 @@ class GameConfigured:
     weis_one_per_player: bool = False
     weis_needs_trick: bool = False
     speck_games: int = 12
+    #: Speck Jass: the seat of the scorer (Schreiber, 2.5.1) and of the dealer of the
+    #: first game (2.6.1: the Schreiber deals first); the deal then moves one seat on.
+    scorer: int | None = None
+    dealer: int | None = None
     t: float | None = None
     type: str = field(default="game_configured", init=False)
 
@@ -240,6 +244,9 @@ def _validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
         games = out.get("speck_games", 12)
         if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
             raise EventError(f"speck_games must be a positive whole number, got {games!r}")
+        for key in ("scorer", "dealer"):
+            if out.get(key) is not None:
+                out[key] = _seat(out[key], key)
     elif cls is RoundStarted:
         out["forehand"] = _seat(out.get("forehand"), "forehand")
         if out.get("contract") not in CONTRACTS:

@@ -229,7 +229,7 @@ def api_ruling(game_id: int) -> Response:
         raise SpeckError("ruling must be 'penalty' or 'ignore'")
     events = _events(game_id)
     open_refs = {c["ref"] for m in speck_view(game_id, events)["misplays"] for c in m["cards"]}
-    if ref not in open_refs:
+    if not isinstance(ref, int) or isinstance(ref, bool) or ref not in open_refs:
         raise SpeckError(f"event {ref!r} is not a card flagged as a misplay")
     event = MisplayRuled(ref=ref, ruling=ruling)
     pos = _append(game_id, event)
