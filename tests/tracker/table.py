@@ -65,6 +65,8 @@ class Table:
     misreads: dict[str, tuple[str, float, tuple[tuple[str, float], ...]]] = field(default_factory=dict)
     #: card -> (confidence, alternatives) for every frame it is seen (an unsure read).
     unsure: dict[str, tuple[float, tuple[tuple[str, float], ...]]] = field(default_factory=dict)
+    #: card -> (read as, confidence, alternatives) for every frame (a persistent misread).
+    reads_as: dict[str, tuple[str, float, tuple[tuple[str, float], ...]]] = field(default_factory=dict)
     extra: list[Detection] = field(default_factory=list)
 
     def step(self, n: int = 1) -> None:
@@ -76,6 +78,9 @@ class Table:
                     continue
                 if c.card in self.misreads:
                     read, conf, alts = self.misreads.pop(c.card)
+                    dets.append(detection(read, c.pos, c.angle, conf, alts))
+                elif c.card in self.reads_as:
+                    read, conf, alts = self.reads_as[c.card]
                     dets.append(detection(read, c.pos, c.angle, conf, alts))
                 elif c.card in self.unsure:
                     conf, alts = self.unsure[c.card]

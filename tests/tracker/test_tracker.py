@@ -257,15 +257,32 @@ def test_face_down_cards_are_not_plays() -> None:
     assert run(table) == []
 
 
-def test_collected_pile_seen_again_is_not_played_again() -> None:
+def test_card_of_a_collected_trick_left_lying_is_not_played_again() -> None:
+    table = Table()
+    lay_trick(table)
+    # The trick is swept to seat 2, but its top card stays visible near the top edge.
+    table.move("rosen-10", (320.0, 70.0), frames=3)
+    for card in ("rosen-6", "rosen-ass", "eicheln-9"):
+        del table.cards[card]
+    table.step(12)
+    table.lay("schellen-ass", 2, rest=8)
+    events = run(table)
+    assert plays(events) == TRICK + [(2, "schellen-ass")]
+    assert collects(events) == [2]
+
+
+def test_new_card_misread_as_an_earlier_trick_card_takes_its_next_read() -> None:
     table = Table()
     lay_trick(table)
     table.sweep(2)
-    # The winner's pile lies face up at the top edge for a while.
-    table.lay("rosen-10", 2, at=(320.0, 60.0), slide=1, rest=10)
+    table.step(3)
+    table.reads_as["schellen-ass"] = ("rosen-6", 0.8, (("schellen-ass", 0.15), ("schellen-koenig", 0.03)))
+    table.lay("schellen-ass", 2, rest=8)
     events = run(table)
-    assert plays(events) == TRICK
-    assert collects(events) == [2]
+    assert plays(events) == TRICK + [(2, "schellen-ass")]
+    new = [e for e in events if isinstance(e, CardPlayed)][-1]
+    assert new.confidence is not None and new.confidence < 0.3
+    assert [c for c, _ in new.alternatives] == ["schellen-koenig"]
 
 
 def test_next_trick_before_collection_seen_closes_the_old_trick() -> None:

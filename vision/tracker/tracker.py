@@ -64,6 +64,7 @@ class TrickTracker:
         #: Centres of recent complete tricks (mean of their four cards), in pixels.
         self._trick_centres: deque[tuple[float, float]] = deque(maxlen=9)
         #: Speck: the turned-up Bodentrumpf, and where its track lay when it was shown.
+        self._last_collected_t: float | None = None
         self._bodentrumpf: str | None = None
         self._shown: dict[int, tuple[float, float]] = {}
 
@@ -226,6 +227,7 @@ class TrickTracker:
         return (self._leader + len(self._trick)) % 4
 
     def _decide(self, track: Track, t: float, *, forced: bool) -> list[Event]:
+        """Count ``track`` as played if it is ready (``forced``: decide now, whatever the read)."""
         cfg = self.config
         # A card of this trick that vanished and shows up again elsewhere (nudged far,
         # lifted and put back) is the same card, not a new play.
@@ -264,7 +266,17 @@ class TrickTracker:
         if reading is None:
             track.state = TrackState.IGNORED
             return []
+        if reading.replay and not self._may_be_old_card(track, reading.card):
+            # Read firmly as a card of an earlier trick, yet it appeared during this one:
+            # a misread new card. Strike the old card and take the best remaining read.
+            reading = resolve(
+                track.votes, self._played, replay_share=2.0, not_held=self._not_held[seat_guess.seat]
+            )  # a share never reaches 2: no replay
+            if reading is None:
+                return []
         if reading.replay:
+            if not forced and track.rest_frames < cfg.maximum_decision_frames:
+                return []  # an old card seen again is rare: make sure before ignoring it
             track.state = TrackState.IGNORED
             track.card = reading.card
             return []
@@ -279,6 +291,17 @@ class TrickTracker:
                 return events
         events.append(self._play(track, seat_guess.seat, reading, t, place))
         return events
+
+    def _may_be_old_card(self, track: Track, card: str) -> bool:
+        """Could ``track``, read as the already played ``card``, really be that old card?
+
+        Yes if it is a card of the trick on the table (the same card detected twice), or if
+        the track was already there before the last trick was collected (a card of that
+        trick left lying, a pile). A card that turned up during this trick is a new card.
+        """
+        if any(laid.card == card for laid in self._trick):
+            return True
+        return self._last_collected_t is not None and track.first_t <= self._last_collected_t
 
     def _is_shown_bodentrumpf(self, track: Track, leader: str | None) -> bool:
         """Speck: the Bodentrumpf turned up before the first trick is shown, not played.
@@ -371,4 +394,5 @@ class TrickTracker:
                 track.state = TrackState.RETIRED
         self._trick = []
         self._tricks_done += 1
+        self._last_collected_t = t
         return [TrickCollected(seat=collector, t=t)]
