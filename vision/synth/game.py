@@ -153,7 +153,7 @@ def make_table(rng: np.random.Generator, width: int, height: int, deck: str, sty
         level=level_for(card_h * scale),
         centre=centre,
         arms=[props.ArmStyle(rng, card_h * scale) for _ in range(4)],
-        noise=float(rng.uniform(1.0, 2.0) + (4.0 if hard else 0.0)),
+        noise=float(rng.uniform(0.6, 1.2) + (4.0 if hard else 0.0)),
         blur=float(rng.uniform(0.0, 0.5) + (1.0 if hard else 0.0)),
         tempo=[float(rng.uniform(0.7, 1.4)) for _ in range(4)],
     )
@@ -186,12 +186,12 @@ def _uncovered(table: Table, labels: np.ndarray, pose: Pose) -> bool:
 
 
 def _gone(table: Table, pose: Pose) -> bool:
-    """The card lies entirely outside the frame."""
-    pts = table.camera.project(pose.outline())
-    w, h = table.width, table.height
-    return bool(
-        (pts[:, 0] < 0).all() or (pts[:, 0] >= w).all() or (pts[:, 1] < 0).all() or (pts[:, 1] >= h).all()
-    )
+    """No pixel of the card is left in the frame (less than one pixel's area inside it)."""
+    quad = table.camera.project(pose.corners()).astype(np.float32)
+    w, h = table.width - 1, table.height - 1
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    inside, _ = cv2.intersectConvexConvex(quad, frame)
+    return bool(inside < 1.0)
 
 
 # ---------------------------------------------------------------- the animation
@@ -243,7 +243,7 @@ class Director:
         twist = float(rng.normal(0, 15))
         arm = Arm(shoulder, tb.ideal(tip_rest), tb.arms[seat], curl=float(rng.uniform(0.1, 0.5)))
         label = len(self.on_table) + 1
-        yield from self._still(self._think(seat, 1.0))
+        yield from self._still(self._think(seat, 0.8))
 
         def approach(u: float) -> FrameState:
             e = _ease(u)
@@ -370,16 +370,6 @@ class Director:
 # ---------------------------------------------------------------- render to a recording
 
 
-def parse_size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise ValueError(f"size must look like 640x480, got {text!r}") from None
-    if not (64 <= w <= 4096 and 64 <= h <= 4096):
-        raise ValueError(f"size {w}x{h} out of range 64..4096")
-    return w, h
-
-
 def render_game(
     seed: int,
     out: str | Path,
@@ -407,6 +397,8 @@ def render_game(
     if not 1 <= fps <= 60:
         raise ValueError(f"fps must be between 1 and 60, got {fps}")
     width, height = size
+    if not (64 <= width <= 4096 and 64 <= height <= 4096) or width % 2 or height % 2:
+        raise ValueError(f"size {width}x{height}: width and height must be even and within 64..4096")
     events = simulate_game(seed, rounds=rounds, contract=contract, variant=variant)
     rng = np.random.default_rng(seed)
     table = make_table(rng, width, height, deck, style)

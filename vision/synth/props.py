@@ -108,22 +108,42 @@ def draw_arm(
         sm = cv2.GaussianBlur(sm, (0, 0), 2 + 3 * height)
         factor = 1.0 - shadow * cv2.resize(sm, (w, h)).astype(np.float32) / 255.0
         img[:] = (img.astype(np.float32) * factor[..., None]).astype(np.uint8)
-    edge = _darker(style.skin, 0.7)
-    # fingers and thumb first, so the palm covers their roots; the sleeve last
-    for a, b, t in fingers:
-        cv2.line(img, _pt(a), _pt(b), edge, round(t) + 2, AA)
-        cv2.line(img, _pt(a), _pt(b), style.skin, round(t), AA)
+    # draw flat colours into a layer over the arm's bounding region, then shade the layer
+    # by distance from the silhouette so the arm looks round rather than cut from paper
+    pts_all = np.concatenate([poly for _, poly in shapes] + [np.array([a, b]) for a, b, _ in fingers])
+    pad = 4
+    x0 = max(int(pts_all[:, 0].min()) - pad, 0)
+    y0 = max(int(pts_all[:, 1].min()) - pad, 0)
+    x1 = min(int(pts_all[:, 0].max()) + pad + 1, w)
+    y1 = min(int(pts_all[:, 1].max()) + pad + 1, h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    o = np.array([x0, y0], float)
+    layer = np.zeros((y1 - y0, x1 - x0, 3), np.uint8)
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    edge = _darker(style.skin, 0.8)
+    for a, b, t in fingers:  # fingers and thumb first, so the palm covers their roots
+        cv2.line(layer, _pt(a - o), _pt(b - o), edge, round(t) + 1, AA)
+        cv2.line(layer, _pt(a - o), _pt(b - o), style.skin, max(1, round(t) - 1), AA)
+        cv2.line(mask, _pt(a - o), _pt(b - o), 255, round(t) + 1, AA)
         tip_dir = (b - a) / max(float(np.hypot(*(b - a))), 1.0)
-        cv2.circle(img, _pt(b - tip_dir * t * 0.3), max(1, round(t * 0.22)), _darker(style.skin, 0.9), -1, AA)
-        if labels is not None:
-            cv2.line(labels, _pt(a), _pt(b), OCCLUDER, round(t) + 2)
+        cv2.circle(layer, _pt(b - o - tip_dir * t * 0.3), max(1, round(t * 0.22)), _darker(style.skin, 0.92), -1, AA)
     for kind, poly in shapes:
-        pts = np.round(poly).astype(np.int32)
+        pts = np.round(poly - o).astype(np.int32)
         colour = style.sleeve if kind == "sleeve" else style.skin
-        cv2.fillPoly(img, [pts], colour, AA)
-        cv2.polylines(img, [pts], True, _darker(colour, 0.7), 2, AA)
-        if labels is not None:
-            cv2.fillPoly(labels, [pts], OCCLUDER)
+        cv2.fillPoly(layer, [pts], colour, AA)
+        if kind == "sleeve":  # a cuff edge and a few folds
+            cv2.polylines(layer, [pts], True, _darker(colour, 0.6), 2, AA)
+        cv2.fillPoly(mask, [pts], 255, AA)
+    radius = max(1.5, style.arm_w / 6)
+    inside = cv2.GaussianBlur(mask, (0, 0), radius).astype(np.float32) / 255.0
+    shade = 0.55 + 0.45 * np.sqrt(np.clip(inside, 0, 1))
+    alpha = mask.astype(np.float32)[..., None] / 255.0
+    roi = img[y0:y1, x0:x1].astype(np.float32)
+    roi = roi * (1 - alpha) + layer.astype(np.float32) * shade[..., None] * alpha
+    img[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
+    if labels is not None:
+        labels[y0:y1, x0:x1][mask > 127] = OCCLUDER
 
 
 def edge_point(rng: np.random.Generator, w: int, h: int, side: int, spread: float = 0.8) -> np.ndarray:

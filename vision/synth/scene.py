@@ -88,6 +88,7 @@ class Scene:
     deck: str = "swiss-xvii"
     difficulty: float = 0.0
     labels: list[int] = field(default_factory=list, repr=False)
+    deck_style: DeckStyle | None = field(default=None, repr=False)
 
     def label_of(self, i: int) -> int:
         return self.labels[i]
@@ -214,12 +215,12 @@ def _truth(placed: list[Placed], camera: Camera, labels: np.ndarray, style: Deck
     kept: list[int] = []
     for i, p in enumerate(placed):
         corners = camera.project(p.pose.corners())
-        x, y = corners[:, 0], corners[:, 1]
+        edge = camera.project(p.pose.outline())  # edges bend under lens distortion: use many points
+        x, y = edge[:, 0], edge[:, 1]
         area = 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
         visible = min(1.0, counts[i + 1] / area) if area > 0 else 0.0
         if visible <= 0.0:
             continue
-        edge = camera.project(p.pose.outline())
         box = (
             float(np.clip(edge[:, 0].min(), 0, w)),
             float(np.clip(edge[:, 1].min(), 0, h)),
@@ -270,4 +271,4 @@ def render_scene(
     img = blur(rng, img, d)
     img = sensor(rng, img, d)
     truth, kept = _truth(placed, camera, labels, deck_style)
-    return Scene(img, truth, labels, seed, style, deck, d, kept)
+    return Scene(img, truth, labels, seed, style, deck, d, kept, deck_style)

@@ -37,38 +37,48 @@ def smooth_noise(rng: np.random.Generator, h: int, w: int, cells: int) -> np.nda
     ch = max(2, round(cells * h / max(h, w)))
     cw = max(2, round(cells * w / max(h, w)))
     small = rng.standard_normal((ch, cw)).astype(np.float32)
-    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+    # cubic to a quarter of the size (smooth), then cheap linear the rest of the way
+    mid = cv2.resize(small, (max(2, w // 4), max(2, h // 4)), interpolation=cv2.INTER_CUBIC)
+    return np.asarray(cv2.resize(mid, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
+
+
+def tinted(gain: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """``gain`` (H x W) times a BGR colour, as H x W x 3 float32 (faster than broadcasting)."""
+    return cv2.merge([gain * float(c) for c in colour])
 
 
 def _colour(rng: np.random.Generator, palette: tuple[tuple[int, int, int], ...], jitter: int = 18) -> np.ndarray:
     c = np.array(palette[int(rng.integers(len(palette)))], np.float32)
-    return np.clip(c + rng.uniform(-jitter, jitter, 3), 0, 255)
+    return np.clip(c + rng.uniform(-jitter, jitter, 3), 0, 255).astype(np.float32)
 
 
 FELT = ((40, 110, 30), (35, 90, 25), (110, 60, 20), (40, 40, 120), (70, 70, 70), (30, 60, 90), (60, 30, 80))
-WOOD = ((40, 90, 150), (30, 70, 120), (60, 120, 170), (25, 50, 90), (80, 140, 190), (50, 80, 110))
+WOOD = ((40, 90, 150), (30, 70, 120), (60, 120, 170), (25, 50, 95), (80, 140, 200), (45, 80, 125))
 PLASTIC = ((230, 230, 230), (200, 200, 195), (170, 180, 190), (60, 60, 60), (120, 160, 200), (180, 200, 170))
 CLOTH = ((220, 230, 235), (200, 190, 170), (90, 60, 150), (160, 120, 90), (140, 170, 200), (50, 50, 160))
 
 
 def _wood(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    base = _colour(rng, WOOD)
+    """Planks with their own tone, long grain streaks, gently bent growth rings, dark seams."""
+    base = _colour(rng, WOOD, 10)
     vertical = rng.random() < 0.5
-    L, S = (h, w) if vertical else (w, h)  # grain runs along L
-    plank = int(rng.uniform(0.15, 0.5) * S)
-    across = np.arange(S, dtype=np.float32)
-    warp = smooth_noise(rng, 1, L, 6)[0] * rng.uniform(3, 12)
-    freq = rng.uniform(0.15, 0.45)
-    grain = np.sin((across[:, None] + warp[None, :] * 3) * freq + smooth_noise(rng, S, L, 12) * 4)
-    grain = 0.5 + 0.5 * grain
-    rings = smooth_noise(rng, S, L, 8)
-    tone = 1.0 + 0.12 * (grain - 0.5) + 0.08 * rings
-    seams = (np.arange(S) % max(8, plank)) < 2
-    tone[seams] *= 0.55
+    L, S = (h, w) if vertical else (w, h)  # grain runs along L, planks stack across S
+    streak = cv2.resize(rng.standard_normal((S, max(2, L // 40))).astype(np.float32), (L, S),
+                        interpolation=cv2.INTER_CUBIC)
+    fine = cv2.resize(rng.standard_normal((S, max(2, L // 6))).astype(np.float32), (L, S),
+                      interpolation=cv2.INTER_LINEAR)
+    across = np.arange(S, dtype=np.float32)[:, None]
+    warp = smooth_noise(rng, S, L, 4) * float(rng.uniform(3, 10))
+    rings = np.sin((across + warp) * float(rng.uniform(0.08, 0.25)))
+    plank = float(rng.uniform(0.12, 0.4)) * max(h, w)
+    plank_id = (across // plank).astype(np.int64)
+    tones = rng.uniform(0.85, 1.12, int(plank_id.max()) + 2).astype(np.float32)
+    tone = tones[plank_id] * (1 + 0.06 * streak + 0.03 * fine + 0.04 * rings)
+    seam = ((across % plank) < 1.5)[:, 0]
+    tone[seam] *= 0.6
     if vertical:
         tone = tone.T
-    plank_shift = np.ones_like(tone)
-    return tone[..., None] * plank_shift[..., None] * base
+    return tinted(np.ascontiguousarray(tone, np.float32), base)
 
 
 def surface(rng: np.random.Generator, h: int, w: int, kind: str | None = None) -> np.ndarray:
@@ -76,24 +86,25 @@ def surface(rng: np.random.Generator, h: int, w: int, kind: str | None = None) -
     kind = kind or SURFACES[int(rng.integers(len(SURFACES)))]
     if kind == "felt":
         base = _colour(rng, FELT)
-        img = base * (1 + 0.07 * smooth_noise(rng, h, w, 6))[..., None]
+        img = tinted(1 + 0.07 * smooth_noise(rng, h, w, 6), base)
         img = img + fine_noise(rng, h, w) * rng.uniform(4, 10)
     elif kind == "cloth":
         base = _colour(rng, CLOTH)
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         period = rng.uniform(2.0, 4.0)
-        weave = np.sin(xx * np.pi / period) * np.sin(yy * np.pi / period)
-        img = base * (1 + 0.05 * weave + 0.06 * smooth_noise(rng, h, w, 5))[..., None]
+        weave = np.sin(np.arange(h, dtype=np.float32)[:, None] * np.float32(np.pi / period)) * np.sin(
+            np.arange(w, dtype=np.float32)[None, :] * np.float32(np.pi / period))
+        img = tinted(1 + 0.05 * weave + 0.06 * smooth_noise(rng, h, w, 5), base)
         img = img + fine_noise(rng, h, w) * 4
     elif kind == "wood":
         img = _wood(rng, h, w) + fine_noise(rng, h, w) * 3
     elif kind == "plastic":
         base = _colour(rng, PLASTIC)
-        img = base * (1 + 0.03 * smooth_noise(rng, h, w, 3))[..., None] + fine_noise(rng, h, w) * 2.5
+        img = tinted(1 + 0.03 * smooth_noise(rng, h, w, 3), base) + fine_noise(rng, h, w) * 2.5
     elif kind in ("checked", "striped", "dotted"):
         a, b = _colour(rng, CLOTH), _colour(rng, CLOTH + FELT)
         period = rng.uniform(0.04, 0.15) * max(h, w)
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        yy = np.arange(h, dtype=np.float32)[:, None]
+        xx = np.arange(w, dtype=np.float32)[None, :]
         angle = rng.uniform(0, np.pi)
         u = xx * np.cos(angle) + yy * np.sin(angle)
         v = -xx * np.sin(angle) + yy * np.cos(angle)
@@ -106,15 +117,15 @@ def surface(rng: np.random.Generator, h: int, w: int, kind: str | None = None) -
             dv = (v % period) - period / 2
             m = ((du * du + dv * dv) < (period * 0.25) ** 2).astype(np.float32)
         m = cv2.GaussianBlur(m.astype(np.float32), (0, 0), 0.8)
-        img = a * (1 - m[..., None]) + b * m[..., None]
-        img = img * (1 + 0.04 * smooth_noise(rng, h, w, 5))[..., None] + fine_noise(rng, h, w) * 4
+        g = 1 + 0.04 * smooth_noise(rng, h, w, 5)
+        img = tinted(g * (1 - m), a) + tinted(g * m, b) + fine_noise(rng, h, w) * 4
     elif kind == "mat_on_wood":
         img = _wood(rng, h, w)
         felt = surface(rng, h, w, "felt").astype(np.float32)
         mx, my = rng.uniform(-0.3, 0.08) * w, rng.uniform(-0.3, 0.08) * h
         rect = np.zeros((h, w), np.float32)
         cv2.rectangle(rect, (round(mx), round(my)), (round(w - mx), round(h - my)), 1.0, -1)
-        mask = np.asarray(cv2.GaussianBlur(rect, (0, 0), 1.0), np.float32)[..., None]
+        mask = cv2.merge([np.asarray(cv2.GaussianBlur(rect, (0, 0), 1.0), np.float32)] * 3)
         img = img * (1 - mask) + felt * mask
     else:
         raise ValueError(f"unknown surface {kind!r}; expected one of {', '.join(SURFACES)}")
