@@ -57,3 +57,10 @@ def test_max_skip_forces_a_frame_through() -> None:
 def test_bad_settings_are_refused(kwargs: dict[str, float]) -> None:
     with pytest.raises(ValueError):
         FrameGate(**kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("block", [1, 5, 8, 16])
+def test_any_block_size_gives_a_thumbnail(block: int) -> None:
+    thumb = FrameGate(block=block).thumbnail(table())
+    assert thumb.shape == (480 // block, 640 // block)
+    assert 80 < float(thumb.mean()) < 100

@@ -40,7 +40,11 @@ class FrameGate:
         self.skipped = 0
 
     def thumbnail(self, frame: np.ndarray) -> np.ndarray:
-        """Block means of the frame's grey levels (channels averaged), float32."""
+        """Block means of the frame's green channel (every second pixel each way), float32.
+
+        Green alone and a quarter of the pixels keep this near a millisecond at 640x480
+        while still averaging dozens of pixels per block.
+        """
         if frame.ndim not in (2, 3):
             raise ValueError(f"frame must be HxW or HxWxC, got shape {frame.shape}")
         h, w = frame.shape[:2]
@@ -48,10 +52,13 @@ class FrameGate:
         hh, ww = (h // b) * b, (w // b) * b
         if hh == 0 or ww == 0:
             raise ValueError(f"frame {w}x{h} is smaller than one {b}px block")
-        img = frame[:hh, :ww].astype(np.float32)
+        step = 2 if b >= 4 and b % 2 == 0 else 1
+        img = frame[:hh:step, :ww:step, 1] if frame.ndim == 3 and frame.shape[2] >= 2 else frame[:hh:step, :ww:step]
         if img.ndim == 3:
-            img = img.mean(axis=2)
-        return img.reshape(hh // b, b, ww // b, b).mean(axis=(1, 3))
+            img = img[:, :, 0]
+        k = b // step
+        sums = img.reshape(hh // b, k, ww // b, k).sum(axis=(1, 3), dtype=np.int32)
+        return sums.astype(np.float32) / float(k * k)
 
     def changed(self, frame: np.ndarray) -> bool:
         """True if the recogniser should look at ``frame`` (it then becomes the reference)."""
