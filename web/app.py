@@ -19,6 +19,7 @@ import json
 import secrets
 import threading
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -126,6 +127,19 @@ class PinGuard:
         raise BadRequest("the table PIN is missing" if not given else "wrong table PIN", 403)
 
 
+def camera_status(status: Mapping[str, Any]) -> dict[str, Any]:
+    """The part of the appliance status a phone shows: is the camera live, and if not why.
+
+    Only states, never counters, so the SSE status event fires on changes, not every
+    second. A replay that reached its end (``ended``) is not a fault.
+    """
+    source = status.get("source") or {}
+    state = str(source.get("state", "unknown"))
+    error = source.get("error") or status.get("error")
+    ok = state in ("live", "opening", "ended") and not status.get("error")
+    return {"ok": ok, "camera": state, "source": source.get("name"), "message": None if ok else (error or state)}
+
+
 def check_pin(pin: Any) -> str:
     if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 8:
         raise BadRequest("the table PIN must be 4 to 8 digits")
@@ -198,19 +212,29 @@ def create_app(
     max_clients: int = 64,
     queue_size: int = 32,
     heartbeat: float = 15.0,
+    status: Callable[[], Mapping[str, Any]] | None = None,
 ) -> Flask:
     """The dashboard app over ``store``.
 
     ``pin``: the table PIN (else the one saved in ``settings_path``, else a random one,
     shown on the start page). ``public_url``: the address phones should open (for the
-    QR code); default: the address the start page was requested at.
+    QR code); default: the address the start page was requested at. ``status``: the
+    appliance's status (``Pipeline.status()``: ``{"source": {"name", "state", "error"}}``),
+    polled once a second; phones see a banner while the camera is not live.
     """
     app = Flask(__name__)
     app.config["JSON_AS_ASCII"] = False
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
     guard = PinGuard(pin, Path(settings_path) if settings_path is not None else None)
-    hub = Hub(store, game_view, queue_size=queue_size, max_clients=max_clients, heartbeat=heartbeat)
+    hub = Hub(
+        store,
+        game_view,
+        queue_size=queue_size,
+        max_clients=max_clients,
+        heartbeat=heartbeat,
+        status=(lambda: camera_status(status())) if status is not None else None,  # type: ignore[misc]
+    )
     write_lock = threading.Lock()
     RuleError = _rule_error()
     app.extensions["jasscam_hub"] = hub
@@ -420,7 +444,7 @@ def create_app(
 
     @app.get("/healthz")
     def healthz() -> Response:
-        return jsonify(ok=True, live_clients=hub.client_count(), dropped=hub.dropped_total)
+        return jsonify(ok=True, live_clients=hub.client_count(), dropped=hub.dropped_total, status=hub.read_status())
 
     @app.get("/favicon.ico")
     def favicon() -> Response:

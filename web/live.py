@@ -19,6 +19,8 @@ Why this shape:
   is sent only to a client whose view is exactly at the delta's base (``from``),
   otherwise that client gets the full view as a snapshot instead, so a client can never
   apply a delta to the wrong base.
+- ``event: status`` carries the appliance's status (camera live or lost) when it
+  changes; ``event: newgame`` tells viewers of an old game that a new one started.
 - Heartbeat comments every ``heartbeat`` seconds keep proxies and the WSGI server's
   idle timeout from closing a quiet stream, and let a stream notice a stopped server.
 """
@@ -95,6 +97,7 @@ class _Feed(threading.Thread):
         self.count = len(events)
         self.view = hub.build_view(game_id, events)
         self.current = hub.store.current_game()
+        self.status = hub.read_status()
 
     def run(self) -> None:
         hub = self.hub
@@ -109,6 +112,7 @@ class _Feed(threading.Thread):
             if count > self.count:
                 self._broadcast_events()
             self._check_new_game()
+            self._check_status()
             if not hub.has_clients(self.game_id) and hub.retire(self):
                 return
 
@@ -125,6 +129,13 @@ class _Feed(threading.Thread):
         delta = sse("delta", payload, len(events))
         self.count, self.view = len(events), view
         hub.broadcast(self.game_id, Frame(base, len(events), delta, view))
+
+    def _check_status(self) -> None:
+        status = self.hub.read_status()
+        if status is not None and status != self.status:
+            self.status = status
+            data = sse("status", status)
+            self.hub.broadcast(self.game_id, Frame(-1, -1, data))
 
     def _check_new_game(self) -> None:
         current = self.hub.store.current_game()
@@ -147,6 +158,7 @@ class Hub:
         max_clients: int = 64,
         heartbeat: float = 15.0,
         poll: float = 1.0,
+        status: Callable[[], dict[str, Any] | None] | None = None,
     ) -> None:
         if queue_size < 1 or max_clients < 1:
             raise ValueError(f"queue_size and max_clients must be >= 1, got {queue_size}, {max_clients}")
@@ -156,6 +168,7 @@ class Hub:
         self.max_clients = max_clients
         self.heartbeat = heartbeat
         self.poll = poll
+        self.status = status
         self.stopping = threading.Event()
         self.dropped_total = 0
         self._lock = threading.Lock()
@@ -163,6 +176,15 @@ class Hub:
         self._feeds: dict[int, _Feed] = {}
 
     # -- bookkeeping ----------------------------------------------------------------
+
+    def read_status(self) -> dict[str, Any] | None:
+        """The appliance's status (camera state), or None; a failing callback is reported, not raised."""
+        if self.status is None:
+            return None
+        try:
+            return self.status()
+        except Exception as exc:
+            return {"ok": False, "message": f"status unavailable: {exc}"}
 
     def client_count(self) -> int:
         with self._lock:
@@ -257,6 +279,9 @@ class Hub:
             self._unsubscribe(client)
             raise
         first = sse("snapshot", view, len(events))
+        status = self.read_status()
+        if status is not None:
+            first += sse("status", status)
         return self._stream(client, len(events), first)
 
     def _stream(self, client: Client, at: int, first: bytes) -> Iterator[bytes]:

@@ -283,3 +283,18 @@ def test_every_asset_is_served_locally(client: FlaskClient, new_game) -> None:  
         assert "https://" not in html
     assert client.get("/static/cards/rosen-ober.png").status_code == 200
     assert client.get("/static/cards/back.png").status_code == 200
+
+
+def test_web_never_imports_jasscam() -> None:
+    import ast
+    from pathlib import Path
+
+    import web
+
+    for path in Path(web.__file__).parent.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            assert not any(n == "jasscam" or n.startswith("jasscam.") for n in names), path

@@ -62,3 +62,17 @@ def test_the_page_recovers_after_the_server_restarts(phone, store: EventStore, n
         assert second.app.extensions["jasscam_pins"].pin == PIN  # kept in the settings file
     finally:
         second.stop()
+
+
+def test_the_page_shows_when_the_camera_is_lost(phone, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+    game = new_game()
+    source = {"name": "picamera2", "state": "live", "error": None}
+    app = create_app(store, pin=PIN, heartbeat=1.0, status=lambda: {"source": dict(source)})
+    with serve(app, "127.0.0.1", 0) as handle:
+        phone.goto(f"{handle.url}/game/{game}")
+        phone.wait_for_selector("body[data-live='on']")
+        assert phone.is_hidden("#camera")
+        source.update(state="lost", error="no frames for 5 s")
+        phone.wait_for_selector("#camera:has-text('no frames for 5 s')")
+        source.update(state="live", error=None)
+        phone.wait_for_selector("#camera", state="hidden")

@@ -136,3 +136,21 @@ def test_stop_ends_open_streams_and_frees_the_port(app: Flask, new_game) -> None
     with socket.socket() as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as a restarted server does
         s.bind(("127.0.0.1", handle.port))  # the port is free again
+
+
+def test_phones_are_told_when_the_camera_is_lost_and_back(store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+    game = new_game()
+    source = {"name": "usb", "state": "live", "error": None}
+    app = create_app(store, pin=PIN, heartbeat=1.0, status=lambda: {"source": dict(source), "captured": time.time()})
+    with serve(app, "127.0.0.1", 0) as handle:
+        sse = SSEClient(f"{handle.url}/api/games/{game}/stream")
+        assert sse.next()["event"] == "snapshot"
+        first = sse.next()
+        assert first["event"] == "status" and first["data"]["ok"] is True  # type: ignore[index]
+        source.update(state="lost", error="camera unplugged")
+        msg = sse.next()  # counters change every poll, but only a state change is sent
+        assert msg["event"] == "status"
+        assert msg["data"] == {"ok": False, "camera": "lost", "source": "usb", "message": "camera unplugged"}
+        source.update(state="live", error=None)
+        assert sse.next()["data"]["ok"] is True  # type: ignore[index]
+        sse.close()

@@ -38,6 +38,12 @@
       view.count = d.count;
       render();
     });
+    source.addEventListener("status", (ev) => {
+      const st = JSON.parse(ev.data);
+      const box = $("camera");
+      box.hidden = st.ok;
+      box.textContent = st.ok ? "" : `${t("camera_lost")}: ${st.message || st.camera}`;
+    });
     source.addEventListener("newgame", (ev) => {
       const g = JSON.parse(ev.data).game;
       J.toast(`${t("new_game")} #${g}`);
@@ -168,6 +174,7 @@
     const box = $("actions");
     const items = [];
     const running = r && !r.complete && !s.game_over;
+    if (s.game_over) items.push(el("a", { class: "button primary big wide", id: "setup-next", href: "/setup" }, `+ ${t("new_game_short")}`));
     if (!s.game_over && (!r || r.complete)) items.push(el("button", { type: "button", class: "primary big wide", id: "new-round", onclick: roundDialog }, `+ ${t("new_round")}`));
     if (running && r.tricks.length === 0) items.push(el("button", { type: "button", class: "primary", id: "weis-btn", onclick: weisDialog }, t("declare_weis")));
     if (running) items.push(el("button", { type: "button", id: "enter-card", onclick: enterCardDialog }, t("enter_card")));
@@ -183,7 +190,7 @@
     J.put($("weis"), ...list.map((w) => el("li", {
       class: w.status === "counts" ? "writes" : w.status === "loses" ? "" : "bad", "data-status": w.status,
     }, el("strong", { text: `${name(w.seat)}: ` }), `${w.label} · ${w.points}`,
-      el("span", { class: "muted", text: ` · ${w.status === "counts" ? "✓ " + t("team") + " " + "AB"[w.team] : w.status.replace(/_/g, " ")}` }))));
+      el("span", { class: "muted", text: ` · ${w.status === "counts" ? `✓ ${t("team")} ${"AB"[w.team]} ${t("writes")}` : t("ws_" + w.status)}` }))));
   }
 
   function renderLast(s) {
