@@ -1,0 +1,231 @@
+"""Recognizer benchmark: accuracy on held-out rendered scenes, speed, model size, memory.
+
+``python -m benchmarks recognizer`` (``BENCH_QUICK=1`` for a smaller, noisier run).
+Held-out seeds start at 10,000,000; training used seeds below 1,000,000. Writes the
+numbers to ``out/bench-recognizer.json`` as well as printing them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from vision.detection import BACK, Detection
+from vision.recognizer import MODELS_DIR, Recognizer, RecognizerSettings, build_prototypes
+from vision.recognizer.geometry import CROP_H, CROP_W, quad_iou
+
+HELD_OUT_SEED = 10_000_000
+PEER = Path(__file__).resolve().parents[1].parent / "shared" / "peers" / "yolov8n-640-untrained.onnx"
+BUCKETS = ((0.0, 0.3), (0.3, 0.5), (0.5, 0.7), (0.7, 0.9), (0.9, 1.01))
+MIN_VISIBLE = 0.7
+
+
+def match(dets: list[Detection], truth: list) -> list[tuple[int, int]]:
+    """Greedy one-to-one matching of detections to truth cards by polygon IoU > 0.5, best pairs first."""
+    pairs = []
+    for i, d in enumerate(dets):
+        for j, t in enumerate(truth):
+            iou = quad_iou(np.array(d.corners), np.asarray(t.corners))
+            if iou > 0.5:
+                pairs.append((iou, i, j))
+    used_d, used_t, out = set(), set(), []
+    for _, i, j in sorted(pairs, reverse=True):
+        if i not in used_d and j not in used_t:
+            used_d.add(i)
+            used_t.add(j)
+            out.append((i, j))
+    return out
+
+
+def accuracy(rec: Recognizer, style: str, n: int, deck: str = "swiss-xvii", seed0: int = HELD_OUT_SEED) -> dict:
+    from vision.synth.scene import render_scene
+
+    by_bucket: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # truth, found, named right
+    n_det = n_det_matched = 0
+    back_as_face = face_as_back = orient_ok = orient_n = 0
+    corner_err: list[float] = []
+    for k in range(n):
+        scene = render_scene(seed0 + k, style=style, deck=deck)
+        dets = rec.recognize(scene.image)
+        pairs = dict((j, i) for i, j in match(dets, scene.cards))
+        n_det += len(dets)
+        n_det_matched += len(pairs)
+        for j, t in enumerate(scene.cards):
+            b = next(f"{lo:.1f}-{min(hi, 1.0):.1f}" for lo, hi in BUCKETS if lo <= t.visible < hi)
+            by_bucket[b][0] += 1
+            if j not in pairs:
+                continue
+            d = dets[pairs[j]]
+            by_bucket[b][1] += 1
+            by_bucket[b][2] += int(d.card == t.card)
+            if t.visible >= MIN_VISIBLE:
+                back_as_face += int(t.card == BACK and d.card != BACK)
+                face_as_back += int(t.card != BACK and d.card == BACK)
+                gt = np.asarray(t.corners)
+                dc = np.array(d.corners)
+                if t.card != BACK and not getattr(t, "symmetric", False) and d.card == t.card:
+                    orient_n += 1
+                    orient_ok += int(np.linalg.norm(dc[0] - gt[0]) < np.linalg.norm(dc[0] - gt[2]))
+                # corner error up to the half-turn ambiguity
+                err = min(np.linalg.norm(dc - np.roll(gt, s, axis=0), axis=1).mean() for s in (0, 2))
+                corner_err.append(float(err))
+    tot = [sum(by_bucket[b][i] for b in by_bucket if float(b.split("-")[0]) >= MIN_VISIBLE) for i in range(3)]
+    return {
+        "style": style,
+        "deck": deck,
+        "scenes": n,
+        "cards_visible_ge_0.7": tot[0],
+        "recall_ge_0.7": tot[1] / max(tot[0], 1),
+        "precision": n_det_matched / max(n_det, 1),
+        "identity_accuracy_ge_0.7": tot[2] / max(tot[1], 1),
+        "back_read_as_face": back_as_face,
+        "face_read_as_back": face_as_back,
+        "orientation_accuracy": orient_ok / max(orient_n, 1),
+        "median_corner_error_px": float(np.median(corner_err)) if corner_err else float("nan"),
+        "buckets": {
+            b: {"cards": v[0], "recall": v[1] / max(v[0], 1), "identity": v[2] / max(v[1], 1)}
+            for b, v in sorted(by_bucket.items())
+        },
+    }
+
+
+def art_crop(img: np.ndarray) -> np.ndarray:
+    """Card art (BGRA, or BGR photo of one card) as an upright identifier crop on white paper."""
+    import cv2
+
+    if img.shape[2] == 4:
+        a = img[..., 3:4].astype(np.float32) / 255
+        img = (img[..., :3] * a + 255 * (1 - a)).astype(np.uint8)
+    return cv2.resize(img, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
+
+
+def enrol_from_art(rec: Recognizer, deck: str) -> None:
+    """Replace the recognizer's prototypes by ones made from one art image per card (both ways up)."""
+    from scoring.cards import ALL_CARD_IDS
+    from vision.synth.assets import load_deck
+
+    art = load_deck(deck)
+    labels = [*ALL_CARD_IDS, BACK]
+    crops = np.stack([art_crop(art[c][1]) for c in labels])
+    emb, _ = rec.embed(np.concatenate([crops, crops[:, ::-1, ::-1].copy()]))
+    rec.prototypes = build_prototypes(emb, labels + labels)
+
+
+def speed(rec: Recognizer, frames: list[np.ndarray], repeats: int) -> dict:
+    times, dets = [], 0
+    for _ in range(repeats):
+        for f in frames:
+            t = time.perf_counter()
+            dets += len(rec.recognize(f))
+            times.append(time.perf_counter() - t)
+    det_t = []
+    for f in frames:
+        t = time.perf_counter()
+        rec.detect_quads(f)
+        det_t.append(time.perf_counter() - t)
+    return {
+        "median_ms": 1000 * float(np.median(times)),
+        "p90_ms": 1000 * float(np.percentile(times, 90)),
+        "detector_only_median_ms": 1000 * float(np.median(det_t)),
+        "cards_per_frame": dets / (repeats * len(frames)),
+    }
+
+
+def peer_speed(threads: int, repeats: int = 20) -> float | None:
+    if not PEER.is_file():
+        return None
+    import onnxruntime as ort
+
+    o = ort.SessionOptions()
+    o.intra_op_num_threads = threads
+    o.inter_op_num_threads = 1
+    o.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    s = ort.InferenceSession(str(PEER), o, providers=["CPUExecutionProvider"])
+    inp = s.get_inputs()[0]
+    x = np.random.default_rng(0).random((1, 3, 640, 640), dtype=np.float32)
+    s.run(None, {inp.name: x})
+    ts = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        s.run(None, {inp.name: x})
+        ts.append(time.perf_counter() - t)
+    return 1000 * float(np.median(ts))
+
+
+MEMORY_SCRIPT = """
+import sys, numpy as np
+from vision.recognizer import Recognizer
+frames = np.load(sys.argv[1])
+r = Recognizer()
+for _ in range(3):
+    for f in frames:
+        r.recognize(f)
+for line in open('/proc/self/status'):
+    if line.startswith(('VmHWM', 'VmRSS')):
+        print(line.split()[0][:-1], int(line.split()[1]) // 1024)
+"""
+
+
+def memory(frames: list[np.ndarray]) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "frames.npy"
+        np.save(path, np.stack(frames))
+        out = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT, str(path)], capture_output=True, text=True, check=True)
+    return {k: int(v) for k, v in (line.split() for line in out.stdout.split("\n") if line)}
+
+
+def main() -> None:
+    from vision.synth.scene import render_scene
+
+    quick = os.environ.get("BENCH_QUICK") == "1"
+    n_mixed, n_hard, n_paris = (60, 30, 30) if quick else (300, 150, 100)
+    result: dict = {"models": {p.name: p.stat().st_size for p in sorted(MODELS_DIR.glob("*")) if p.is_file()}}
+    rec = Recognizer(settings=RecognizerSettings(threads=1))
+    acc = [accuracy(rec, "mixed", n_mixed), accuracy(rec, "hard", n_hard, seed0=HELD_OUT_SEED + 500_000)]
+    # Enrolment preview (issue 8): one art image per card, no retraining.
+    enrol_from_art(rec, "swiss-xvii")
+    acc.append({**accuracy(rec, "mixed", n_paris, seed0=HELD_OUT_SEED + 700_000), "prototypes": "one art image per card"})
+    enrol_from_art(rec, "paris")
+    acc.append({**accuracy(rec, "mixed", n_paris, deck="paris", seed0=HELD_OUT_SEED + 800_000), "prototypes": "one art image per card"})
+    result["accuracy"] = acc
+
+    frames = [render_scene(HELD_OUT_SEED + 900_000 + k, style="mixed").image for k in range(30)]
+    result["speed"] = {}
+    for threads in (1, 2):
+        r = Recognizer(settings=RecognizerSettings(threads=threads))
+        s = speed(r, frames, 3 if quick else 10)
+        peer = peer_speed(threads)
+        s["yolov8n_640_median_ms"] = peer
+        s["yolov8n_640_over_ours"] = (peer / s["median_ms"]) if peer else None
+        result["speed"][f"{threads}_thread"] = s
+    if not PEER.is_file():
+        result["speed"]["note"] = f"{PEER} missing: reference timing skipped"
+    result["memory_mb"] = memory(frames[:10])
+
+    for a in acc:
+        print(
+            f"{a['deck']:<11} {a['style']:<6} {a.get('prototypes', 'shipped prototypes'):<24} scenes {a['scenes']:4d} "
+            f"cards>=0.7 {a['cards_visible_ge_0.7']:5d}  recall {a['recall_ge_0.7']:.4f}  precision {a['precision']:.4f}  "
+            f"identity {a['identity_accuracy_ge_0.7']:.4f}  orientation {a['orientation_accuracy']:.4f}  "
+            f"corner err {a['median_corner_error_px']:.2f}px  back->face {a['back_read_as_face']} face->back {a['face_read_as_back']}"
+        )
+        print("    by visibility: " + "  ".join(f"{b}: n={v['cards']} R={v['recall']:.3f} id={v['identity']:.3f}" for b, v in a["buckets"].items()))
+    for k, s in result["speed"].items():
+        print(f"speed {k}: {s}")
+    print(f"memory (MB): {result['memory_mb']}")
+    print(f"model files (bytes): {result['models']}")
+    out = Path("out")
+    out.mkdir(exist_ok=True)
+    (out / "bench-recognizer.json").write_text(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

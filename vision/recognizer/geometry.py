@@ -1,0 +1,134 @@
+"""Pure geometry shared by inference and training: letterboxing, corner order, crops, NMS.
+
+Training imports these same functions, so the pixels the networks learn from are made
+exactly as the pixels they see at run time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: Detector input side (square, letterboxed) and output stride.
+DETECTOR_SIZE: int = 320
+DETECTOR_STRIDE: int = 8
+#: Corner offsets are regressed in units of this many input pixels.
+CORNER_SCALE: float = 32.0
+#: Identifier crop: width x height of the upright card, in pixels.
+CROP_W: int = 64
+CROP_H: int = 96
+#: Letterbox padding value (mid grey, so padding looks like neither table nor card).
+PAD_VALUE: int = 114
+
+
+@dataclass(frozen=True)
+class Letterbox:
+    """How a frame was mapped into the square detector input: ``input = frame * scale + (dx, dy)``."""
+
+    scale: float
+    dx: float
+    dy: float
+
+    def to_frame(self, pts: np.ndarray) -> np.ndarray:
+        """Map input-pixel points (..., 2) back to frame pixels."""
+        out = np.asarray(pts, dtype=np.float32).copy()
+        out[..., 0] = (out[..., 0] - self.dx) / self.scale
+        out[..., 1] = (out[..., 1] - self.dy) / self.scale
+        return out
+
+    def to_input(self, pts: np.ndarray) -> np.ndarray:
+        """Map frame-pixel points (..., 2) into input pixels."""
+        out = np.asarray(pts, dtype=np.float32).copy()
+        out[..., 0] = out[..., 0] * self.scale + self.dx
+        out[..., 1] = out[..., 1] * self.scale + self.dy
+        return out
+
+
+def letterbox(frame: np.ndarray, size: int = DETECTOR_SIZE) -> tuple[np.ndarray, Letterbox]:
+    """Resize ``frame`` to fit a ``size`` x ``size`` square keeping its aspect, centred on grey."""
+    h, w = frame.shape[:2]
+    scale = min(size / w, size / h)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    dx, dy = (size - nw) // 2, (size - nh) // 2
+    out = np.full((size, size, 3), PAD_VALUE, dtype=np.uint8)
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    out[dy : dy + nh, dx : dx + nw] = cv2.resize(frame, (nw, nh), interpolation=interp)
+    # Exact scale per axis differs by rounding; use the mean so the mapping stays one number.
+    return out, Letterbox(scale=(nw / w + nh / h) / 2, dx=float(dx), dy=float(dy))
+
+
+def clockwise(quad: np.ndarray) -> np.ndarray:
+    """Return the quad's 4 points in clockwise order (image coordinates, y down), same start."""
+    q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+    # Shoelace sign: positive area in image coordinates (y down) means clockwise.
+    x, y = q[:, 0], q[:, 1]
+    area = float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+    if area < 0:
+        q = q[[0, 3, 2, 1]]
+    return q
+
+
+def canonical_corners(quad: np.ndarray) -> np.ndarray:
+    """Order a card quad clockwise with corners 0->1 along a short edge (the card's top or bottom).
+
+    Of the two such orders (a card outline is symmetric under a half turn) the one whose
+    first edge points more to the right is chosen, i.e. the card read as closer to upright;
+    the identifier then says whether the artwork is really upside down.
+    """
+    q = clockwise(quad)
+    e01 = np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])
+    e12 = np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])
+    if e01 > e12:
+        q = np.roll(q, -1, axis=0)
+    d = q[1] - q[0]
+    if d[0] < 0 or (d[0] == 0 and d[1] < 0):
+        q = np.roll(q, -2, axis=0)
+    return q
+
+
+def rotate_half(quad: np.ndarray) -> np.ndarray:
+    """The same quad read upside down: corner 2 becomes corner 0."""
+    return np.roll(np.asarray(quad, dtype=np.float32).reshape(4, 2), -2, axis=0)
+
+
+
+
+def rectify(frame: np.ndarray, quad: np.ndarray, w: int = CROP_W, h: int = CROP_H) -> np.ndarray:
+    """Warp the card ``quad`` (clockwise, corner 0 = top-left of the artwork) to an upright w x h crop."""
+    # Corners go to the outer pixel edges (-0.5 .. n - 0.5), so a half turn of the quad gives
+    # exactly the crop turned by 180 degrees: the flip augmentation in training matches this.
+    dst = np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5], [-0.5, h - 0.5]], dtype=np.float32)
+    m = cv2.getPerspectiveTransform(np.asarray(quad, dtype=np.float32).reshape(4, 2), dst)
+    return cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def quad_box(quad: np.ndarray) -> tuple[float, float, float, float]:
+    """Axis-aligned box (x0, y0, x1, y1) around a quad."""
+    q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+    return (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads (polygon areas, not boxes)."""
+    pa = clockwise(a).astype(np.float32)
+    pb = clockwise(b).astype(np.float32)
+    area_a = abs(cv2.contourArea(pa))
+    area_b = abs(cv2.contourArea(pb))
+    if area_a <= 0 or area_b <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(pa, pb)
+    inter = max(float(inter), 0.0)
+    union = area_a + area_b - inter
+    return inter / union if union > 0 else 0.0
+
+
+def nms_quads(quads: np.ndarray, scores: np.ndarray, iou_threshold: float) -> list[int]:
+    """Greedy non-maximum suppression on quads by polygon IoU; returns kept indices, best first."""
+    order = list(np.argsort(-np.asarray(scores), kind="stable"))
+    keep: list[int] = []
+    for i in order:
+        if all(quad_iou(quads[i], quads[j]) <= iou_threshold for j in keep):
+            keep.append(int(i))
+    return keep

@@ -1,0 +1,85 @@
+"""Per-card prototype vectors: how the identity stage names a card without retraining.
+
+A prototype set maps labels (card ids or ``"back"``) to unit vectors in the identifier's
+embedding space; a label may own several prototypes (e.g. several enrolment photos) and
+scores by its best one. The built-in deck ships as ``models/swiss-xvii.prototypes.npz``;
+enrolling a new deck writes a new file of the same shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+#: Softmax temperature turning cosine similarity into a probability over labels.
+DEFAULT_TEMPERATURE: float = 16.0
+
+
+class PrototypeError(ValueError):
+    """A prototype file or array that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Prototypes:
+    """Unit vectors (P, D) with one label each; ``names`` are the distinct labels in first-seen order."""
+
+    labels: tuple[str, ...]
+    vectors: np.ndarray
+    temperature: float = DEFAULT_TEMPERATURE
+
+    def __post_init__(self) -> None:
+        v = self.vectors
+        if v.ndim != 2 or v.shape[0] != len(self.labels) or v.shape[0] == 0:
+            raise PrototypeError(f"prototypes need (P, D) vectors with P = {len(self.labels)} labels, got {v.shape}")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(self.labels))
+
+    @property
+    def dim(self) -> int:
+        return int(self.vectors.shape[1])
+
+    def scores(self, embeddings: np.ndarray) -> np.ndarray:
+        """Probabilities (N, len(names)): softmax over each label's best cosine similarity."""
+        sims = np.asarray(embeddings, dtype=np.float32) @ self.vectors.T  # (N, P)
+        names = self.names
+        index = {n: i for i, n in enumerate(names)}
+        best = np.full((sims.shape[0], len(names)), -np.inf, dtype=np.float32)
+        for j, lab in enumerate(self.labels):
+            k = index[lab]
+            best[:, k] = np.maximum(best[:, k], sims[:, j])
+        z = best * self.temperature
+        z -= z.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        return e / e.sum(axis=1, keepdims=True)
+
+    def save(self, path: Path) -> None:
+        np.savez(path, labels=np.array(self.labels), vectors=self.vectors.astype(np.float32), temperature=self.temperature)
+
+    @classmethod
+    def load(cls, path: Path) -> Prototypes:
+        if not Path(path).is_file():
+            raise PrototypeError(f"prototype file not found: {path}")
+        with np.load(path, allow_pickle=False) as z:
+            return cls(tuple(str(x) for x in z["labels"]), z["vectors"].astype(np.float32), float(z["temperature"]))
+
+
+def build_prototypes(
+    embeddings: np.ndarray, labels: list[str] | tuple[str, ...], temperature: float = DEFAULT_TEMPERATURE
+) -> Prototypes:
+    """Average the unit embeddings of each label into one unit prototype per label.
+
+    Call with embeddings of a few upright crops per card (both orientations help, since
+    the identifier reads cards either way up); works for any deck the embedding can see.
+    """
+    emb = np.asarray(embeddings, dtype=np.float32)
+    if emb.ndim != 2 or emb.shape[0] != len(labels) or emb.shape[0] == 0:
+        raise PrototypeError(f"need one embedding per label: got {emb.shape} for {len(labels)} labels")
+    names = list(dict.fromkeys(labels))
+    lab = np.array(labels)
+    vecs = np.stack([emb[lab == n].mean(axis=0) for n in names])
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True) + 1e-12
+    return Prototypes(tuple(names), vecs.astype(np.float32), temperature)

@@ -1,0 +1,183 @@
+"""The recognition step the appliance runs on every frame: ONNX detector, then identifier.
+
+Stage 1 (class-agnostic detector, letterboxed 320 input) finds every card's quadrilateral
+and whether it shows its face or its back. Stage 2 warps each face-up quad from the
+full-resolution frame into an upright crop, embeds it, and names it by cosine similarity
+to the active deck's prototypes. Nothing is kept between calls: a frame in, detections out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+
+from vision.detection import BACK, Detection
+from vision.recognizer.geometry import (
+    CROP_H,
+    CROP_W,
+    DETECTOR_SIZE,
+    canonical_corners,
+    letterbox,
+    nms_quads,
+    quad_box,
+    rectify,
+    rotate_half,
+)
+from vision.recognizer.prototypes import Prototypes
+
+#: The shipped models live in the repository's models/ folder.
+MODELS_DIR: Path = Path(__file__).resolve().parents[2] / "models"
+DETECTOR_FILE = "card-detector.onnx"
+IDENTIFIER_FILE = "card-identifier.onnx"
+PROTOTYPES_FILE = "swiss-xvii.prototypes.npz"
+
+
+class RecognizerInputError(ValueError):
+    """A frame the recognizer cannot read (wrong type, dtype, shape or size)."""
+
+
+@dataclass(frozen=True)
+class RecognizerSettings:
+    """Tunable knobs; defaults are what models/README.md measured."""
+
+    threads: int = 1
+    score_threshold: float = 0.3
+    nms_iou: float = 0.4
+    max_cards: int = 40
+    alternatives: int = 3
+    spin: bool = False  # onnxruntime busy-waiting: lower latency, but burns a core between frames
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.threads, int) or self.threads < 1:
+            raise ValueError(f"threads must be an integer >= 1, got {self.threads!r}")
+        if not 0.0 < self.score_threshold < 1.0:
+            raise ValueError(f"score_threshold must be in (0, 1), got {self.score_threshold!r}")
+        if not 0.0 < self.nms_iou <= 1.0:
+            raise ValueError(f"nms_iou must be in (0, 1], got {self.nms_iou!r}")
+        if self.max_cards < 1 or self.alternatives < 0:
+            raise ValueError("max_cards must be >= 1 and alternatives >= 0")
+
+
+def _session(path: Path, settings: RecognizerSettings) -> ort.InferenceSession:
+    if not path.is_file():
+        raise FileNotFoundError(f"model file not found: {path}")
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = settings.threads
+    opts.inter_op_num_threads = 1
+    opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if settings.spin else "0")
+    return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
+
+
+def check_frame(frame: object) -> np.ndarray:
+    """Validate a camera frame: H x W x 3 uint8 BGR, at least 32 px each way."""
+    if not isinstance(frame, np.ndarray):
+        raise RecognizerInputError(f"frame must be a numpy array, got {type(frame).__name__}")
+    if frame.dtype != np.uint8:
+        raise RecognizerInputError(f"frame must be uint8 BGR, got dtype {frame.dtype}")
+    if frame.ndim != 3 or frame.shape[2] != 3:
+        raise RecognizerInputError(f"frame must have shape (H, W, 3), got {frame.shape}")
+    if frame.shape[0] < 32 or frame.shape[1] < 32:
+        raise RecognizerInputError(f"frame is too small or empty: {frame.shape[1]}x{frame.shape[0]} px")
+    return frame
+
+
+class Recognizer:
+    """Frame in, ``list[Detection]`` out. Load once; call :meth:`recognize` per frame."""
+
+    def __init__(
+        self,
+        models_dir: Path | str = MODELS_DIR,
+        settings: RecognizerSettings | None = None,
+        prototypes: Prototypes | Path | str | None = None,
+    ) -> None:
+        self.settings = settings or RecognizerSettings()
+        mdir = Path(models_dir)
+        self._det = _session(mdir / DETECTOR_FILE, self.settings)
+        self._ident = _session(mdir / IDENTIFIER_FILE, self.settings)
+        if prototypes is None:
+            prototypes = mdir / PROTOTYPES_FILE
+        self.prototypes = prototypes if isinstance(prototypes, Prototypes) else Prototypes.load(Path(prototypes))
+        dim = self._ident.get_outputs()[0].shape[1]
+        if isinstance(dim, int) and dim != self.prototypes.dim:
+            raise ValueError(f"prototypes have {self.prototypes.dim} dims, identifier gives {dim}")
+        self._warm_up()
+
+    def _warm_up(self) -> None:
+        """One throw-away pass so the first real frame is not slow (allocations, kernel choice)."""
+        self._det.run(None, {"image": np.zeros((1, 3, DETECTOR_SIZE, DETECTOR_SIZE), np.float32)})
+        self.embed(np.zeros((1, CROP_H, CROP_W, 3), np.uint8))
+
+    def embed(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Upright card crops (N, CROP_H, CROP_W, 3) uint8 -> (unit embeddings (N, D), P(upside down) (N,))."""
+        crops = np.asarray(crops)
+        if crops.ndim != 4 or crops.shape[1:] != (CROP_H, CROP_W, 3) or crops.dtype != np.uint8:
+            raise RecognizerInputError(f"crops must be (N, {CROP_H}, {CROP_W}, 3) uint8, got {crops.shape} {crops.dtype}")
+        x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
+        emb, flip = self._ident.run(None, {"crops": x})
+        return emb, flip.reshape(-1)
+
+    def detect_quads(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Stage 1 only: (quads (K,4,2) in frame pixels, scores (K,), is_back (K,) bool), after NMS."""
+        frame = check_frame(frame)
+        img, lb = letterbox(frame)
+        x = np.ascontiguousarray(img.transpose(2, 0, 1)[None], dtype=np.float32)
+        peak, corners = self._det.run(None, {"image": x})
+        peak, corners = peak[0], corners[0]  # (2,g,g), (8,g,g)
+        best = peak.max(axis=0)
+        ys, xs = np.nonzero(best >= self.settings.score_threshold)
+        if len(ys) == 0:
+            return np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32), np.zeros(0, bool)
+        scores = best[ys, xs]
+        order = np.argsort(-scores)[: self.settings.max_cards * 2]
+        ys, xs, scores = ys[order], xs[order], scores[order]
+        is_back = peak[1, ys, xs] > peak[0, ys, xs]
+        quads = corners[:, ys, xs].T.reshape(-1, 4, 2)
+        quads = np.stack([canonical_corners(q) for q in lb.to_frame(quads)])
+        keep = nms_quads(quads, scores, self.settings.nms_iou)[: self.settings.max_cards]
+        return quads[keep], scores[keep].astype(np.float32), is_back[keep]
+
+    def recognize(self, frame: np.ndarray) -> list[Detection]:
+        """Every card in the frame, best first: id (or ``"back"``), confidence, box, corners, alternatives."""
+        quads, scores, is_back = self.detect_quads(frame)
+        if len(quads) == 0:
+            return []
+        crops = np.stack([rectify(frame, q) for q in quads])
+        emb, flip = self.embed(crops)
+        probs = self.prototypes.scores(emb)
+        names = self.prototypes.names
+        h, w = frame.shape[:2]
+        out: list[Detection] = []
+        for i, q in enumerate(quads):
+            ranked = np.argsort(-probs[i])
+            top = names[ranked[0]]
+            back = bool(is_back[i]) or top == BACK
+            quad = q if back or flip[i] < 0.5 else rotate_half(q)
+            x0, y0, x1, y1 = quad_box(quad)
+            box = (max(0.0, x0), max(0.0, y0), min(float(w), x1), min(float(h), y1))
+            det_score = float(scores[i])
+            if back:
+                card, conf = BACK, det_score
+                alts: tuple[tuple[str, float], ...] = ()
+            else:
+                faces = [k for k in ranked if names[k] != BACK]
+                card, conf = names[faces[0]], det_score * float(probs[i, faces[0]])
+                alts = tuple(
+                    (names[k], det_score * float(probs[i, k])) for k in faces[1 : 1 + self.settings.alternatives]
+                )
+            out.append(
+                Detection(
+                    card=card,
+                    confidence=conf,
+                    box=box,
+                    corners=tuple((float(x), float(y)) for x, y in quad),
+                    alternatives=alts,
+                )
+            )
+        return out
+
+    __call__ = recognize

@@ -1,0 +1,1 @@
+"""Training the recognizer's two networks (PyTorch; never imported by the appliance at run time)."""

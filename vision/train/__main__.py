@@ -1,0 +1,62 @@
+"""``python -m vision.train render|detector|identifier|export``: the whole training recipe.
+
+Typical run (see models/README.md for the exact numbers used):
+
+    python -m vision.train render --out data/train --first-seed 0 --scenes 6000
+    python -m vision.train render --out data/val --first-seed 900000 --scenes 400
+    python -m vision.train detector --epochs 20
+    python -m vision.train identifier --epochs 30
+    python -m vision.train export
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("render", help="pre-render scenes to data/ (2 processes; run while not training)")
+    r.add_argument("--out", type=Path, default=Path("data/train"))
+    r.add_argument("--first-seed", type=int, default=0)
+    r.add_argument("--scenes", type=int, default=6000)
+    r.add_argument("--chunk", type=int, default=200)
+    r.add_argument("--workers", type=int, default=2)
+    r.add_argument("--style", default="mixed")
+    r.add_argument("--decks", default="swiss-xvii", help="comma-separated deck names passed to the renderer")
+    r.add_argument("--renderer", default="vision.synth.scene:render_scene")
+    for name, epochs, batch, lr in (("detector", 20, 32, 3e-3), ("identifier", 30, 128, 3e-3)):
+        t = sub.add_parser(name, help=f"train the {name} (resumable with --resume)")
+        t.add_argument("--data", type=Path, default=Path("data/train"))
+        t.add_argument("--val", type=Path, default=Path("data/val"))
+        t.add_argument("--epochs", type=int, default=epochs)
+        t.add_argument("--batch", type=int, default=batch)
+        t.add_argument("--lr", type=float, default=lr)
+        t.add_argument("--threads", type=int, default=2)
+        t.add_argument("--resume", action="store_true")
+        t.add_argument("--name", default=name, help="run folder under runs/")
+    e = sub.add_parser("export", help="ONNX + prototypes from runs/*/best.pt into models/")
+    e.add_argument("--models", type=Path, default=Path("models"))
+    e.add_argument("--data", type=Path, default=Path("data/val"), help="crops of the built-in deck for its prototypes")
+    a = p.parse_args(argv)
+
+    if a.cmd == "render":
+        from vision.train.data import render_dataset
+
+        render_dataset(a.out, a.first_seed, a.scenes, chunk=a.chunk, workers=a.workers, style=a.style, decks=tuple(a.decks.split(",")), renderer=a.renderer)
+    elif a.cmd in ("detector", "identifier"):
+        import importlib
+
+        mod = importlib.import_module(f"vision.train.{a.cmd}")
+        mod.train(a.data, a.val, epochs=a.epochs, batch=a.batch, lr=a.lr, threads=a.threads, resume=a.resume, name=a.name)
+    else:
+        from vision.train.export import export_all
+
+        export_all(a.models, a.data)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

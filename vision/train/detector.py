@@ -1,0 +1,255 @@
+"""Train the class-agnostic card detector (CenterNet-style heatmaps + corner regression)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from vision.recognizer.geometry import (
+    CORNER_SCALE,
+    DETECTOR_SIZE,
+    DETECTOR_STRIDE,
+    canonical_corners,
+    nms_quads,
+    quad_iou,
+)
+from vision.train.common import Run, cosine_lr, eta
+from vision.train.data import load_chunks
+from vision.train.nets import Detector
+
+GRID = DETECTOR_SIZE // DETECTOR_STRIDE
+#: Cards less visible than this are neither positives nor negatives for the heatmap.
+POSITIVE_VISIBLE = 0.35
+
+
+def build_targets(quads: np.ndarray, cls: np.ndarray, vis: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Heatmap (2,g,g), heatmap weight (2,g,g), corner target (8,g,g), corner weight (g,g) for one image."""
+    g = GRID
+    hm = np.zeros((2, g, g), np.float32)
+    hw = np.ones((2, g, g), np.float32)
+    reg = np.zeros((8, g, g), np.float32)
+    rw = np.zeros((g, g), np.float32)
+    yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
+    for i in np.argsort(vis):  # most visible last, so it owns shared cells
+        q = quads[i]
+        c = q.mean(axis=0) / DETECTOR_STRIDE - 0.5  # in cell units
+        ix, iy = round(float(c[0])), round(float(c[1]))
+        if not (0 <= ix < g and 0 <= iy < g):
+            continue
+        if vis[i] < POSITIVE_VISIBLE:
+            hw[:, max(0, iy - 1) : iy + 2, max(0, ix - 1) : ix + 2] = 0.0
+            continue
+        short = min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1])) / DETECTOR_STRIDE
+        sigma = max(0.6, float(short) / 6.0)
+        gauss = np.exp(-((xx - c[0]) ** 2 + (yy - c[1]) ** 2) / (2 * sigma * sigma))
+        k = int(cls[i])
+        hm[k] = np.maximum(hm[k], gauss)
+        hm[k, iy, ix] = 1.0
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                y, x = iy + dy, ix + dx
+                if 0 <= y < g and 0 <= x < g:
+                    centre = (np.array([x, y], np.float32) + 0.5) * DETECTOR_STRIDE
+                    reg[:, y, x] = ((q - centre) / CORNER_SCALE).reshape(-1)
+                    rw[y, x] = 1.0 if dx == dy == 0 else 0.5
+    return hm, hw, reg, rw
+
+
+def augment(img: np.ndarray, quads: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Random flips and transpose of a square input, with its quads kept clockwise."""
+    s = DETECTOR_SIZE
+    q = quads.copy()
+    if rng.random() < 0.5:
+        img = img[:, ::-1]
+        q[..., 0] = s - q[..., 0]
+        q = q[:, ::-1]
+    if rng.random() < 0.5:
+        img = img[::-1]
+        q[..., 1] = s - q[..., 1]
+        q = q[:, ::-1]
+    if rng.random() < 0.5:
+        img = img.transpose(1, 0, 2)
+        q = q[..., ::-1]
+        q = q[:, ::-1]
+    return np.ascontiguousarray(img), np.ascontiguousarray(q)
+
+
+def focal_loss(logits: torch.Tensor, hm: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    pos = (hm >= 1.0).float()
+    pos_loss = -torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = -torch.log(1 - p) * p**2 * (1 - hm) ** 4 * (1 - pos) * weight
+    return (pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1.0)
+
+
+def corner_loss(pred: torch.Tensor, target: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    """Smooth-L1 on the 4 corners, minimised over the 4 cyclic orders (the outline has no 'top')."""
+    b, _, g, _ = pred.shape
+    p = pred.permute(0, 2, 3, 1).reshape(-1, 4, 2)
+    t = target.permute(0, 2, 3, 1).reshape(-1, 4, 2)
+    w = weight.reshape(-1)
+    m = w > 0
+    if not m.any():
+        return pred.sum() * 0.0
+    p, t, w = p[m], t[m], w[m]
+    losses = torch.stack([F.smooth_l1_loss(p, torch.roll(t, k, dims=1), reduction="none", beta=0.05).sum((1, 2)) for k in range(4)])
+    return (losses.min(dim=0).values * w).sum() / w.sum()
+
+
+class DetectorData:
+    def __init__(self, folder: Path) -> None:
+        d = load_chunks(folder)
+        self.img = d["det_img"]
+        self.quad, self.cls, self.vis, obj_img = d["obj_quad"], d["obj_cls"], d["obj_vis"], d["obj_img"]
+        order = np.argsort(obj_img, kind="stable")
+        self.quad, self.cls, self.vis, obj_img = self.quad[order], self.cls[order], self.vis[order], obj_img[order]
+        self.start = np.searchsorted(obj_img, np.arange(len(self.img)))
+        self.end = np.searchsorted(obj_img, np.arange(len(self.img)), side="right")
+        # Sensor noise drawn once: torch.randn over a whole batch costs as much as a training step here.
+        self.noise = torch.randn(3, DETECTOR_SIZE + 64, DETECTOR_SIZE + 64, generator=torch.Generator().manual_seed(0))
+
+    def __len__(self) -> int:
+        return len(self.img)
+
+    def objects(self, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        s, e = self.start[i], self.end[i]
+        return self.quad[s:e], self.cls[s:e], self.vis[s:e]
+
+    def batch(self, idx: np.ndarray, rng: np.random.Generator | None) -> tuple[torch.Tensor, ...]:
+        imgs, hms, hws, regs, rws = [], [], [], [], []
+        for i in idx:
+            img, (q, c, v) = self.img[i], self.objects(int(i))
+            if rng is not None:
+                img, q = augment(img, q, rng)
+            hm, hw, reg, rw = build_targets(q, c, v)
+            imgs.append(img)
+            hms.append(hm)
+            hws.append(hw)
+            regs.append(reg)
+            rws.append(rw)
+        # NHWC bytes viewed as NCHW: already channels_last, no copy.
+        x = torch.from_numpy(np.stack(imgs)).permute(0, 3, 1, 2).float()
+        if rng is None:
+            x.div_(255.0)
+        else:  # photometric jitter: exposure, contrast, white balance, sensor noise
+            n = len(idx)
+            gain = rng.uniform(0.6, 1.4, (n, 1, 1, 1)) * rng.uniform(0.85, 1.15, (n, 3, 1, 1)) / 255.0
+            bias = torch.from_numpy(rng.uniform(-0.1, 0.1, (n, 1, 1, 1)).astype(np.float32))
+            oy, ox = rng.integers(0, self.noise.shape[-1] - DETECTOR_SIZE, 2)
+            noise = self.noise[:, oy : oy + DETECTOR_SIZE, ox : ox + DETECTOR_SIZE] * float(rng.uniform(0, 0.03))
+            x.mul_(torch.from_numpy(gain.astype(np.float32))).add_(bias).add_(noise).clamp_(0, 1)
+        x = x.contiguous(memory_format=torch.channels_last)
+        return (x, *(torch.from_numpy(np.stack(a)) for a in (hms, hws, regs, rws)))
+
+
+def decode(heat: np.ndarray, reg: np.ndarray, threshold: float = 0.3, nms_iou: float = 0.4) -> tuple[np.ndarray, np.ndarray]:
+    """Numpy decode of one image's raw outputs (sigmoid heat (2,g,g), reg (8,g,g)) to quads in input pixels."""
+    t = torch.from_numpy(heat)[None]
+    peak = ((F.max_pool2d(t, 3, 1, 1) == t).float() * t)[0].numpy().max(axis=0)
+    ys, xs = np.nonzero(peak >= threshold)
+    if len(ys) == 0:
+        return np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32)
+    scores = peak[ys, xs]
+    centre = (np.stack([xs, ys], axis=1).astype(np.float32) + 0.5) * DETECTOR_STRIDE
+    quads = reg[:, ys, xs].T.reshape(-1, 4, 2) * CORNER_SCALE + centre[:, None, :]
+    quads = np.stack([canonical_corners(q) for q in quads])
+    keep = nms_quads(quads, scores, nms_iou)
+    return quads[keep], scores[keep]
+
+
+def match_stats(pred: np.ndarray, gt: np.ndarray, vis: np.ndarray, min_vis: float = 0.7) -> tuple[int, int, int, int]:
+    """(true positives among GT >= min_vis, GT >= min_vis, predictions matching any card, predictions)."""
+    used: set[int] = set()
+    tp = 0
+    matched_pred = 0
+    for p in pred:
+        ious = [quad_iou(p, g) if j not in used else 0.0 for j, g in enumerate(gt)]
+        if ious and max(ious) > 0.5:
+            j = int(np.argmax(ious))
+            used.add(j)
+            matched_pred += 1
+            tp += int(vis[j] >= min_vis)
+    return tp, int((vis >= min_vis).sum()), matched_pred, len(pred)
+
+
+@torch.no_grad()
+def evaluate(model: Detector, data: DetectorData, limit: int = 300) -> dict[str, float]:
+    model.eval()
+    tp = n_gt = mp = n_pred = 0
+    for s in range(0, min(limit, len(data)), 32):
+        idx = np.arange(s, min(s + 32, limit, len(data)))
+        x = data.batch(idx, None)[0]
+        logits, reg = model(x)
+        heat = torch.sigmoid(logits).numpy()
+        for k, i in enumerate(idx):
+            quads, _ = decode(heat[k], reg[k].numpy())
+            q, _, v = data.objects(int(i))
+            a, b, c, d = match_stats(quads, q, v)
+            tp, n_gt, mp, n_pred = tp + a, n_gt + b, mp + c, n_pred + d
+    model.train()
+    recall = tp / max(n_gt, 1)
+    precision = mp / max(n_pred, 1)
+    return {"recall": recall, "precision": precision, "f1": 2 * recall * precision / max(recall + precision, 1e-9)}
+
+
+def train(data_dir: Path, val_dir: Path, *, epochs: int, batch: int, lr: float, threads: int, resume: bool, name: str = "detector") -> None:
+    torch.set_num_threads(threads)
+    run = Run(name)
+    data, val = DetectorData(data_dir), DetectorData(val_dir)
+    model = Detector().to(memory_format=torch.channels_last)  # type: ignore[call-overload]
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
+    steps_per_epoch = len(data) // batch
+    total = epochs * steps_per_epoch
+    step, best = 0, -1.0
+    state = run.load("last.pt") if resume else None
+    if state:
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["opt"])
+        step, best = state["step"], state["best"]
+        run.log(f"resumed at step {step}/{total}")
+    run.log(f"detector: {len(data)} train / {len(val)} val images, {sum(p.numel() for p in model.parameters())} params, {total} steps")
+    rng = np.random.default_rng(step)
+    t_last, n_last, t_save = time.time(), 0, time.time()
+    agg = np.zeros(2)
+    while step < total:
+        perm = rng.permutation(len(data))
+        for b in range(steps_per_epoch):
+            if step >= total:
+                break
+            x, hm, hw, reg, rw = data.batch(perm[b * batch : (b + 1) * batch], rng)
+            for gr in opt.param_groups:
+                gr["lr"] = cosine_lr(step, total, lr)
+            logits, pred = model(x)
+            l_hm = focal_loss(logits, hm, hw)
+            l_reg = corner_loss(pred, reg, rw)
+            loss = l_hm + 2.0 * l_reg
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            step += 1
+            n_last += len(x)
+            agg += [l_hm.item(), l_reg.item()]
+            if step % 25 == 0:
+                dt = time.time() - t_last
+                rate = n_last / dt
+                run.log(
+                    f"step {step}/{total} ep {step / steps_per_epoch:.2f} heat {agg[0] / 25:.4f} corners {agg[1] / 25:.4f} "
+                    f"lr {opt.param_groups[0]['lr']:.2e} {rate:.1f} img/s eta {eta((total - step) * batch / rate)}"
+                )
+                t_last, n_last, agg = time.time(), 0, np.zeros(2)
+            if step % steps_per_epoch == 0 or step == total or time.time() - t_save > 600:
+                metrics = evaluate(model, val)
+                run.log(f"val step {step}: " + " ".join(f"{k} {v:.4f}" for k, v in metrics.items()))
+                ckpt = {"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "best": best, "metrics": metrics}
+                if metrics["f1"] > best:
+                    best = metrics["f1"]
+                    ckpt["best"] = best
+                    run.save(ckpt, "best.pt")
+                run.save(ckpt, "last.pt")
+                t_save = time.time()
+                t_last = time.time()
+    run.log(f"done, best val f1 {best:.4f}")

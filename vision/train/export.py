@@ -1,0 +1,75 @@
+"""Export trained checkpoints to self-contained ONNX files and build the built-in deck's prototypes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+import torch
+
+from vision.recognizer.geometry import CROP_H, CROP_W, DETECTOR_SIZE
+from vision.recognizer.prototypes import build_prototypes
+from vision.recognizer.runtime import DETECTOR_FILE, IDENTIFIER_FILE, PROTOTYPES_FILE
+from vision.train.common import RUNS_DIR
+from vision.train.data import load_chunks
+from vision.train.labels import LABELS
+from vision.train.nets import Detector, DetectorExport, Identifier, IdentifierExport
+
+OPSET = 17
+
+
+def _load(model: torch.nn.Module, ckpt: Path) -> torch.nn.Module:
+    state = torch.load(ckpt, map_location="cpu", weights_only=False)
+    model.load_state_dict(state["model"])
+    return model.eval()
+
+
+def export_detector(ckpt: Path, out: Path) -> None:
+    model = DetectorExport(_load(Detector(), ckpt), DETECTOR_SIZE).eval()  # type: ignore[arg-type]
+    x = torch.zeros(1, 3, DETECTOR_SIZE, DETECTOR_SIZE)
+    torch.onnx.export(model, (x,), str(out), input_names=["image"], output_names=["peak", "corners"], opset_version=OPSET, dynamo=False)
+
+
+def export_identifier(ckpt: Path, out: Path) -> None:
+    model = IdentifierExport(_load(Identifier(n_classes=len(LABELS)), ckpt)).eval()  # type: ignore[arg-type]
+    x = torch.zeros(2, 3, CROP_H, CROP_W)
+    torch.onnx.export(
+        model,
+        (x,),
+        str(out),
+        input_names=["crops"],
+        output_names=["embedding", "upside_down"],
+        dynamic_axes={"crops": {0: "n"}, "embedding": {0: "n"}, "upside_down": {0: "n"}},
+        opset_version=OPSET,
+        dynamo=False,
+    )
+
+
+def embed_crops(identifier: Path, crops: np.ndarray, batch: int = 256) -> np.ndarray:
+    sess = ort.InferenceSession(str(identifier), providers=["CPUExecutionProvider"])
+    out = []
+    for s in range(0, len(crops), batch):
+        x = np.ascontiguousarray(crops[s : s + batch].transpose(0, 3, 1, 2), dtype=np.float32)
+        out.append(sess.run(None, {"crops": x})[0])
+    return np.concatenate(out)
+
+
+def export_all(models_dir: Path, data_dir: Path, deck: str = "swiss-xvii", per_label: int = 60) -> None:
+    """Write the detector and identifier ONNX files and ``<deck>.prototypes.npz`` into ``models_dir``."""
+    models_dir.mkdir(parents=True, exist_ok=True)
+    export_detector(RUNS_DIR / "detector" / "best.pt", models_dir / DETECTOR_FILE)
+    export_identifier(RUNS_DIR / "identifier" / "best.pt", models_dir / IDENTIFIER_FILE)
+    d = load_chunks(data_dir)
+    keep = (d["crop_deck"] == deck) & (d["crop_vis"] >= 0.9)
+    crops, labels = d["crop_img"][keep], d["crop_label"][keep]
+    rng = np.random.default_rng(0)
+    chosen = np.concatenate([rng.permutation(np.nonzero(labels == k)[0])[:per_label] for k in range(len(LABELS))])
+    crops, labels = crops[chosen], labels[chosen]
+    # Both ways up: the identifier reads a card either way, so its prototype covers both.
+    both = np.concatenate([crops, crops[:, ::-1, ::-1]])
+    names = [LABELS[k] for k in np.concatenate([labels, labels])]
+    protos = build_prototypes(embed_crops(models_dir / IDENTIFIER_FILE, both), names)
+    protos.save(models_dir / PROTOTYPES_FILE)
+    (models_dir / "labels.txt").write_text("\n".join(LABELS) + "\n")
+    print(f"exported to {models_dir}: {len(names)} crops -> {len(protos.names)} prototypes")
