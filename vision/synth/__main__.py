@@ -1,7 +1,7 @@
 """Write rendered scenes for inspection, a contact sheet, or measure throughput.
 
     python -m vision.synth samples --out DIR [--n 20] [--seed 0] [--style mixed] [--deck swiss-xvii]
-    python -m vision.synth sheet --out docs/contact-sheet.jpg [--n 12]
+    python -m vision.synth sheet --out docs/contact-sheet.jpg [--n 16 --seed 100 --truth-row --tile-width 320]
     python -m vision.synth bench [--n 50] [--size 640x480]
 
 ``samples`` writes ``<seed>.jpg`` plus ``<seed>.json`` (the scene's ground truth) per
@@ -44,8 +44,16 @@ def overlay(scene: Scene) -> np.ndarray:
     return img
 
 
-def contact_sheet(scenes: list[Scene], cols: int = 4, with_overlay: bool = False) -> np.ndarray:
-    tiles = [overlay(s) if with_overlay else s.image for s in scenes]
+def contact_sheet(
+    scenes: list[Scene], cols: int = 4, with_overlay: bool = False, truth_row: bool = False, tile_width: int = 0
+) -> np.ndarray:
+    """Scenes in a grid; ``truth_row`` draws the ground truth on the last row's scenes."""
+    n_last = len(scenes) - (len(scenes) - 1) // cols * cols
+    tiles = [overlay(s) if with_overlay or (truth_row and i >= len(scenes) - n_last) else s.image
+             for i, s in enumerate(scenes)]
+    if tile_width:
+        tiles = [cv2.resize(t, (tile_width, round(t.shape[0] * tile_width / t.shape[1])), interpolation=cv2.INTER_AREA)
+                 for t in tiles]
     h, w = tiles[0].shape[:2]
     rows = []
     for i in range(0, len(tiles), cols):
@@ -68,6 +76,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if name != "bench":
             p.add_argument("--out", type=Path, required=True)
             p.add_argument("--overlay", action="store_true", help="draw the ground truth onto the images")
+        if name == "sheet":
+            p.add_argument("--truth-row", action="store_true", help="draw the ground truth on the last row")
+            p.add_argument("--tile-width", type=int, default=0, help="scale each tile to this width")
     args = parser.parse_args(argv)
     w, h = args.size
     if args.cmd == "bench":
@@ -84,7 +95,9 @@ def main(argv: Sequence[str] | None = None) -> int:
               for s in range(args.seed, args.seed + args.n)]
     if args.cmd == "sheet":
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        cv2.imwrite(str(args.out), contact_sheet(scenes, with_overlay=args.overlay), [cv2.IMWRITE_JPEG_QUALITY, 85])
+        sheet = contact_sheet(scenes, with_overlay=args.overlay, truth_row=args.truth_row, tile_width=args.tile_width)
+        params = [cv2.IMWRITE_JPEG_QUALITY, 85] if args.out.suffix.lower() in (".jpg", ".jpeg") else []
+        cv2.imwrite(str(args.out), sheet, params)
         print(f"wrote {args.out}")
         return 0
     args.out.mkdir(parents=True, exist_ok=True)

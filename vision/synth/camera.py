@@ -125,13 +125,14 @@ def random_light(rng: np.random.Generator, h: int, w: int, d: float) -> Light:
     tint = np.array([1.0 - 0.12 * temp * (0.5 + d), 1.0, 1.0 + 0.12 * temp * (0.5 + d)], np.float32)  # B, G, R
     gain3 = (gain * level)[..., None] * tint
     glare_total: np.ndarray | None = None
-    for _ in range(int(rng.poisson(0.3 + 1.5 * d))):
+    # specular glare: small, bright patches (a lamp mirrored in glossy card or table)
+    for _ in range(int(rng.poisson(0.2 + 1.0 * d))):
         spot = np.zeros((h // 4, w // 4), np.float32)
         c = (int(rng.integers(0, w // 4)), int(rng.integers(0, h // 4)))
-        axes = (int(rng.integers(3, 20 + round(30 * d))), int(rng.integers(2, 12 + round(20 * d))))
+        axes = (int(rng.integers(2, 7 + round(10 * d))), int(rng.integers(1, 5 + round(6 * d))))
         cv2.ellipse(spot, c, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
-        glare = np.asarray(cv2.resize(cv2.GaussianBlur(spot, (0, 0), 3 + 4 * rng.random()), (w, h)), np.float32)
-        glare *= rng.uniform(60, 120 + 160 * d)
+        glare = np.asarray(cv2.resize(cv2.GaussianBlur(spot, (0, 0), 1.5 + 2.5 * rng.random()), (w, h)), np.float32)
+        glare *= rng.uniform(50, 110 + 120 * d)
         glare_total = glare if glare_total is None else glare_total + glare
     return Light(gain3.astype(np.float32), glare_total)
 
