@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 import traceback
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,6 +60,9 @@ class GameResult:
     frames: int = 0
     asked: int = 0
     rejected: int = 0
+    collections: int = 0
+    collectors_right: int = 0
+    extra_flags: dict[str, int] = field(default_factory=dict)
     error: str | None = None
 
     @property
@@ -119,6 +123,9 @@ def _fill(out: GameResult, comparison: Any, truth: Sequence[Any]) -> GameResult:
     out.latencies = list(comparison.latencies)
     out.asked = comparison.asked
     out.rejected = len(comparison.rejected)
+    out.collections = comparison.collections
+    out.collectors_right = comparison.collectors_right
+    out.extra_flags = dict(comparison.extra_flags)
     return out
 
 
@@ -157,6 +164,9 @@ def summarise(results: list[GameResult], mode: str) -> dict[str, Any]:
         "frames": sum(r.frames for r in ok),
         "asked": sum(r.asked for r in ok),
         "rejected_events": sum(r.rejected for r in ok),
+        "collections": sum(r.collections for r in ok),
+        "collectors_right": sum(r.collectors_right for r in ok),
+        "extra_flags": dict(sum((Counter(r.extra_flags) for r in ok), Counter())),
     }
     met: dict[str, bool | None] = {}
     for key, target in TARGETS.items():

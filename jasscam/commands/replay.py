@@ -182,6 +182,8 @@ def format_comparison(result: Comparison) -> str:
         f"Cards reported: {s['cards_seen']} of {s['cards_truth']}, missed or misread: {s['cards_unmatched']},"
         f" asked with alternatives: {s['asked']}, refused by the rules engine: {s['rejected_events']}",
         f"Latency from card at rest to event: median {s['latency_median_s']} s, p95 {s['latency_p95_s']} s",
+        f"Collections seen: {s['collections']}, collector named {s['collectors_named']}, right {s['collectors_right']};"
+        f" flags not in the truth: {s['extra_flags'] or 'none'}",
     ]
     for t in result.tricks:
         if not t.ok:

@@ -35,6 +35,9 @@ class TrackerConfig:
     collect_after_frames: int = 3
     #: A played card moved this far (card sizes) from where it lay has left its place.
     left_distance: float = 1.2
+    #: The trick's cards must have moved this far together (card sizes) towards a player
+    #: before ``TrickCollected`` names that player as the collector.
+    collector_move: float = 0.08
     #: Frames a not-yet-counted card must have been seen to be kept when its trick is
     #: swept away before it came to rest (a trick collected early).
     flush_min_frames: int = 2
@@ -60,7 +63,14 @@ class TrackerConfig:
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be between 0 and 1, got {value!r}")
-        for name in ("rest_tolerance", "match_distance", "moving_match_distance", "left_distance", "lost_track_buffer"):
+        for name in (
+            "rest_tolerance",
+            "match_distance",
+            "moving_match_distance",
+            "left_distance",
+            "lost_track_buffer",
+            "collector_move",
+        ):
             value = getattr(self, name)
             if value <= 0:
                 raise ValueError(f"{name} must be positive, got {value!r}")

@@ -13,6 +13,7 @@ Pure: events in, numbers out (used by ``jasscam replay --compare`` and the bench
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -62,6 +63,11 @@ class Comparison:
     cards_seen: int = 0
     cards_unmatched: int = 0
     asked: int = 0  # cards emitted with alternatives (the dashboard would ask)
+    collections: int = 0  # trick_collected events the camera reported
+    collectors_named: int = 0  # ... naming a seat
+    collectors_right: int = 0  # ... naming the truth's collector
+    #: Flags the rules engine raised on the camera's game that it did not raise on the truth.
+    extra_flags: dict[str, int] = field(default_factory=dict)
 
     @property
     def tricks_right(self) -> int:
@@ -93,6 +99,10 @@ class Comparison:
             "cards_unmatched": self.cards_unmatched,
             "asked": self.asked,
             "rejected_events": len(self.rejected),
+            "collections": self.collections,
+            "collectors_named": self.collectors_named,
+            "collectors_right": self.collectors_right,
+            "extra_flags": dict(self.extra_flags),
             "latency_median_s": None if med is None else round(med, 3),
             "latency_p95_s": None if p95 is None else round(p95, 3),
         }
@@ -177,6 +187,16 @@ def compare(truth: Sequence[Event], camera: Sequence[Event]) -> Comparison:
     result.cards_truth = sum(1 for e in truth if isinstance(e, CardPlayed))
     result.cards_seen = sum(1 for e in camera if isinstance(e, CardPlayed))
     result.asked = sum(1 for e in camera if isinstance(e, CardPlayed) and e.alternatives)
+    seen_collects = [e for e in camera if isinstance(e, TrickCollected)]
+    truth_collects = [e for e in truth if isinstance(e, TrickCollected)]
+    result.collections = len(seen_collects)
+    result.collectors_named = sum(1 for e in seen_collects if e.seat is not None)
+    result.collectors_right = sum(
+        1 for s, t in zip(seen_collects, truth_collects, strict=False) if s.seat is not None and s.seat == t.seat
+    )
+    truth_flags = Counter(f.code for f in truth_state.flags)
+    seen_flags = Counter(f.code for f in seen_state.flags)
+    result.extra_flags = {k: v for k, v in sorted((seen_flags - truth_flags).items())}
     return result
 
 

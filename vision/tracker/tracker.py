@@ -360,19 +360,28 @@ class TrickTracker:
         return events
 
     def _collector(self) -> int | None:
-        """The seat the trick's cards were swept towards, if they were seen moving."""
+        """The seat whose side the trick was gathered and swept towards, if that was seen.
+
+        A trick is gathered into a pile in front of the player who takes it and swept off
+        their edge, so the centroid of the cards' last seen places has moved from the
+        centroid of where they lay towards that player. None when the cards vanished
+        where they lay (lifted, or hidden) and no such move was seen.
+        """
         vx = vy = 0.0
-        moved = 0
+        n = 0
+        size = 0.0
         for laid in self._trick:
             track = self._track(laid.track_id)
             if track is None:
                 continue
-            dx, dy = track.centre[0] - laid.placed[0], track.centre[1] - laid.placed[1]
-            if (dx * dx + dy * dy) ** 0.5 > 0.5 * laid.size:
-                vx += dx
-                vy += dy
-                moved += 1
-        if moved == 0:
+            vx += track.centre[0] - laid.placed[0]
+            vy += track.centre[1] - laid.placed[1]
+            size += laid.size
+            n += 1
+        if n == 0:
+            return None
+        vx, vy, size = vx / n, vy / n, size / n
+        if (vx * vx + vy * vy) ** 0.5 <= self.config.collector_move * size:
             return None
         return self.layout.seat_towards((vx, vy))
 
