@@ -49,7 +49,8 @@ class OpenCVSource(FrameSource):
         cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # the newest frame, not a stale one from the driver queue
         cap.set(cv2.CAP_PROP_READ_TIMEOUT_MSEC, 3000)
         self._cap = cap
-        self._t0 = time.monotonic()
+        if not self._t0:  # one time base across reopens: the tracker needs t to keep rising
+            self._t0 = time.monotonic()
 
     def read(self, timeout: float) -> Frame:
         if self._cap is None:

@@ -100,7 +100,8 @@ class PiCameraSource(FrameSource):
         except Exception as exc:  # libcamera raises RuntimeError and friends
             raise SourceLost(f"picamera2 could not start the camera: {exc}") from exc
         self._cam = cam
-        self._t0 = time.monotonic()
+        if not self._t0:  # one time base across reopens: the tracker needs t to keep rising
+            self._t0 = time.monotonic()
         if self.locked_controls is None:
             self._lock_exposure()
 

@@ -19,6 +19,7 @@ import numpy as np
 from scoring.cards import ALL_CARD_IDS, CARD_INDEX
 from scoring.events import CardPlayed, Event, RoundStarted, TrickCollected
 from vision.detection import Detection, FrameDetections
+from vision.recording import RecordingWriter
 
 W, H = 320, 240
 CARD_W, CARD_H = 30, 44
@@ -40,8 +41,14 @@ def draw(cards: Sequence[tuple[int, str]]) -> np.ndarray:
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
 
 
-def game_frames(events: Sequence[Event], *, per_card: int = 4, hold: int = 4, gap: int = 2) -> list[np.ndarray]:
-    """Frames showing the round's tricks card by card; a collected trick disappears."""
+def game_frames(
+    events: Sequence[Event], *, per_card: int = 4, hold: int = 4, gap: int = 2, grain: float = 0.0
+) -> list[np.ndarray]:
+    """Frames showing the round's tricks card by card; a collected trick disappears.
+
+    ``grain`` adds sensor noise of that standard deviation to every frame, so frames
+    compress like a camera's instead of like flat colour.
+    """
     frames: list[np.ndarray] = [draw([])] * gap
     on_table: list[tuple[int, str]] = []
     for event in events:
@@ -52,15 +59,24 @@ def game_frames(events: Sequence[Event], *, per_card: int = 4, hold: int = 4, ga
             frames += [draw(on_table)] * hold
             on_table = []
             frames += [draw([])] * gap
+    if grain:
+        rng = np.random.default_rng(0)
+        frames = [
+            np.clip(f.astype(np.int16) + rng.normal(0, grain, f.shape).astype(np.int16), 0, 255).astype(np.uint8)
+            for f in frames
+        ]
     return frames
 
 
-def write_video(path: Path, frames: Sequence[np.ndarray], fps: float) -> Path:
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), fps, (W, H))
-    assert writer.isOpened(), "OpenCV cannot write MJPG here"
-    for frame in frames:
-        writer.write(frame)
-    writer.release()
+def write_recording(
+    path: Path, events: Sequence[Event], fps: float, codec: str = "MJPG", grain: float = 0.0
+) -> Path:
+    """A recording folder of the round ``events`` (round_started first) with its ground truth."""
+    with RecordingWriter(path, fps=fps, width=W, height=H, codec=codec, deck="synthetic") as writer:
+        for frame in game_frames(events[1:], grain=grain):
+            writer.write_frame(frame)
+        for event in events:
+            writer.add_event(event)
     return path
 
 

@@ -16,13 +16,13 @@ import pytest
 
 from jasscam.pipeline import DropQueue, Pipeline
 from jasscam.sources.base import Frame, SourceLost, SourceUnavailable
+from jasscam.sources.recording import RecordingSource
 from jasscam.sources.resilient import ResilientSource, SourceStatus
-from jasscam.sources.video import VideoFileSource
 from jasscam.store import EventStore
 from scoring.events import CardPlayed, Event, TrickCollected, event_to_dict
 from scoring.game import fold
 from tests.appliance.gamegen import config, round_events
-from tests.appliance.synthetic import SimpleTracker, detect, game_frames, write_video
+from tests.appliance.synthetic import SimpleTracker, detect, write_recording
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -34,8 +34,8 @@ def round1() -> list[Event]:
 
 @pytest.fixture(scope="module")
 def video(tmp_path_factory: pytest.TempPathFactory, round1: list[Event]) -> Path:
-    path = tmp_path_factory.mktemp("rec") / "video.avi"
-    return write_video(path, game_frames(round1[1:]), fps=50)
+    """A recording folder of one round at 50 fps (200 frames, 4 s)."""
+    return write_recording(tmp_path_factory.mktemp("rec") / "round", round1, fps=50)
 
 
 def plays(events: list[Event]) -> list[tuple[str, int | None, str | None]]:
@@ -58,7 +58,7 @@ def start_game(store: EventStore, round1: list[Event]) -> int:
 def test_a_replayed_round_lands_in_the_store_as_played(tmp_path: Path, video: Path, round1: list[Event]) -> None:
     store = EventStore(tmp_path / "g.db")
     game = start_game(store, round1)
-    pipeline = Pipeline(VideoFileSource(video, fps=50, realtime=False), detect, SimpleTracker(), store)
+    pipeline = Pipeline(RecordingSource(video, realtime=False), detect, SimpleTracker(), store)
     stats = pipeline.run(timeout=20)
     events = store.events(game)
     assert plays(events) == plays(round1)
@@ -80,7 +80,7 @@ def test_a_slow_recogniser_on_a_live_source_drops_stale_frames_and_counts_them(
         return detect(image)
 
     pipeline = Pipeline(
-        VideoFileSource(video, fps=50, realtime=True),
+        RecordingSource(video, realtime=True),
         slow_detect,
         SimpleTracker(stable=1),
         store,
@@ -102,27 +102,31 @@ def test_drop_queue_keeps_the_newest_items() -> None:
     assert q.get(0.1) is not None and len(q) == 0
 
 
-class UnpluggedVideo(VideoFileSource):
-    """A video that 'loses its cable' after ``fail_after`` frames and refuses ``refusals`` reopens."""
+class UnpluggedCamera(RecordingSource):
+    """A recording that 'loses its cable' after ``fail_after`` frames and refuses ``refusals`` reopens.
+
+    Like a camera, it goes on at the present moment when it comes back (the frames of the
+    outage are lost; here the outage is shorter than a frame, so none are).
+    """
 
     finite = False
 
     def __init__(self, path: Path, fail_after: int, refusals: int) -> None:
-        super().__init__(path, fps=50, realtime=False)
+        super().__init__(path, realtime=False)
         self.fail_after, self.refusals, self.opens = fail_after, refusals, 0
-        self.resume_index = 0
+        self.resume_t = 0.0
 
     def open(self) -> None:
         self.opens += 1
         if self.opens > 1 and self.refusals > 0:
             self.refusals -= 1
             raise SourceUnavailable("no camera at /dev/video0 (unplugged)")
-        self.start_at = self.resume_index / 50
+        self.start_at = self.resume_t
         super().open()
 
     def read(self, timeout: float) -> Frame:
         if self.opens == 1 and self._index >= self.fail_after:
-            self.resume_index = self._index
+            self.resume_t = self._index / 50
             raise SourceLost("VIDIOC_DQBUF: No such device")
         return super().read(timeout)
 
@@ -134,7 +138,7 @@ def test_a_source_that_fails_is_reopened_with_backoff_and_reported_lost(
     game = start_game(store, round1)
     states: list[SourceStatus] = []
     source = ResilientSource(
-        UnpluggedVideo(video, fail_after=60, refusals=2), backoff_s=0.05, backoff_max_s=0.2, on_state=states.append
+        UnpluggedCamera(video, fail_after=60, refusals=2), backoff_s=0.05, backoff_max_s=0.2, on_state=states.append
     )
     pipeline = Pipeline(source, detect, SimpleTracker(), store, lossless=True)
     pipeline.start()
@@ -153,7 +157,7 @@ def test_a_source_that_fails_is_reopened_with_backoff_and_reported_lost(
 def test_stop_ends_a_live_pipeline_promptly(tmp_path: Path, video: Path, round1: list[Event]) -> None:
     store = EventStore(tmp_path / "g.db")
     start_game(store, round1)
-    pipeline = Pipeline(VideoFileSource(video, fps=5, realtime=True), detect, SimpleTracker(), store)
+    pipeline = Pipeline(RecordingSource(video, realtime=True), detect, SimpleTracker(), store)
     pipeline.start()
     time.sleep(0.3)
     started = time.monotonic()
@@ -164,14 +168,14 @@ def test_stop_ends_a_live_pipeline_promptly(tmp_path: Path, video: Path, round1:
 
 def test_events_without_a_configured_game_are_counted_not_stored(tmp_path: Path, video: Path) -> None:
     store = EventStore(tmp_path / "g.db")
-    stats = Pipeline(VideoFileSource(video, fps=50, realtime=False), detect, SimpleTracker(), store).run(timeout=20)
+    stats = Pipeline(RecordingSource(video, realtime=False), detect, SimpleTracker(), store).run(timeout=20)
     assert stats.events_without_game == 45 and store.current_game() is None
 
 
 def test_events_the_rules_reject_are_counted_and_the_game_stays_valid(tmp_path: Path, video: Path) -> None:
     store = EventStore(tmp_path / "g.db")
     game = store.new_game(config())  # no round_started: every card_played is a RuleError
-    stats = Pipeline(VideoFileSource(video, fps=50, realtime=False), detect, SimpleTracker(), store).run(timeout=20)
+    stats = Pipeline(RecordingSource(video, realtime=False), detect, SimpleTracker(), store).run(timeout=20)
     assert stats.events_rejected == 45 and stats.events_appended == 0
     assert len(store.events(game)) == 1
 
@@ -182,7 +186,7 @@ def test_a_recogniser_crash_stops_the_pipeline_and_is_raised(tmp_path: Path, vid
     def broken(image: np.ndarray) -> list:
         raise RuntimeError("onnxruntime: bad input")
 
-    pipeline = Pipeline(VideoFileSource(video, fps=50, realtime=False), broken, SimpleTracker(), store)
+    pipeline = Pipeline(RecordingSource(video, realtime=False), broken, SimpleTracker(), store)
     with pytest.raises(RuntimeError, match="bad input"):
         pipeline.run(timeout=10)
     assert not any(t.is_alive() for t in threading.enumerate() if t.name.startswith("jasscam-"))
@@ -193,7 +197,7 @@ APPLIANCE = textwrap.dedent(
     # A minimal appliance: resumes the store's current game after a restart.
     import sys
     from jasscam.pipeline import Pipeline
-    from jasscam.sources.video import VideoFileSource
+    from jasscam.sources.recording import RecordingSource
     from jasscam.store import EventStore
     from tests.appliance.gamegen import config, round_events
     from tests.appliance.synthetic import SimpleTracker, detect
@@ -206,7 +210,7 @@ APPLIANCE = textwrap.dedent(
     events = store.events(game)
     resume_t = max((e.t or 0.0) for e in events)
     print("resume", resume_t, len(events), flush=True)
-    source = VideoFileSource(sys.argv[2], fps=50, realtime=True, start_at=resume_t)
+    source = RecordingSource(sys.argv[2], realtime=True, start_at=resume_t)
     Pipeline(source, detect, SimpleTracker(resume=events), store, lossless=True).run()
     print("done", flush=True)
     """
