@@ -23,7 +23,7 @@ from scoring.rules import next_seat, trick_winner
 from vision.detection import FrameDetections
 from vision.tracker.config import TrackerConfig
 from vision.tracker.identity import Reading, cards_not_held, resolve
-from vision.tracker.layout import TableLayout
+from vision.tracker.layout import SeatGuess, TableLayout
 from vision.tracker.tracks import Track, TrackState, associate
 
 TRICKS_PER_ROUND = 9
@@ -252,14 +252,7 @@ class TrickTracker:
         if not self.layout.in_play_area(place, *self._size):
             # Held cards, the Bodentrumpf, a stack at the rim: not a card laid into the trick.
             return []
-        seat_guess = self.layout.assign(
-            place,
-            *self._size,
-            corners=place_corners,
-            expected=self._expected_seat(),
-            exclude={laid.seat for laid in self._trick} if len(self._trick) < 4 else set(),
-            centre=self.table_centre,
-        )
+        seat_guess = self._assign(place, place_corners)
         reading = resolve(
             track.votes, self._played, replay_share=cfg.replay_share, not_held=self._not_held[seat_guess.seat]
         )
@@ -289,8 +282,19 @@ class TrickTracker:
             events += self._collect(t, collector=None)
             if self.round_over:
                 return events
+            seat_guess = self._assign(place, place_corners)  # a new trick: new leader, no seat taken
         events.append(self._play(track, seat_guess.seat, reading, t, place))
         return events
+
+    def _assign(self, place: tuple[float, float], corners: tuple[tuple[float, float], ...]) -> SeatGuess:
+        return self.layout.assign(
+            place,
+            *self._size,
+            corners=corners,
+            expected=self._expected_seat(),
+            exclude={laid.seat for laid in self._trick} if len(self._trick) < 4 else set(),
+            centre=self.table_centre,
+        )
 
     def _may_be_old_card(self, track: Track, card: str) -> bool:
         """Could ``track``, read as the already played ``card``, really be that old card?

@@ -21,6 +21,7 @@ from vision.detection import Detection
 from vision.tracker.config import TrackerConfig
 
 PATH_LENGTH = 32
+MOVING_VOTE_WEIGHT = 0.5
 
 #: Added to the matching cost when a detection clearly reads as another card.
 IDENTITY_PENALTY = 0.35
@@ -101,12 +102,12 @@ class Track:
     def moving(self) -> bool:
         return self.rest_frames < 2
 
-    def vote(self, det: Detection) -> None:
+    def vote(self, det: Detection, weight: float = 1.0) -> None:
         """Add one frame's read (its best id and alternatives, by confidence) to the vote."""
-        self.votes[det.card] = self.votes.get(det.card, 0.0) + det.confidence
+        self.votes[det.card] = self.votes.get(det.card, 0.0) + det.confidence * weight
         for card, conf in det.alternatives:
             if card != det.card:
-                self.votes[card] = self.votes.get(card, 0.0) + conf
+                self.votes[card] = self.votes.get(card, 0.0) + conf * weight
         self.reads += 1
 
     def leading_identity(self) -> tuple[str | None, float]:
@@ -141,7 +142,8 @@ class Track:
             self.settled_corners = self.anchor_corners
             self.settled_frames = self.rest_frames
         self.path.append((centre, tuple(det.corners)))
-        self.vote(det)
+        # A card in motion is blurred, tilted, half in a hand: its reads count half.
+        self.vote(det, 1.0 if self.rest_frames >= 2 else MOVING_VOTE_WEIGHT)
 
     def miss(self) -> None:
         self.missed += 1
