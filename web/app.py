@@ -140,6 +140,19 @@ def camera_status(status: Mapping[str, Any]) -> dict[str, Any]:
     return {"ok": ok, "camera": state, "source": source.get("name"), "message": None if ok else (error or state)}
 
 
+def lan_address() -> str | None:
+    """This machine's address on its default route (no packet is sent), or None offline."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.255.255.255", 1))
+            address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    return None if address.startswith("127.") else address
+
+
 def check_pin(pin: Any) -> str:
     if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 8:
         raise BadRequest("the table PIN must be 4 to 8 digits")
@@ -223,6 +236,7 @@ def create_app(
     polled once a second; phones see a banner while the camera is not live.
     """
     app = Flask(__name__)
+    app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 3600  # card pictures, CSS, JS: phones revalidate hourly
     app.config["JSON_AS_ASCII"] = False
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -264,7 +278,18 @@ def create_app(
             raise BadRequest(f"no game {game_id}", 404) from None
 
     def dashboard_url() -> str:
-        return public_url or request.host_url.rstrip("/") + "/"
+        if public_url:
+            return public_url
+        url = request.host_url.rstrip("/") + "/"
+        host = request.host.rsplit(":", 1)[0] if not request.host.startswith("[") else request.host
+        if host in ("localhost", "127.0.0.1", "[::1]"):
+            # The appliance's own screen asked: a phone cannot open "localhost", so the
+            # QR code gets the address this machine has on the table's network.
+            lan = lan_address()
+            if lan:
+                port = request.host.rsplit(":", 1)[1] if ":" in request.host and not request.host.endswith("]") else ""
+                url = f"{request.scheme}://{lan}{':' + port if port else ''}/"
+        return url
 
     @app.errorhandler(BadRequest)
     def bad_request(exc: BadRequest) -> Response:

@@ -277,10 +277,14 @@ def test_language_is_german_until_the_table_picks_another(client: FlaskClient) -
 
 def test_every_asset_is_served_locally(client: FlaskClient, new_game) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
+    import re
+
     for url in ("/", "/setup", f"/game/{game}", "/games"):
-        html = client.get(url).data.decode()
-        assert "http://" not in html.replace("http://localhost/", "").replace("http://www.w3.org/", "")
-        assert "https://" not in html
+        html = client.get(url, base_url="http://jass.test").data.decode()
+        links = re.findall(r'(?:src|href)="([^"]*)"', html)
+        assert links
+        for link in links:  # local paths, inline data, or the dashboard's own address (QR)
+            assert link.startswith(("/", "data:", "http://jass.test/")), (url, link)
     assert client.get("/static/cards/rosen-ober.png").status_code == 200
     assert client.get("/static/cards/back.png").status_code == 200
 
@@ -298,3 +302,14 @@ def test_web_never_imports_jasscam() -> None:
             if isinstance(node, ast.ImportFrom):
                 names = [node.module or ""]
             assert not any(n == "jasscam" or n.startswith("jasscam.") for n in names), path
+
+
+def test_qr_code_on_the_appliance_screen_points_at_the_lan_address(client: FlaskClient) -> None:
+    from web.app import lan_address
+
+    page = client.get("/", base_url="http://localhost:8080").data.decode()
+    lan = lan_address()
+    if lan is None:  # no network at all: nothing better than localhost to offer
+        assert "http://localhost:8080/" in page
+    else:
+        assert f"http://{lan}:8080/" in page
