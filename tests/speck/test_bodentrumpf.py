@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from jasscam.tournament.bodentrumpf import BodentrumpfWatcher, awaiting_bodentrumpf, propose_bodentrumpf
-from scoring.events import CardPlayed, GameConfigured, RoundStarted
+from scoring.events import CardPlayed, Event, GameConfigured, RoundStarted
 from tests.speck.conftest import PLAYERS, speck_events
 from vision.detection import BACK, Detection
 
@@ -71,7 +71,7 @@ def test_a_card_seen_while_dealing_breaks_the_streak() -> None:
 def test_awaiting_only_between_speck_games() -> None:
     cfg = GameConfigured(players=PLAYERS, variant="speck")
     assert awaiting_bodentrumpf([cfg])
-    started = [cfg, RoundStarted(forehand=1, contract="rosen", bodentrumpf="rosen-9")]
+    started: list[Event] = [cfg, RoundStarted(forehand=1, contract="rosen", bodentrumpf="rosen-9")]
     assert not awaiting_bodentrumpf(started)
     assert not awaiting_bodentrumpf([*started, CardPlayed(seat=1, card="rosen-6")])
     whole = speck_events(seed=1)
