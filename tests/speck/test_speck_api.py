@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
-from flask.testing import FlaskClient
 
 from jasscam.store import EventStore
 from jasscam.tournament.bodentrumpf import BodentrumpfWatcher
@@ -17,13 +16,14 @@ from web.speck import register_speck
 AUTH = {"X-Table-Pin": PIN}
 
 
-def new_speck(client: FlaskClient, **change: Any) -> int:
+def new_speck(client: Any, **change: Any) -> int:
     r = client.post("/speck/api/games", json={**SETUP, **change}, headers=AUTH)
     assert r.status_code == 200, r.json
     return int(r.json["game"])
 
 
 def load(store: EventStore, events: list[Any]) -> int:
+    assert isinstance(events[0], GameConfigured)
     game = store.new_game(events[0])
     for ev in events[1:]:
         store.append(game, ev)
@@ -31,7 +31,7 @@ def load(store: EventStore, events: list[Any]) -> int:
 
 
 def test_setup_writes_a_speck_game_configured_with_full_names_scorer_and_first_dealer(
-    client: FlaskClient, store: EventStore
+    client: Any, store: EventStore
 ) -> None:
     game = new_speck(client, scorer=2, dealer=3, games=8)
     cfg = store.events(game)[0]
@@ -42,7 +42,7 @@ def test_setup_writes_a_speck_game_configured_with_full_names_scorer_and_first_d
     assert view["next"] == {"game": 1, "dealer": 3, "forehand": 0}
 
 
-def test_setup_refuses_missing_last_names_odd_game_counts_bad_seats_and_wrong_pins(client: FlaskClient) -> None:
+def test_setup_refuses_missing_last_names_odd_game_counts_bad_seats_and_wrong_pins(client: Any) -> None:
     players = [dict(p) for p in SETUP["players"]]  # type: ignore[attr-defined]
     players[1]["last"] = " "
     r = client.post("/speck/api/games", json={**SETUP, "players": players}, headers=AUTH)
@@ -57,7 +57,7 @@ def test_setup_refuses_missing_last_names_odd_game_counts_bad_seats_and_wrong_pi
 
 
 def test_bodentrumpf_starts_the_game_with_its_suit_and_the_seat_after_the_dealer(
-    client: FlaskClient, store: EventStore
+    client: Any, store: EventStore
 ) -> None:
     game = new_speck(client)  # scorer and dealer seat 2
     r = client.post(f"/speck/api/games/{game}/bodentrumpf", json={"card": "schilten-9"}, headers=AUTH)
@@ -73,7 +73,7 @@ def test_bodentrumpf_starts_the_game_with_its_suit_and_the_seat_after_the_dealer
     assert bad.status_code == 400
 
 
-def test_the_next_games_dealer_moves_on_one_seat(client: FlaskClient, store: EventStore) -> None:
+def test_the_next_games_dealer_moves_on_one_seat(client: Any, store: EventStore) -> None:
     events = speck_events(seed=9, speck_games=12)
     second = next(i for i, e in enumerate(events) if isinstance(e, RoundStarted) and i > 1)
     game = load(store, events[:second])
@@ -85,7 +85,7 @@ def test_the_next_games_dealer_moves_on_one_seat(client: FlaskClient, store: Eve
     assert view["blatt"]["games_played"] == 1 and view["blatt"]["games"][0]["sum"] == 157
 
 
-def test_live_points_per_player_while_a_game_runs(client: FlaskClient, store: EventStore) -> None:
+def test_live_points_per_player_while_a_game_runs(client: Any, store: EventStore) -> None:
     game = new_speck(client)
     client.post(f"/speck/api/games/{game}/bodentrumpf", json={"card": "rosen-6"}, headers=AUTH)
     for seat, card in ((3, "eicheln-ass"), (0, "eicheln-10"), (1, "eicheln-6"), (2, "rosen-7")):
@@ -96,7 +96,7 @@ def test_live_points_per_player_while_a_game_runs(client: FlaskClient, store: Ev
     assert view["round"]["sum"] == 21 and view["round"]["to_play"] == 2
 
 
-def test_misplay_is_shown_with_the_rule_text_and_the_table_rules_on_it(client: FlaskClient, store: EventStore) -> None:
+def test_misplay_is_shown_with_the_rule_text_and_the_table_rules_on_it(client: Any, store: EventStore) -> None:
     game = new_speck(client)  # forehand seat 3
     client.post(f"/speck/api/games/{game}/bodentrumpf", json={"card": "rosen-6"}, headers=AUTH)
     pos = store.append(game, CardPlayed(seat=0, card="rosen-under"))  # seat 0 leads out of turn
@@ -122,14 +122,14 @@ def test_misplay_is_shown_with_the_rule_text_and_the_table_rules_on_it(client: F
     assert r.status_code == 400
 
 
-def test_a_stale_screen_cannot_write(client: FlaskClient) -> None:
+def test_a_stale_screen_cannot_write(client: Any) -> None:
     game = new_speck(client)
     r = client.post(f"/speck/api/games/{game}/bodentrumpf", json={"card": "rosen-6"},
                     headers={**AUTH, "X-Expect-Count": "5"})
     assert r.status_code == 409 and "changed meanwhile" in r.json["error"]
 
 
-def test_camera_proposal_is_offered_only_while_a_bodentrumpf_is_awaited(app: Flask, client: FlaskClient) -> None:
+def test_camera_proposal_is_offered_only_while_a_bodentrumpf_is_awaited(app: Flask, client: Any) -> None:
     watcher = BodentrumpfWatcher(frames=2)
     register_speck(app, bodentrumpf=watcher.proposal, title="Eidgenossen · Tisch 4")
     game = new_speck(client)
@@ -143,7 +143,7 @@ def test_camera_proposal_is_offered_only_while_a_bodentrumpf_is_awaited(app: Fla
     assert "Eidgenossen · Tisch 4" in client.get(f"/speck/{game}/blatt").get_data(as_text=True)
 
 
-def test_punkteblatt_page_csv_and_pdf_of_a_whole_speck_game(client: FlaskClient, store: EventStore) -> None:
+def test_punkteblatt_page_csv_and_pdf_of_a_whole_speck_game(client: Any, store: EventStore) -> None:
     game = load(store, speck_events(seed=11, scorer=1, dealer=1))
     blatt = client.get(f"/speck/api/games/{game}/blatt.json").json
     assert blatt["check"]["actual"] == 1884 and blatt["complete"]
@@ -159,14 +159,14 @@ def test_punkteblatt_page_csv_and_pdf_of_a_whole_speck_game(client: FlaskClient,
     assert client.get(f"/speck/api/games/{game}").json["phase"] == "over"
 
 
-def test_schieber_games_and_unknown_games_are_not_speck_pages(client: FlaskClient, store: EventStore) -> None:
+def test_schieber_games_and_unknown_games_are_not_speck_pages(client: Any, store: EventStore) -> None:
     schieber = store.new_game(GameConfigured(players=PLAYERS))
     assert client.get(f"/speck/{schieber}").status_code == 404
     assert client.get(f"/speck/api/games/{schieber}/blatt.csv").status_code == 404
     assert client.get("/speck/api/games/99").status_code == 404
 
 
-def test_pages_render_in_every_language(client: FlaskClient) -> None:
+def test_pages_render_in_every_language(client: Any) -> None:
     game = new_speck(client)
     for lang, word in (("de", "Schreiber"), ("fr", "Marqueur"), ("en", "Scorer")):
         client.set_cookie("lang", lang)

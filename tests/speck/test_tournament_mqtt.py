@@ -16,7 +16,7 @@ from jasscam.tournament.publish import PublishError, TablePublisher, follow_stor
 from jasscam.tournament.ranking import tournament_ranking
 from jasscam.tournament.server import create_ranking_app
 from jasscam.tournament.topics import TopicError, parse_topic, table_topic
-from scoring.events import RoundStarted
+from scoring.events import GameConfigured, RoundStarted
 from scoring.game import fold
 from tests.speck.conftest import free_port, speck_events
 from web.speck.blatt import punkteblatt
@@ -76,7 +76,9 @@ def test_a_table_publishing_game_by_game_updates_the_live_ranking(mosquitto: int
     with EventStore(tmp_path / "table2.sqlite") as store, TournamentBoard(
         "127.0.0.1", mosquitto, tournament=TOURNAMENT
     ) as board, TablePublisher("127.0.0.1", mosquitto, tournament=TOURNAMENT, table="2") as pub:
-        game = store.new_game(events[0])
+        config = events[0]
+        assert isinstance(config, GameConfigured)
+        game = store.new_game(config)
         for ev in events[1 : starts[1]]:  # the first game
             store.append(game, ev)
         stop = threading.Event()
@@ -109,7 +111,7 @@ def test_ranking_page_serves_the_board_live(mosquitto: int) -> None:
     with TournamentBoard("127.0.0.1", mosquitto, tournament=TOURNAMENT) as board:
         app = create_ranking_app(board, heartbeat=0.5)
         client = app.test_client()
-        assert client.get("/api/ranking").json["ranking"] == []
+        assert client.get("/api/ranking").get_json()["ranking"] == []
         handle = serve(app, "127.0.0.1", 0)
         try:
             import http.client
