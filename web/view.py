@@ -50,6 +50,15 @@ def event_rows(events: list[Event]) -> list[dict[str, Any]]:
     return rows
 
 
+def contract_factors(config: dict[str, Any]) -> dict[str, int]:
+    """The engine's multiplier for each contract under this game's table (for the buttons)."""
+    from scoring.events import CONTRACTS
+    from scoring.multipliers import multiplier
+
+    table = config.get("multipliers", "default")
+    return {c: multiplier(c, table, config.get("custom_multipliers")) for c in CONTRACTS}
+
+
 def game_view(game_id: int, events: list[Event]) -> dict[str, Any]:
     """The whole view of one game, as the snapshot the dashboard renders.
 
@@ -60,6 +69,7 @@ def game_view(game_id: int, events: list[Event]) -> dict[str, Any]:
     view: dict[str, Any] = {"game": game_id, "count": len(events), "events": event_rows(events)}
     try:
         state = fold_state(events)
+        view["factors"] = contract_factors(state["config"])
         state.pop("rounds", None)
         view["state"] = state
         view["error"] = None

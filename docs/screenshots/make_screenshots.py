@@ -116,6 +116,15 @@ def main() -> int:
                 page.wait_for_selector(f"body[data-count='{starts[0] + 5}']")
                 page.click(".tabs button[data-tab='history']")
                 page.screenshot(path=OUT / "history.png")
+                # a game with no round yet: the contract and Schieben by button
+                game3 = store.new_game(config)
+                page.goto(f"{base}/game/{game3}")
+                page.wait_for_selector("body[data-count='1']")
+                page.click("#new-round")
+                page.click("#pick-contract button[data-value='rosen']")
+                page.check("#schieben")
+                page.wait_for_timeout(300)
+                page.screenshot(path=OUT / "new-round.png")
                 browser.close()
         finally:
             handle.stop()

@@ -357,7 +357,8 @@
     const prev = s.round ? s.round.forehand : null;
     const ev = await dialog(t("new_round"), (body) => {
       const fore = choice("forehand", seatOptions(), prev === null ? 0 : (prev + 1) % 4, "g2");
-      const con = choice("contract", CONTRACTS.map((c) => [c, el("span", {}, contractIcon(c), " ", contractLabel(c))]), null, "g2");
+      const con = choice("contract", CONTRACTS.map((c) => [c, el("span", {}, contractIcon(c), " ", contractLabel(c),
+        view.factors ? el("span", { class: "badge mult", text: `×${view.factors[c]}` }) : null)]), null, "g2");
       const pushed = el("input", { type: "checkbox", id: "schieben" });
       body.replaceChildren(el("h2", { text: t("forehand") }), fore.node, el("h2", { text: t("contract") }), con.node,
         el("label", { class: "check" }, pushed, t("schieben")));
