@@ -367,21 +367,32 @@ class TrickTracker:
         """The seat whose side the trick was gathered and swept towards, if that was seen.
 
         A trick is gathered into a pile in front of the player who takes it and swept off
-        their edge, so the centroid of the cards' last seen places has moved from the
-        centroid of where they lay towards that player. None when the cards vanished
-        where they lay (lifted, or hidden) and no such move was seen.
+        their edge. When the pile was seen leaving (a card carried far from where it lay),
+        the side of the table it was last seen on names the collector. Otherwise the
+        centroid of the cards' last seen places has moved, from where they lay, towards
+        the pile, which lies in front of the collector. None when neither was seen.
         """
+        w, h = self._size
+        centre = self.table_centre or (self.layout.centre[0] * w, self.layout.centre[1] * h)
         vx = vy = 0.0
         n = 0
         size = 0.0
+        far: tuple[float, Track] | None = None
         for laid in self._trick:
             track = self._track(laid.track_id)
             if track is None:
                 continue
-            vx += track.centre[0] - laid.placed[0]
-            vy += track.centre[1] - laid.placed[1]
+            dx, dy = track.centre[0] - laid.placed[0], track.centre[1] - laid.placed[1]
+            moved = (dx * dx + dy * dy) ** 0.5 / laid.size
+            if moved > self.config.left_distance and (far is None or moved > far[0]):
+                far = (moved, track)
+            vx += dx
+            vy += dy
             size += laid.size
             n += 1
+        if far is not None:
+            track = far[1]
+            return self.layout.seat_towards((track.centre[0] - centre[0], track.centre[1] - centre[1]))
         if n == 0:
             return None
         vx, vy, size = vx / n, vy / n, size / n
