@@ -75,3 +75,20 @@ def test_printed_report_names_tricks_sheet_and_comparison(recorded: tuple[Path, 
     assert "Tricks right (cards, seats, winner): 2 / 2" in format_comparison(
         compare(recording.events, result.camera_events)
     )
+
+
+def test_replay_command_refuses_a_missing_recording(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from jasscam.cli import main
+
+    assert main(["replay", str(tmp_path / "nowhere")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_replay_command_says_when_the_models_are_missing(
+    recorded: tuple[Path, list[tuple[Detection, ...]]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from jasscam.cli import main
+
+    folder, _ = recorded
+    assert main(["replay", str(folder), "--models", str(tmp_path)]) == 2
+    assert "cannot load the recogniser" in capsys.readouterr().err
