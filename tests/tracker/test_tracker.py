@@ -420,3 +420,25 @@ def test_speck_bodentrumpf_laid_into_a_trick_later_counts() -> None:
     tracker.start_round(RoundStarted(forehand=0, contract="rosen", bodentrumpf="rosen-koenig"))
     events = [e for f in table.frames for e in tracker.update(f)]
     assert plays(events) == [(0, "rosen-koenig")]
+
+
+def test_resumed_round_knows_its_collected_tricks_and_next_leader() -> None:
+    # Trick 1 was stored before a restart; seat 2 won it (eicheln-9, trump) and leads now.
+    history: list[Event] = [CardPlayed(seat=s, card=c) for s, c in TRICK]
+    history.append(TrickCollected(seat=2))
+    tracker = TrickTracker()
+    tracker.start_round(RoundStarted(forehand=0, contract="eicheln"), history)
+    assert (tracker.tricks_done, tracker.leader) == (1, 2)
+    table = Table()
+    # A card reading firmly as one of the stored trick's is struck, not played twice.
+    table.reads_as["schellen-ass"] = ("rosen-6", 0.8, (("schellen-ass", 0.15),))
+    table.lay("schellen-ass", 2, rest=8)
+    events = [e for f in table.frames for e in tracker.update(f)]
+    assert plays(events) == [(2, "schellen-ass")]
+
+
+def test_resume_leaves_the_trick_on_the_table_to_the_camera() -> None:
+    history: list[Event] = [CardPlayed(seat=s, card=c) for s, c in TRICK[:2]]
+    tracker = TrickTracker()
+    tracker.start_round(RoundStarted(forehand=0, contract="eicheln"), history)
+    assert (tracker.tricks_done, tracker.leader, tracker.current_trick) == (0, 0, [])

@@ -16,6 +16,7 @@ engine to flag.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoring.events import CardPlayed, Event, RoundStarted, TrickCollected
@@ -112,10 +113,14 @@ class TrickTracker:
 
     # -- input ----------------------------------------------------------------------------
 
-    def start_round(self, event: RoundStarted) -> None:
+    def start_round(self, event: RoundStarted, history: Sequence[Event] = ()) -> None:
         """Begin a round: its contract, and ``forehand`` leads the first trick.
 
         Cards still on the table from before are not counted in the new round.
+        ``history``: when resuming a round already under way (the appliance restarted),
+        the round's events stored so far, after ``event``. The collected tricks among them
+        are taken as done (their cards played, the last winner leading); the cards of the
+        trick still on the table are left out, because the camera will see them again.
         """
         if not isinstance(event, RoundStarted):
             raise TypeError(f"start_round needs a RoundStarted event, got {type(event).__name__}")
@@ -131,6 +136,21 @@ class TrickTracker:
         for track in self._tracks:
             if track.state is not TrackState.CANDIDATE:
                 track.state = TrackState.RETIRED
+        self._replay_history(history)
+
+    def _replay_history(self, history: Sequence[Event]) -> None:
+        assert self._contract is not None
+        cards = [(e.seat, e.card) for e in history if isinstance(e, CardPlayed)]
+        collected = sum(1 for e in history if isinstance(e, TrickCollected))
+        done = min(collected, len(cards) // 4, TRICKS_PER_ROUND)
+        for i in range(done):
+            trick = cards[4 * i : 4 * i + 4]
+            ids = [c for _, c in trick]
+            for seat, card in trick[1:]:
+                self._not_held[seat] |= cards_not_held(ids[0], card, self._contract)
+            self._played.update(ids)
+            self._leader = trick[trick_winner(ids, self._contract)][0]
+        self._tricks_done = done
 
     def update(self, frame: FrameDetections) -> list[Event]:
         """Take one frame's detections; return the events it completed, in order."""
