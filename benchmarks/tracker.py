@@ -74,13 +74,25 @@ def _alarm(_signum: int, _frame: object) -> None:
     raise GameTimeout()
 
 
-def _run_oracle(seed: int, style: str, fps: float, size: tuple[int, int]) -> GameResult:
+def _rendered(folder: Path) -> bool:
+    """A finished recording of this game is already there (``--work`` keeps them)."""
+    from vision.recording import Recording, RecordingError
+
+    try:
+        return Recording.open(folder).finished
+    except RecordingError:
+        return False
+
+
+def _run_oracle(seed: int, style: str, fps: float, size: tuple[int, int], work: Path | None) -> GameResult:
     from scoring.events import Event, RoundStarted
     from tests.tracker.oracle import oracle_game
     from vision.tracker import TrickTracker
     from vision.tracker.evaluate import compare
 
-    game = oracle_game(seed, style=style, fps=fps, size=size)
+    folder = work / f"game-{seed}" if work is not None else None
+    record = folder if folder is not None and not _rendered(folder) else None
+    game = oracle_game(seed, style=style, fps=fps, size=size, record_to=record)
     tracker = TrickTracker()
     rounds = [e for e in game.truth if isinstance(e, RoundStarted)]
     events: list[Event] = []
@@ -105,7 +117,8 @@ def _run_recognizer(seed: int, style: str, fps: float, size: tuple[int, int], re
     from vision.tracker.evaluate import compare
 
     folder = work / f"game-{seed}"
-    render_game(seed, folder, style=style, fps=fps, size=size, overwrite=True)
+    if not _rendered(folder):
+        render_game(seed, folder, style=style, fps=fps, size=size, overwrite=True)
     recording = Recording.open(folder)
     result = replay_recording(recording, recognize)
     out = _fill(GameResult(seed, style), compare(recording.events, result.camera_events), recording.events)
@@ -190,7 +203,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--fps", type=float, default=10.0)
     parser.add_argument("--size", default="640x480")
     parser.add_argument("--timeout", type=int, default=900, help="seconds per game before it counts as hung")
-    parser.add_argument("--work", help="keep rendered recordings in this folder (default: a temporary one)")
+    parser.add_argument(
+        "--work",
+        help="keep the rendered recordings in this folder and reuse those already there (default: a temporary one)",
+    )
     parser.add_argument("--json", action="store_true", help="print only the summary as JSON")
     args = parser.parse_args(argv)
     if args.games < 1:
@@ -222,7 +238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.alarm(args.timeout)
             try:
                 if mode == "oracle":
-                    res = _run_oracle(seed, style, args.fps, (w, h))
+                    res = _run_oracle(seed, style, args.fps, (w, h), work if args.work else None)
                 else:
                     res = _run_recognizer(seed, style, args.fps, (w, h), recognize, work)
             except GameTimeout:
