@@ -150,8 +150,8 @@ class Track:
         self.velocity = (0.0, 0.0)
 
     def displacement(self) -> float:
-        """How far (card sizes) the card now is from where it came to rest."""
-        return math.dist(self.centre, self.anchor) / self.size
+        """How far (card sizes) the card now is from where it lay still the longest."""
+        return math.dist(self.centre, self.settled) / self.size
 
 
 def match_cost(track: Track, det: Detection, cfg: TrackerConfig) -> float | None:
