@@ -37,7 +37,7 @@ from vision.recording import RecordingWriter
 from vision.synth import props
 from vision.synth.assets import available_decks, level_for
 from vision.synth.camera import Camera, Light, random_light
-from vision.synth.compose import Pose, paste_card
+from vision.synth.compose import Pose, fill_quad, paste_card
 from vision.synth.deck import CardCache, random_style
 from vision.synth.scene import SEAT_ANGLES, SEAT_DIRS
 from vision.synth.textures import fine_noise, surface
@@ -153,7 +153,7 @@ def make_table(rng: np.random.Generator, width: int, height: int, deck: str, sty
         level=level_for(card_h * scale),
         centre=centre,
         arms=[props.ArmStyle(rng, card_h * scale) for _ in range(4)],
-        noise=float(rng.uniform(0.6, 1.2) + (4.0 if hard else 0.0)),
+        noise=float(rng.uniform(0.4, 0.9) + (4.0 if hard else 0.0)),
         blur=float(rng.uniform(0.0, 0.5) + (1.0 if hard else 0.0)),
         tempo=[float(rng.uniform(0.7, 1.4)) for _ in range(4)],
     )
@@ -185,13 +185,13 @@ def _uncovered(table: Table, labels: np.ndarray, pose: Pose) -> bool:
     return not bool(np.any(labels[mask > 0] == props.OCCLUDER))
 
 
-def _gone(table: Table, pose: Pose) -> bool:
-    """No pixel of the card is left in the frame (less than one pixel's area inside it)."""
-    quad = table.camera.project(pose.corners()).astype(np.float32)
-    w, h = table.width - 1, table.height - 1
-    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    inside, _ = cv2.intersectConvexConvex(quad, frame)
-    return bool(inside < 1.0)
+def _any_in_view(table: Table, cards: list[CardOnTable]) -> bool:
+    """Whether any pixel of these cards is in the frame, hands ignored (the same
+    rasterisation and lens mapping as the rendered label map)."""
+    mask = np.zeros((table.height, table.width), np.uint8)
+    for c in cards:
+        fill_quad(mask, table.camera.to_ideal(c.pose.corners()), 1)
+    return bool(table.camera.distort(mask, cv2.INTER_NEAREST).any())
 
 
 # ---------------------------------------------------------------- the animation
@@ -316,7 +316,7 @@ class Director:
             state = sweep((i + 1) / n)
             frame, labels = render_frame(tb, state, rng)
             self.frame_index += 1
-            if gone_at is None and all(_gone(tb, c.pose) for c in state.cards):
+            if gone_at is None and not _any_in_view(tb, state.cards):
                 gone_at = self.t - 1 / self.fps
             yield frame, labels
         if gone_at is None:

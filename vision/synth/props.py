@@ -41,6 +41,7 @@ class ArmStyle:
         self.arm_w = card_height * rng.uniform(0.7, 0.85)
         self.sleeve_frac = rng.uniform(0.2, 0.8)  # how much of the visible arm is covered
         self.spread = rng.uniform(0.0, 0.25)
+        self.thumb_side = 1.0 if rng.random() < 0.8 else -1.0  # +1: right hand seen from above
 
 
 Finger = tuple[np.ndarray, np.ndarray, float]
@@ -67,16 +68,17 @@ def arm_shapes(
     palm = np.array([wrist + n * style.hand_w * 0.4, knuckles + n * style.hand_w * 0.5,
                      knuckles - n * style.hand_w * 0.5, wrist - n * style.hand_w * 0.42])
     shapes.append(("skin_poly", palm))
-    fw = style.hand_w / 4.2
-    for i, off in enumerate((-0.36, -0.12, 0.12, 0.36)):
-        base = knuckles + n * style.hand_w * off
-        lf = finger_len * (0.8, 1.0, 0.95, 0.75)[i]
-        direction = u + n * off * style.spread
+    fw = style.hand_w / 4.0
+    side = style.thumb_side
+    # little, ring, middle, index finger from the side away from the thumb
+    for off, rel in ((-0.37, 0.72), (-0.125, 0.93), (0.125, 1.0), (0.37, 0.88)):
+        base = knuckles + n * style.hand_w * off * side
+        direction = u + n * off * side * style.spread
         direction = direction / np.hypot(*direction)
-        fingers.append((base - u * fw * 0.3, base + direction * lf, fw))
-    thumb_base = wrist + u * palm_len * 0.35 + n * style.hand_w * 0.42
-    thumb_dir = u * 0.6 + n * 0.8
-    fingers.append((thumb_base, thumb_base + thumb_dir * finger_len * 0.8, fw * 1.15))
+        fingers.append((base - u * fw * 0.3, base + direction * finger_len * rel, fw))
+    thumb_base = wrist + u * palm_len * 0.3 + n * style.hand_w * 0.4 * side
+    thumb_dir = u * 0.65 + n * 0.75 * side
+    fingers.append((thumb_base, thumb_base + thumb_dir * finger_len * 0.75, fw * 1.2))
     sleeve_end = start + (wrist - start) * style.sleeve_frac
     sleeve = np.array([start + n * style.arm_w * 0.65 - u * 50, sleeve_end + n * style.arm_w * 0.62,
                        sleeve_end - n * style.arm_w * 0.62, start - n * style.arm_w * 0.65 - u * 50])
@@ -128,6 +130,10 @@ def draw_arm(
         cv2.line(mask, _pt(a - o), _pt(b - o), 255, round(t) + 1, AA)
         tip_dir = (b - a) / max(float(np.hypot(*(b - a))), 1.0)
         cv2.circle(layer, _pt(b - o - tip_dir * t * 0.3), max(1, round(t * 0.22)), _darker(style.skin, 0.92), -1, AA)
+        across = np.array([-tip_dir[1], tip_dir[0]]) * t * 0.3
+        for k in (0.45, 0.7):  # knuckle creases
+            c = a + (b - a) * k - o
+            cv2.line(layer, _pt(c - across), _pt(c + across), _darker(style.skin, 0.85), 1, AA)
     for kind, poly in shapes:
         pts = np.round(poly - o).astype(np.int32)
         colour = style.sleeve if kind == "sleeve" else style.skin
