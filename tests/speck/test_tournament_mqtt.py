@@ -178,3 +178,47 @@ def test_topic_names_are_one_level_and_unreachable_brokers_fail_clearly() -> Non
         table_topic("t", "#")
     with pytest.raises(PublishError, match="cannot reach"):
         TablePublisher("127.0.0.1", free_port(), tournament="t", table="1", connect_timeout=0.5)
+
+
+def test_cli_publishes_a_store_once_and_serves_the_ranking(mosquitto: int, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+    import urllib.request
+
+    from jasscam.cli import main
+
+    events = speck_events(seed=71, players=TABLES["1"], speck_games=8)
+    config = events[0]
+    assert isinstance(config, GameConfigured)
+    with EventStore(tmp_path / "t1.sqlite") as store:
+        game = store.new_game(config)
+        for ev in events[1:]:
+            store.append(game, ev)
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jasscam", "tournament", "ranking", "--broker", f"127.0.0.1:{mosquitto}",
+         "--tournament", TOURNAMENT, "--listen", f"127.0.0.1:{port}"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        assert server.stdout is not None
+        assert "ranking of" in server.stdout.readline()
+        rc = main(["tournament", "publish", "--broker", f"127.0.0.1:{mosquitto}", "--tournament", TOURNAMENT,
+                   "--table", "1", "--store", str(tmp_path / "t1.sqlite"), "--once"])
+        assert rc == 0 and "published table 1: 8 games" in capsys.readouterr().out
+
+        def ranking() -> dict:  # type: ignore[type-arg]
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/ranking", timeout=5) as r:
+                return json.loads(r.read())  # type: ignore[no-any-return]
+
+        until(lambda: len(ranking()["ranking"]) == 4)
+        assert sum(r["total"] for r in ranking()["ranking"]) == 8 * 157
+    finally:
+        server.terminate()
+        server.wait(5)
+    assert main(["tournament", "publish", "--broker", "127.0.0.1", "--tournament", "a/b", "--table", "1",
+                 "--store", str(tmp_path / "t1.sqlite")]) == 2
+    assert "one MQTT topic level" in capsys.readouterr().err
+    assert main(["tournament", "publish", "--broker", "127.0.0.1", "--tournament", "t", "--table", "1",
+                 "--store", str(tmp_path / "missing.sqlite")]) == 2
+    assert "no event store" in capsys.readouterr().err
