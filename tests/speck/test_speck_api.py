@@ -180,3 +180,26 @@ def test_every_language_has_every_speck_word() -> None:
     keys = set(SPECK_STRINGS["de"])
     for lang, words in SPECK_STRINGS.items():
         assert set(words) == keys, lang
+
+
+def test_a_trump_revoke_offers_every_other_trump_of_the_player_but_the_puur(client: Any, store: EventStore) -> None:
+    game = new_speck(client, dealer=3)  # forehand seat 0
+    client.post(f"/speck/api/games/{game}/bodentrumpf", json={"card": "rosen-6"}, headers=AUTH)
+    plays = [
+        (0, "rosen-ass"), (1, "schellen-6"), (2, "rosen-7"), (3, "rosen-8"),  # seat 1 does not follow trump
+        (0, "eicheln-6"), (1, "rosen-koenig"), (2, "eicheln-7"), (3, "eicheln-8"),  # ... and still had trumps
+        (1, "rosen-under"), (2, "schilten-6"), (3, "schilten-7"), (0, "schilten-8"),  # the Puur keeps its value
+        (1, "rosen-9"), (2, "eicheln-9"), (3, "eicheln-10"), (0, "schellen-7"),  # another trump: loses it too
+    ]
+    refs = [store.append(game, CardPlayed(seat=s, card=c)) for s, c in plays]
+    view = client.get(f"/speck/api/games/{game}").get_json()
+    m = next(m for m in view["misplays"] if m["code"] == "not_following_trump")
+    assert m["rule"]["section"] == "2.8.4" and "ausser dem Trumpf-Puur" in m["rule"]["text"]
+    assert [(c["role"], c["card"], c["ref"]) for c in m["cards"]] == [
+        ("played", "schellen-6", refs[1]), ("kept", "rosen-koenig", refs[5]), ("trump", "rosen-9", refs[12])
+    ]
+    r = client.post(f"/speck/api/games/{game}/ruling", json={"ref": refs[12], "ruling": "penalty"}, headers=AUTH)
+    assert r.status_code == 200
+    view = client.get(f"/speck/api/games/{game}").get_json()
+    assert view["round"]["trick"][0] == {"seat": 1, "card": "rosen-9", "ref": refs[12], "void": True}
+

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from scoring.events import Event, EventVoided, MisplayRuled, event_to_dict
-from scoring.game import GameState, fold
+from scoring.game import GameState, PlayedCard, fold
 from web.speck.blatt import dealer_of, next_forehand, punkteblatt
 from web.speck.rules_text import rule
 
@@ -46,12 +46,28 @@ def _card_at(events: list[Event], ref: int | None) -> str | None:
     return getattr(events[ref], "card", None)
 
 
+def _other_trumps(state: GameState, round_index: int | None, seat: int | None, skip: set[int]) -> list[PlayedCard]:
+    """The seat's trumps laid in that round so far, except the Puur (2.8.4, trump revoke)."""
+    if round_index is None or seat is None or not 0 <= round_index < len(state.rounds):
+        return []
+    rnd = state.rounds[round_index]
+    if rnd.trump is None:
+        return []
+    laid = {c.ref: c for t in rnd.tricks for c in t.cards} | {c.ref: c for c in rnd.trick}
+    return [
+        c for c in laid.values()
+        if c.seat == seat and c.ref not in skip and c.card.startswith(rnd.trump + "-") and c.card != f"{rnd.trump}-under"
+    ]
+
+
 def misplays(state: GameState, events: list[Event]) -> list[dict[str, Any]]:
     """The 2.8 misplay flags, newest first, with the rule text and the rulings so far.
 
     ``cards`` lists what the table can rule on: the misplayed card (``ref``) and, for
     2.8.4/2.8.5, the kept-back card that proved it (``evidence_ref``); both lose their
-    trick value under the rule.
+    trick value under the rule. A trump revoke (not following trump) adds every other
+    trump the player has laid in that game except the Puur (``role: trump``): 2.8.4
+    takes the trick value of all of them.
     """
     ruled = rulings(events)
     names = state.config.players
@@ -66,6 +82,11 @@ def misplays(state: GameState, events: list[Event]) -> list[dict[str, Any]]:
             r = ruled.get(ref)
             cards.append({"role": role, "ref": ref, "card": _card_at(events, ref),
                           "ruling": r["ruling"] if r else None})
+        if f.code == "not_following_trump":
+            skip = {r for r in (f.ref, f.evidence_ref) if r is not None}
+            for c in _other_trumps(state, f.round, f.seat, skip):
+                r = ruled.get(c.ref)
+                cards.append({"role": "trump", "ref": c.ref, "card": c.card, "ruling": r["ruling"] if r else None})
         out.append(
             {
                 "id": i,

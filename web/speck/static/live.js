@@ -120,7 +120,7 @@
         J.el("div", { class: "muted small", text: T("table_decides") }));
       for (const c of m.cards) {
         const box = J.el("div", { class: "rulings", "data-ref": c.ref },
-          J.el("span", { class: "what", text: `${T(c.role === "kept" ? "kept_card" : "played_card")}: ${c.card ? J.cardName(c.card) : "?"}` }),
+          J.el("span", { class: "what", text: `${T({ kept: "kept_card", trump: "trump_card" }[c.role] || "played_card")}: ${c.card ? J.cardName(c.card) : "?"}` }),
           J.el("button", { type: "button", class: c.ruling === "penalty" ? "on" : "", "data-ruling": "penalty", onclick: () => rule_(c.ref, "penalty"), text: T("penalty") }),
           J.el("button", { type: "button", class: c.ruling === "ignore" ? "on" : "", "data-ruling": "ignore", onclick: () => rule_(c.ref, "ignore"), text: T("ignore") }));
         li.append(box);
