@@ -92,3 +92,12 @@ def test_replay_command_says_when_the_models_are_missing(
     folder, _ = recorded
     assert main(["replay", str(folder), "--models", str(tmp_path)]) == 2
     assert "cannot load the recogniser" in capsys.readouterr().err
+
+
+def test_realtime_replay_keeps_the_recordings_pace() -> None:
+    still = np.full((120, 160, 3), 90, np.uint8)
+    frames = ((i / 10.0, still) for i in range(6))
+    result = replay_frames(frames, [], lambda _f: [], realtime=True, fps=10.0)
+    assert result.frames == 6
+    assert result.wall_s >= 0.5
+    assert result.recognised == 1  # the still table is recognised once
