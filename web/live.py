@@ -140,8 +140,10 @@ class _Feed(threading.Thread):
     def _check_new_game(self) -> None:
         current = self.hub.store.current_game()
         if current != self.current:
-            self.current = current
-            if current is not None and current != self.game_id:
+            was_current, self.current = self.current == self.game_id, current
+            # only viewers of the running game follow the table; someone reading an old
+            # game from the history stays where they are
+            if was_current and current is not None and current != self.game_id:
                 data = sse("newgame", {"game": current})
                 self.hub.broadcast(self.game_id, Frame(-1, -1, data))
 

@@ -95,11 +95,18 @@ class SSEClient:
         self.response = self.conn.getresponse()
         self.buffer = b""
 
-    def next(self) -> dict[str, object]:
-        """The next message as {event, id, data}; comments (heartbeats) are skipped."""
-        import json as _json
+    def next(self, within: float | None = None) -> dict[str, object]:
+        """The next message as {event, id, data}; comments (heartbeats) are skipped.
 
+        ``within``: raise TimeoutError if no message (heartbeats do not count) comes in time.
+        """
+        import json as _json
+        import time as _time
+
+        deadline = None if within is None else _time.monotonic() + within
         while True:
+            if deadline is not None and _time.monotonic() > deadline:
+                raise TimeoutError(f"no message within {within} s")
             while b"\n\n" not in self.buffer:
                 chunk = self.response.read1(65536)
                 if not chunk:

@@ -154,3 +154,14 @@ def test_phones_are_told_when_the_camera_is_lost_and_back(store: EventStore, new
         source.update(state="live", error=None)
         assert sse.next()["data"]["ok"] is True  # type: ignore[index]
         sse.close()
+
+
+def test_viewers_of_a_finished_game_from_the_history_stay_there(live: ServerHandle, new_game) -> None:  # type: ignore[no-untyped-def]
+    old = new_game()
+    new_game()
+    sse = SSEClient(f"{live.url}/api/games/{old}/stream")
+    sse.next()
+    new_game()
+    with pytest.raises(TimeoutError):
+        sse.next(within=2.5)  # heartbeats only, no "newgame"
+    sse.close()
