@@ -295,7 +295,7 @@ def test_web_never_imports_jasscam() -> None:
 
     import web
 
-    for path in Path(web.__file__).parent.glob("*.py"):
+    for path in Path(web.__file__).parent.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
