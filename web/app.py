@@ -134,9 +134,9 @@ def camera_status(status: Mapping[str, Any]) -> dict[str, Any]:
     second. A replay that reached its end (``ended``) is not a fault.
     """
     source = status.get("source") or {}
-    state = str(source.get("state", "unknown"))
+    state = str(source.get("state", "starting"))  # no source yet: the pipeline is starting
     error = source.get("error") or status.get("error")
-    ok = state in ("live", "opening", "ended") and not status.get("error")
+    ok = state in ("live", "opening", "ended", "starting") and not status.get("error")
     return {"ok": ok, "camera": state, "source": source.get("name"), "message": None if ok else (error or state)}
 
 
