@@ -110,3 +110,21 @@ def test_new_round_by_button_sets_contract_and_multiplier(phone, live: ServerHan
     assert store.events(game)[1] == parse_event(
         {"type": "round_started", "forehand": 1, "contract": "undenufe", "schoben": True, "declarer": 3}
     )
+
+
+def test_a_flagged_card_can_be_tapped_and_corrected_and_the_flag_goes(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+    game = new_game()
+    count = feed(store, game, [
+        {"type": "round_started", "forehand": 0, "contract": "rosen"},
+        {"type": "card_played", "seat": 0, "card": "schellen-6"},
+        {"type": "card_played", "seat": 1, "card": "schellen-6"},  # the camera misread a card
+    ])
+    open_game(phone, live, game, count)
+    phone.wait_for_selector("#flags li[data-code='card_already_played']")
+    phone.click("#flags li.tap")
+    phone.click("#pick-psuit button[data-value='schellen']")
+    phone.click(".picker button[data-card='schellen-7']")
+    phone.click("#dlg-ok")
+    phone.wait_for_selector(f"body[data-count='{count + 1}']")
+    assert phone.locator("#flags li").count() == 0
+    assert phone.get_attribute("#seat1 .slot .card", "data-card") == "schellen-7"

@@ -205,7 +205,13 @@
 
   function renderFlags(s) {
     $("flags-panel").hidden = !s.flags.length;
-    J.put($("flags"), ...s.flags.map((f) => el("li", { "data-code": f.code, text: f.message })));
+    // A flag about a card can be tapped to correct that card (the usual fix).
+    J.put($("flags"), ...s.flags.map((f) => {
+      const row = f.ref !== null && f.ref !== undefined ? view.events[f.ref] : null;
+      const fix = row && row.type === "card_played" && !row.voided;
+      return el("li", { "data-code": f.code, class: fix ? "tap" : "", onclick: fix ? () => correctDialog({ ref: row.pos, card: row.card, seat: row.seat }) : null },
+        f.message, fix ? el("span", { class: "muted small", text: ` · ${t("correct")} ›` }) : null);
+    }));
   }
 
   function renderTafel(s) {
