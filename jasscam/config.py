@@ -110,11 +110,21 @@ FIELDS: Final[dict[str, dict[str, Field]]] = {
         ),
     },
     "recognizer": {
-        "model": Field(str, "", "ONNX model file; empty: the model bundled with jasscam."),
-        "min_confidence": Field(
-            (int, float), 0.5, "Detections below this confidence are ignored.", check=_between(0.0, 1.0)
+        "models_dir": Field(
+            str,
+            "",
+            "Folder with the recogniser's ONNX models (card-detector.onnx, card-identifier.onnx) and "
+            "card prototypes; empty: the `models/` folder of the installed jasscam.",
         ),
-        "threads": Field(int, 2, "onnxruntime intra-op threads (the Pi 5 has 4 cores).", check=_positive),
+        "min_confidence": Field(
+            (int, float), 0.3, "Card detections below this score are ignored.", check=_between(0.0, 1.0)
+        ),
+        "threads": Field(
+            int,
+            2,
+            "onnxruntime threads for the recogniser (the Pi 5 has 4 cores; capture and tracking use the others).",
+            check=_positive,
+        ),
     },
     "pipeline": {
         "queue_size": Field(

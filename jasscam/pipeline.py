@@ -14,6 +14,7 @@ Why this shape (after Frigate's camera processes):
 - One ``stop`` event ends everything; ``join`` waits for the threads in pipeline order.
 - The recogniser and the tracker are passed in as plain callables, so the runner does
   not depend on which model or tracker is used (and tests use a small real detector).
+  A tracker with a ``finish(t)`` method is told when a finite source has ended.
 - Events go into the store, which validates them with the rules engine; an event the
   rules reject is logged and counted, the game is never half-changed.
 """
@@ -301,6 +302,8 @@ class Pipeline:
                         break
                     continue
                 if isinstance(item, _Closed):
+                    if not self.stop_event.is_set():
+                        self._finish_tracking()
                     break
                 for event in self.track(item):
                     self._append(event)
@@ -308,6 +311,13 @@ class Pipeline:
                 self.stats.last_frame_t = item.t
         finally:
             self.finished.set()
+
+    def _finish_tracking(self) -> None:
+        """The source ended: a tracker with ``finish(t)`` counts the cards about to count."""
+        finish = getattr(self.track, "finish", None)
+        if callable(finish):
+            for event in finish(self.stats.last_frame_t):
+                self._append(event)
 
     def _append(self, event: Event | Mapping[str, Any]) -> None:
         game_id = self.game()

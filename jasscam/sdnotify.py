@@ -11,6 +11,9 @@ from __future__ import annotations
 import os
 import socket
 
+#: Longest a notification may wait for room in the receiver's queue.
+SEND_TIMEOUT_S = 0.05
+
 
 def _address() -> str | None:
     path = os.environ.get("NOTIFY_SOCKET")
@@ -32,9 +35,12 @@ def notify(state: str) -> bool:
         return False
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
+            # A datagram to a receiver whose queue is full blocks; never let that stall
+            # the caller (the capture thread reports camera states through here).
+            sock.settimeout(SEND_TIMEOUT_S)
             sock.connect(address)
             sock.sendall(state.encode("utf-8"))
-    except OSError:
+    except OSError:  # includes the timeout
         return False
     return True
 

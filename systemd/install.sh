@@ -72,7 +72,8 @@ if [ ! -x "$PREFIX/venv/bin/python" ]; then
   python3 -m venv --system-site-packages "$PREFIX/venv"
 fi
 # shellcheck disable=SC2086
-"$PREFIX/venv/bin/pip" install -q ${JASSCAM_PIP_ARGS:-} "$PREFIX/src"
+# Editable: the recogniser finds its models in $PREFIX/src/models, next to the code.
+"$PREFIX/venv/bin/pip" install -q ${JASSCAM_PIP_ARGS:-} -e "$PREFIX/src"
 "$PREFIX/venv/bin/jasscam" --help >/dev/null
 
 echo "==> /etc/jasscam/jasscam.toml"

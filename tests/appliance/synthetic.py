@@ -1,7 +1,7 @@
 """A synthetic table for pipeline tests: a real video, a real detector, a simple tracker.
 
-Each card is drawn as a saturated rectangle whose hue encodes its index (36 cards, 5
-OpenCV hue steps apart), laid at its seat's edge; a trick stays until it is collected.
+Each card is drawn as white card stock around a saturated face whose hue encodes its
+index (36 cards, 5 OpenCV hue steps apart), laid at its seat's edge; a trick stays until it is collected.
 The detector finds the rectangles with thresholding and contours, the way a classic
 vision pipeline would, so the pipeline runs real pixels through real OpenCV code. The
 tracker is deliberately simple but resumes from the store's events after a restart,
@@ -37,7 +37,9 @@ def draw(cards: Sequence[tuple[int, str]]) -> np.ndarray:
     for seat, card in cards:
         cx, cy = SEAT_CENTRES[seat]
         w, h = (CARD_W, CARD_H) if seat in (0, 2) else (CARD_H, CARD_W)
-        hsv[cy - h // 2 : cy + h // 2, cx - w // 2 : cx + w // 2] = (_hue(card), 230, 230)
+        # White card stock (what makes a card stand out to FrameGate), a coloured face.
+        hsv[cy - h // 2 : cy + h // 2, cx - w // 2 : cx + w // 2] = (0, 0, 250)
+        hsv[cy - h // 2 + 3 : cy + h // 2 - 3, cx - w // 2 + 3 : cx + w // 2 - 3] = (_hue(card), 230, 230)
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
 
 
@@ -69,11 +71,11 @@ def game_frames(
 
 
 def write_recording(
-    path: Path, events: Sequence[Event], fps: float, codec: str = "MJPG", grain: float = 0.0
+    path: Path, events: Sequence[Event], fps: float, codec: str = "MJPG", grain: float = 0.0, gap: int = 2
 ) -> Path:
     """A recording folder of the round ``events`` (round_started first) with its ground truth."""
     with RecordingWriter(path, fps=fps, width=W, height=H, codec=codec, deck="synthetic") as writer:
-        for frame in game_frames(events[1:], grain=grain):
+        for frame in game_frames(events[1:], grain=grain, gap=gap):
             writer.write_frame(frame)
         for event in events:
             writer.add_event(event)
@@ -90,7 +92,7 @@ def detect(image: np.ndarray) -> list[Detection]:
         if cv2.contourArea(contour) < 200:
             continue
         x, y, w, h = cv2.boundingRect(contour)
-        inner = hsv[y + 4 : y + h - 4, x + 4 : x + w - 4, 0]
+        inner = hsv[y + 3 : y + h - 3, x + 3 : x + w - 3, 0]
         index = int(round(float(np.median(inner)) / 5)) % len(ALL_CARD_IDS)
         corners = ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
         found.append(

@@ -69,3 +69,12 @@ def test_watchdog_period_from_environment(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.delenv("WATCHDOG_PID")
     monkeypatch.setenv("WATCHDOG_USEC", "garbage")
     assert sdnotify.watchdog_period() is None
+
+
+def test_a_full_receiver_queue_does_not_block_the_sender(notify_socket: socket.socket) -> None:
+    import time
+
+    started = time.monotonic()
+    sent = [sdnotify.watchdog_ping() for _ in range(60)]  # nobody reads: the queue (about 10) fills
+    assert sent[0] is True and sent[-1] is False
+    assert time.monotonic() - started < 5.0

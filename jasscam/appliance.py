@@ -1,0 +1,336 @@
+"""The appliance put together: store, camera, recogniser, tracker, recorder, dashboard.
+
+Start-up reads as a sequence (``Appliance.start``): open the store (state is rebuilt
+from its events by the rules engine), open the camera, load the recogniser, start the
+recorder, the pipeline and the dashboard. ``watch`` is the main loop: it pings the
+systemd watchdog only while frames advance through the whole pipeline, so a hung
+camera, recogniser or tracker gets the service restarted, and it keeps
+``systemctl status`` current. ``stop`` ends everything in reverse order.
+
+``jasscam run`` and ``jasscam demo`` are thin commands over this class; tests build it
+with a small real detector and tracker in place of the ONNX recogniser.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from jasscam import sdnotify
+from jasscam.config import Config
+from jasscam.pipeline import Pipeline, Track
+from jasscam.recorder import Recorder
+from jasscam.sources import FrameSource, source_from_config
+from jasscam.sources.base import Frame
+from jasscam.sources.resilient import ResilientSource, SourceStatus
+from jasscam.store import EventStore, validation_errors
+from jasscam.tracking import GameTracker, GatedRecognizer, Tracker
+from scoring.events import CardPlayed, Event, GameConfigured, TrickCollected
+from vision.detection import Detection
+
+log = logging.getLogger(__name__)
+
+Recognize = Callable[[np.ndarray], list[Detection]]
+
+
+class ApplianceError(RuntimeError):
+    """The appliance cannot start as configured; the message says what to do."""
+
+
+def load_recognizer(config: Config) -> Recognize:
+    """The ONNX recogniser as the configuration asks; a clear error when its models are missing."""
+    from vision.recognizer import MODELS_DIR, Recognizer, RecognizerSettings
+
+    models = Path(config.recognizer.models_dir).expanduser() if config.recognizer.models_dir else MODELS_DIR
+    settings = RecognizerSettings(threads=config.recognizer.threads, score_threshold=config.recognizer.min_confidence)
+    try:
+        return Recognizer(models, settings=settings).recognize
+    except FileNotFoundError as exc:
+        raise ApplianceError(
+            f"the card recogniser's models are missing in {models} ({exc}); train them with `make train` "
+            "or copy card-detector.onnx, card-identifier.onnx and the prototypes there "
+            "(recognizer.models_dir names another folder)"
+        ) from None
+    except ValueError as exc:
+        raise ApplianceError(f"the card recogniser's models in {models} cannot be used: {exc}") from None
+
+
+def trick_tracker_factory(edge_of: Callable[[int], str] | None = None) -> Callable[[int], Tracker]:
+    """Trackers whose seat layout follows the edge the dashboard's set-up gave seat 0."""
+    from vision.tracker import TableLayout, TrickTracker
+
+    def make(game_id: int) -> Tracker:
+        seat0 = edge_of(game_id) if edge_of is not None else "bottom"
+        return TrickTracker(TableLayout.from_setting(seat0=seat0))
+
+    return make
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network (no packet is sent), or None."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        try:
+            sock.connect(("10.254.254.254", 1))
+            address = str(sock.getsockname()[0])
+        except OSError:
+            return None
+    return None if address.startswith("127.") else address
+
+
+@dataclass
+class Ready:
+    """What ``start`` reports: where the dashboard listens and the game being played."""
+
+    url: str | None
+    lan_url: str | None
+    game_id: int | None
+    pin: str | None
+
+
+class Appliance:
+    """Every part of the running appliance; see the module docstring for the order."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        source: FrameSource | None = None,
+        recognize: Recognize | None = None,
+        make_tracker: Callable[[int], Tracker] | None = None,
+        state_dir: Path | None = None,
+        dashboard: bool | None = None,
+        port: int | None = None,
+        on_frame: Callable[[Frame], None] | None = None,
+        gate: bool = True,
+    ) -> None:
+        self.config = config
+        self.state_dir = state_dir or config.state_dir()
+        self._source = source
+        self._recognize = recognize
+        self._make_tracker = make_tracker
+        self.dashboard = config.dashboard.enabled if dashboard is None else dashboard
+        self.port = config.dashboard.port if port is None else port
+        self._on_frame_hooks = [on_frame] if on_frame is not None else []
+        self.gate = gate
+        self.store: EventStore | None = None
+        self.source: ResilientSource | None = None
+        self.pipeline: Pipeline | None = None
+        self.recorder: Recorder | None = None
+        self.tracker: GameTracker | None = None
+        self.server: Any = None
+        self.app: Any = None
+        self._first_frame = threading.Event()
+        self._camera_state: str | None = None
+
+    # -- start-up ---------------------------------------------------------------------
+
+    def start(self, prepare: Callable[[EventStore], None] | None = None) -> Ready:
+        """Open everything and start the threads; ApplianceError/SourceUnavailable say what is missing.
+
+        ``prepare`` runs once the store is open, before the first frame is taken (the
+        demo creates its game there).
+        """
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self.store = EventStore(self.state_dir / "games.db")
+        cam = self.config.camera
+        self.source = ResilientSource(
+            self._source or source_from_config(self.config),
+            backoff_s=cam.reopen_backoff_s,
+            backoff_max_s=cam.reopen_backoff_max_s,
+            read_timeout_s=cam.stall_timeout_s,
+            on_state=self._on_source_state,
+        )
+        recognize = self._recognize or load_recognizer(self.config)
+        if self.gate:
+            recognize = GatedRecognizer(recognize)
+        if self.dashboard:
+            self._start_dashboard()
+        make_tracker = self._make_tracker or trick_tracker_factory(self._edge_of())
+        self.tracker = GameTracker(self.store, make_tracker, layout_key=self._edge_of())
+        if self.config.recording.enabled:
+            rec = self.config.recording
+            self.recorder = Recorder(
+                self.config.recordings_dir(),
+                self.store,
+                fps=rec.fps,
+                width=rec.width,
+                max_total_mb=rec.max_total_mb,
+                min_free_mb=rec.min_free_mb,
+                camera={"source": self.source.source.name},
+            )
+            self.recorder.start()
+            self._on_frame_hooks.append(self.recorder.offer)
+        if prepare is not None:
+            prepare(self.store)
+        track: Track = self.tracker
+        self.pipeline = Pipeline(
+            self.source,
+            recognize,
+            track,
+            self.store,
+            queue_size=self.config.pipeline.queue_size,
+            on_frame=self._on_frame,
+        )
+        self.pipeline.start()
+        return Ready(self.url, self.lan_url, self.store.current_game(), self.pin)
+
+    def _edge_of(self) -> Callable[[int], str] | None:
+        guard = self.app.extensions.get("jasscam_pins") if self.app is not None else None
+        return guard.edge if guard is not None else None
+
+    def _start_dashboard(self) -> None:
+        from web.app import create_app
+        from web.server import serve
+
+        assert self.store is not None
+        self.app = create_app(self.store, settings_path=self.state_dir / "dashboard.json", status=self.status)
+        host = self.config.dashboard.host
+        try:
+            self.server = serve(self.app, host, self.port)
+        except OSError as exc:
+            raise ApplianceError(
+                f"the dashboard cannot listen on {host}:{self.port} ({exc.strerror}); "
+                "set dashboard.port (or --port) to a free port"
+            ) from None
+
+    def _on_frame(self, frame: Frame) -> None:
+        self._first_frame.set()
+        for hook in self._on_frame_hooks:
+            hook(frame)
+
+    def _on_source_state(self, status: SourceStatus) -> None:
+        text = f"camera {status.state}" + (f": {status.error}" if status.error and status.state != "live" else "")
+        sdnotify.status(text)
+
+    # -- what others ask --------------------------------------------------------------
+
+    @property
+    def url(self) -> str | None:
+        if self.server is None:
+            return None
+        host = self.server.host
+        if host in ("0.0.0.0", "::", ""):
+            host = "localhost"
+        return f"http://{host}:{self.server.port}/"
+
+    @property
+    def lan_url(self) -> str | None:
+        if self.server is None or self.server.host not in ("0.0.0.0", "::", ""):
+            return None
+        address = lan_address()
+        return f"http://{address}:{self.server.port}/" if address else None
+
+    @property
+    def pin(self) -> str | None:
+        guard = self.app.extensions.get("jasscam_pins") if self.app is not None else None
+        return str(guard.pin) if guard is not None else None
+
+    def status(self) -> dict[str, Any]:
+        """Pipeline counters, the camera's state and the recorder's, for the dashboard and logs."""
+        out: dict[str, Any] = self.pipeline.status() if self.pipeline is not None else {}
+        if self.recorder is not None:
+            out["recorder"] = self.recorder.status()
+        if self.tracker is not None:
+            out["resumed_duplicates_dropped"] = self.tracker.dropped_duplicates
+        return out
+
+    def wait_first_frame(self, timeout: float) -> bool:
+        return self._first_frame.wait(timeout)
+
+    # -- main loop --------------------------------------------------------------------
+
+    def watch(self, stop: threading.Event, *, ping: Callable[[], object] = sdnotify.watchdog_ping) -> None:
+        """Until ``stop`` is set or the pipeline ends: ping the watchdog while frames advance.
+
+        Frames count when they come out of the tracker, the last stage, so a stage that
+        hangs anywhere stops the pings and systemd restarts the service.
+        """
+        assert self.pipeline is not None
+        period = sdnotify.watchdog_period()
+        interval = min(1.0, period / 4) if period else 1.0
+        last = -1
+        while not stop.is_set() and not self.pipeline.finished.is_set():
+            tracked = self.pipeline.stats.tracked
+            if tracked > last:
+                ping()
+                last = tracked
+            stop.wait(interval)
+
+    def stop(self) -> None:
+        """Stop in reverse order of start; safe to call twice."""
+        sdnotify.stopping()
+        if self.pipeline is not None:
+            self.pipeline.stop()
+            self.pipeline.join(10.0)
+        if self.recorder is not None:
+            self.recorder.stop()
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+        if self.store is not None:
+            self.store.close()
+
+
+class TableScript:
+    """What the players enter on their phones during a recorded game, replayed into the store.
+
+    For the demo: the recording's events that do not come from the camera
+    (``round_started``, Weis, Stöck, corrections) are appended when the video reaches
+    their time, and not before the camera has stored as many cards and collections as
+    came before them, because the rules engine judges a Stöck or a Weis by what lies on
+    the table. If the camera missed a card, the entry goes in ``grace_s`` late anyway.
+    """
+
+    def __init__(self, store: EventStore, game_id: int, events: Sequence[Event], *, grace_s: float = 5.0) -> None:
+        self.store = store
+        self.game_id = game_id
+        self.grace_s = grace_s
+        self.pending: list[tuple[Event, int]] = []
+        camera_before = 0
+        for event in events:
+            if isinstance(event, GameConfigured):
+                continue
+            if isinstance(event, TrickCollected) or (isinstance(event, CardPlayed) and event.source == "camera"):
+                camera_before += 1
+            else:
+                self.pending.append((event, camera_before))
+        self.appended: list[Event] = []
+        self.refused: list[tuple[Event, str]] = []
+
+    def on_frame(self, frame: Frame) -> None:
+        """Called from the capture thread before the frame is recognised."""
+        while self.pending:
+            event, needed = self.pending[0]
+            due = event.t if event.t is not None else 0.0
+            if frame.t + 1e-9 < due:
+                return
+            camera_events = sum(
+                isinstance(e, (CardPlayed, TrickCollected)) and not (isinstance(e, CardPlayed) and e.source != "camera")
+                for e in self.store.events(self.game_id)
+            )
+            if camera_events < needed and frame.t < due + self.grace_s:
+                return
+            self.pending.pop(0)
+            try:
+                self.store.append(self.game_id, event)
+                self.appended.append(event)
+            except validation_errors() as exc:
+                log.warning("the table's entry %s was refused: %s", event.type, exc)
+                self.refused.append((event, str(exc)))
+
+
+def wait_until(condition: Callable[[], bool], timeout: float, step: float = 0.05) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(step)
+    return condition()

@@ -1,0 +1,174 @@
+"""Glue between the trick tracker and the event store, for the live pipeline.
+
+Why it exists: the tracker (``vision.tracker.TrickTracker``) is pure, frame in, events
+out, and knows nothing of games. At the table the contract of each round is entered on
+the dashboard, so the tracker must learn every ``round_started`` from the store; the
+dashboard may start a new game at any time; and after a crash or a power cut the
+appliance restarts in the middle of a round, with cards on the table that the store
+already holds. This module handles those three things:
+
+- ``round_started`` events that appear in the store start the tracker's rounds;
+- a change of the current game gives a fresh tracker;
+- on (re)start the round in progress is resumed: the tracker starts that round again
+  and sees the cards still lying on the table as new, so camera events for cards the
+  store already has in this round are dropped instead of being stored twice.
+
+``GatedRecognizer`` skips recognition on frames where nothing changed (``FrameGate``),
+handing the previous detections on, as ``jasscam replay`` does.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from jasscam.store import EventStore
+from scoring.events import CardPlayed, Event, RoundStarted
+from scoring.game import fold
+from vision.detection import Detection, FrameDetections
+
+log = logging.getLogger(__name__)
+
+
+class Tracker(Protocol):
+    """What this glue needs of a tracker (``vision.tracker.TrickTracker`` has it)."""
+
+    def start_round(self, event: RoundStarted) -> None: ...
+
+    def update(self, frame: FrameDetections) -> list[Event]: ...
+
+    def finish(self, t: float | None = None) -> list[Event]: ...
+
+
+class GameTracker:
+    """A ``Pipeline`` track callable: one tracker per game, rounds from the store, resume."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        make_tracker: Callable[[int], Tracker],
+        *,
+        game: Callable[[], int | None] | None = None,
+        layout_key: Callable[[int], Any] | None = None,
+    ) -> None:
+        self.store = store
+        self.make_tracker = make_tracker
+        self.game = game or store.current_game
+        self.layout_key = layout_key
+        self._key: Any = None
+        self.tracker: Tracker | None = None
+        self.game_id: int | None = None
+        self.resumed_cards: set[str] = set()  # this round's cards the store had at (re)start
+        self.dropped_duplicates = 0
+        self._seen = 0  # store events already looked at
+
+    def __call__(self, frame: FrameDetections) -> list[Event]:
+        self._follow()
+        if self.tracker is None:
+            return []
+        return self._filter(self.tracker.update(frame))
+
+    def finish(self, t: float | None = None) -> list[Event]:
+        """The source ended: let the tracker count cards that were about to count."""
+        self._follow()
+        return self._filter(self.tracker.finish(t)) if self.tracker is not None else []
+
+    # -- following the store ------------------------------------------------------------
+
+    def _follow(self) -> None:
+        game = self.game()
+        if game != self.game_id:
+            self._switch(game)
+            return
+        if game is None:
+            return
+        if self.store.count(game) > self._seen:
+            events = self.store.events(game)
+            for event in events[self._seen :]:
+                if isinstance(event, RoundStarted):
+                    self._refresh_layout(game)
+                    assert self.tracker is not None
+                    self.tracker.start_round(event)
+                    self.resumed_cards = set()
+            self._seen = len(events)
+
+    def _switch(self, game: int | None) -> None:
+        self.game_id = game
+        self.tracker = None
+        self.resumed_cards = set()
+        self._seen = 0
+        if game is None:
+            return
+        self._key = self.layout_key(game) if self.layout_key else None
+        self.tracker = self.make_tracker(game)
+        events = self.store.events(game)
+        self._seen = len(events)
+        self._resume(events)
+
+    def _refresh_layout(self, game: int) -> None:
+        """The seat layout is set on the dashboard with the game; a changed one needs a new tracker."""
+        if self.layout_key is None:
+            return
+        key = self.layout_key(game)
+        if key != self._key:
+            self._key = key
+            self.tracker = self.make_tracker(game)
+
+    def _resume(self, events: Sequence[Event]) -> None:
+        """Start the round in progress (if any) and remember its cards already stored."""
+        assert self.tracker is not None
+        state = fold(events)
+        if state.game_over is not None or state.round is None or state.round.complete:
+            return
+        started = next(
+            (e for e in reversed(events) if isinstance(e, RoundStarted)),
+            None,
+        )
+        if started is None:
+            return
+        self.tracker.start_round(started)
+        self.resumed_cards = set(state.round.played)
+        if self.resumed_cards:
+            log.info(
+                "resuming game %s mid-round: %d cards already stored, %d on the table",
+                self.game_id,
+                len(self.resumed_cards),
+                len(state.round.trick),
+            )
+
+    def _filter(self, events: list[Event]) -> list[Event]:
+        if not self.resumed_cards:
+            return events
+        out = []
+        for event in events:
+            if isinstance(event, CardPlayed) and event.card in self.resumed_cards:
+                self.dropped_duplicates += 1
+                continue
+            out.append(event)
+        return out
+
+
+class GatedRecognizer:
+    """Runs ``recognize`` only when the frame changed; otherwise repeats the last detections."""
+
+    def __init__(self, recognize: Callable[[np.ndarray], list[Detection]], gate: Any | None = None) -> None:
+        if gate is None:
+            from vision.tracker.gate import FrameGate
+
+            gate = FrameGate()
+        self.recognize = recognize
+        self.gate = gate
+        self.last: list[Detection] = []
+        self.ran = 0
+        self.skipped = 0
+
+    def __call__(self, image: np.ndarray) -> list[Detection]:
+        if self.gate.changed(image):
+            self.last = self.recognize(image)
+            self.ran += 1
+        else:
+            self.skipped += 1
+        return self.last
