@@ -331,11 +331,15 @@ def create_app(
             end_orders=[",".join(o) for o in END_ORDERS],
             blocks=BLOCKS,
             edges=EDGES,
+            speck_url="/speck/setup" if "speck" in app.blueprints else None,
         )
 
     @app.get("/game/<int:game_id>")
-    def game_page(game_id: int) -> str:
-        known_game(game_id)
+    def game_page(game_id: int) -> Any:
+        events = known_game(game_id)
+        config = events[0] if events else None
+        if isinstance(config, GameConfigured) and config.variant == "speck" and "speck" in app.blueprints:
+            return redirect(f"/speck/{game_id}")  # Speck Jass has its own screens (web.speck)
         return page("game.html", game_id=game_id, edge=guard.edge(game_id))
 
     @app.get("/live")

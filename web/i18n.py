@@ -146,6 +146,7 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "writes": "schreibt",
         "new_game_short": "Neue Partie einrichten",
         "camera_lost": "Kamera nicht verfügbar",
+        "speck_link": "Speck-Jass (Turnier)",
     },
     "fr": {
         "app": "Jasscam",
@@ -280,6 +281,7 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "writes": "marque",
         "new_game_short": "Nouvelle partie",
         "camera_lost": "Caméra indisponible",
+        "speck_link": "Speck-Jass (tournoi)",
     },
     "en": {
         "app": "Jasscam",
@@ -414,6 +416,7 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "writes": "writes",
         "new_game_short": "Set up a new game",
         "camera_lost": "Camera not available",
+        "speck_link": "Speck Jass (tournament)",
     },
 }
 

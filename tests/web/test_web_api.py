@@ -313,3 +313,16 @@ def test_qr_code_on_the_appliance_screen_points_at_the_lan_address(client: Flask
         assert "http://localhost:8080/" in page
     else:
         assert f"http://{lan}:8080/" in page
+
+
+def test_speck_games_open_on_the_speck_screens(client: FlaskClient, app, new_game) -> None:  # type: ignore[no-untyped-def]
+    import pytest
+
+    if "speck" not in app.blueprints:
+        pytest.skip("the Speck screens (web.speck) are not mounted in this build")
+    game = new_game(variant="speck")
+    r = client.get(f"/game/{game}")
+    assert r.status_code == 302 and r.headers["Location"].endswith(f"/speck/{game}")
+    assert 'href="/speck/setup"' in client.get("/setup").data.decode()
+    schieber = new_game()
+    assert client.get(f"/game/{schieber}").status_code == 200
