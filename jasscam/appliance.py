@@ -148,6 +148,7 @@ class Appliance:
             read_timeout_s=cam.stall_timeout_s,
             on_state=self._on_source_state,
         )
+        self.source.open()  # a missing camera is reported before the model is loaded
         recognize = self._recognize or load_recognizer(self.config)
         if self.gate:
             recognize = GatedRecognizer(recognize)

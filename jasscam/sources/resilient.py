@@ -105,7 +105,13 @@ class ResilientSource:
     # -- reading ----------------------------------------------------------------------
 
     def open(self) -> None:
-        """First open; SourceUnavailable propagates with its message. SourceLost is retried by read."""
+        """First open; SourceUnavailable propagates with its message. SourceLost is retried by read.
+
+        Opening an open source does nothing, so the appliance can open it early (to report a
+        missing camera before loading the model) and the pipeline again when it starts.
+        """
+        if self._open:
+            return
         try:
             self.source.open()
         except SourceUnavailable as exc:
