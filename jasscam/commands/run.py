@@ -103,8 +103,11 @@ def run(args: argparse.Namespace) -> int:
         appliance.stop()
         return 1
     try:
-        if not appliance.wait_first_frame(timeout=60.0) and not stop.is_set():
-            log.warning("no frame from the camera within 60 s; still trying")
+        waited = 0.0
+        while not appliance.wait_first_frame(timeout=0.5) and not stop.is_set():
+            waited += 0.5  # SIGTERM during start-up must not wait for the camera
+            if waited == 60.0:
+                log.warning("no frame from the camera within 60 s; still trying")
         where = ready.lan_url or ready.url
         print(f"jasscam: dashboard on {ready.url}" + (f" and {ready.lan_url}" if ready.lan_url else ""), flush=True)
         sdnotify.ready(f"dashboard {where}, camera {appliance.source.state if appliance.source else '?'}")
