@@ -9,6 +9,7 @@ times each card came to rest. No camera or model is needed.
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass, field
 
 from vision.detection import BACK, Detection, FrameDetections
@@ -68,6 +69,9 @@ class Table:
     #: card -> (read as, confidence, alternatives) for every frame (a persistent misread).
     reads_as: dict[str, tuple[str, float, tuple[tuple[str, float], ...]]] = field(default_factory=dict)
     extra: list[Detection] = field(default_factory=list)
+    #: Detector noise: each detection's position is off by up to this many pixels.
+    jitter: float = 0.0
+    _noise: random.Random = field(default_factory=lambda: random.Random(1))
 
     def step(self, n: int = 1) -> None:
         """Record ``n`` frames of the table as it is now."""
@@ -86,7 +90,11 @@ class Table:
                     conf, alts = self.unsure[c.card]
                     dets.append(detection(c.card, c.pos, c.angle, conf, alts))
                 else:
-                    dets.append(detection(c.card, c.pos, c.angle))
+                    pos = c.pos
+                    if self.jitter:
+                        j = self.jitter
+                        pos = (pos[0] + self._noise.uniform(-j, j), pos[1] + self._noise.uniform(-j, j))
+                    dets.append(detection(c.card, pos, c.angle))
             dets += self.extra
             self.extra = []
             self.frames.append(FrameDetections(round(self.t, 6), tuple(dets), W, H))

@@ -442,3 +442,15 @@ def test_resume_leaves_the_trick_on_the_table_to_the_camera() -> None:
     tracker = TrickTracker()
     tracker.start_round(RoundStarted(forehand=0, contract="eicheln"), history)
     assert (tracker.tricks_done, tracker.leader, tracker.current_trick) == (0, 0, [])
+
+
+@pytest.mark.parametrize("jitter", [2.0, 5.0])
+def test_detector_jitter_does_not_delay_or_double_cards(jitter: float) -> None:
+    table = Table(jitter=jitter)
+    lay_trick(table)
+    table.sweep(2)
+    table.step(4)
+    events = run(table)
+    assert plays(events) == TRICK and collects(events) == [2]
+    latencies = [e.t - table.rest_times[e.card] for e in events if isinstance(e, CardPlayed) and e.t is not None]
+    assert max(latencies) <= 0.5

@@ -132,6 +132,10 @@ class Track:
         self.missed = 0
         if math.dist(centre, self.anchor) <= cfg.rest_tolerance * self.size:
             self.rest_frames += 1
+            # The resting place is the running mean of the reads, so detector jitter
+            # averages out instead of adding up to a false "it moved".
+            k = 1.0 / self.rest_frames
+            self.anchor = (self.anchor[0] + (centre[0] - self.anchor[0]) * k, self.anchor[1] + (centre[1] - self.anchor[1]) * k)
         else:
             self.anchor = centre
             self.anchor_corners = tuple(det.corners)
