@@ -19,14 +19,14 @@ def test_first_frame_always_goes_through() -> None:
 
 
 def test_sensor_noise_alone_is_not_a_change() -> None:
-    gate = FrameGate()
+    gate = FrameGate(max_skip=100)
     gate.changed(table(0))
     assert not any(gate.changed(table(seed)) for seed in range(1, 20))
     assert (gate.passed, gate.skipped) == (1, 19)
 
 
 def test_a_card_laid_is_a_change() -> None:
-    gate = FrameGate()
+    gate = FrameGate(linger=0)
     frame = table(0)
     gate.changed(frame)
     with_card = table(1)
@@ -36,7 +36,7 @@ def test_a_card_laid_is_a_change() -> None:
 
 
 def test_slow_drift_is_caught_against_the_last_frame_let_through() -> None:
-    gate = FrameGate(threshold=6.0)
+    gate = FrameGate(threshold=6.0, linger=0)
     base = table(0, noise=0.0)
     gate.changed(base)
     results = []
@@ -48,12 +48,21 @@ def test_slow_drift_is_caught_against_the_last_frame_let_through() -> None:
 
 
 def test_max_skip_forces_a_frame_through() -> None:
-    gate = FrameGate(max_skip=3)
+    gate = FrameGate(max_skip=3, linger=0)
     frame = table()
     assert [gate.changed(frame) for _ in range(8)] == [True, False, False, False, True, False, False, False]
 
 
-@pytest.mark.parametrize("kwargs", [{"block": 0}, {"threshold": 0}, {"max_skip": -1}])
+def test_frames_just_after_a_change_are_looked_at_too() -> None:
+    gate = FrameGate(linger=2, max_skip=100)
+    frame = table(0)
+    gate.changed(frame)
+    with_card = table(0)
+    with_card[300:376, 300:350] = 240
+    assert [gate.changed(with_card) for _ in range(5)] == [True, True, True, False, False]
+
+
+@pytest.mark.parametrize("kwargs", [{"block": 0}, {"threshold": 0}, {"max_skip": -1}, {"linger": -1}])
 def test_bad_settings_are_refused(kwargs: dict[str, float]) -> None:
     with pytest.raises(ValueError):
         FrameGate(**kwargs)  # type: ignore[arg-type]

@@ -454,3 +454,19 @@ def test_detector_jitter_does_not_delay_or_double_cards(jitter: float) -> None:
     assert plays(events) == TRICK and collects(events) == [2]
     latencies = [e.t - table.rest_times[e.card] for e in events if isinstance(e, CardPlayed) and e.t is not None]
     assert max(latencies) <= 0.5
+
+
+def test_hand_laying_a_card_over_a_counted_one_does_not_move_the_counted_card() -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=6)
+    # Seat 1's hand brings its card in over seat 0's, which is hidden meanwhile: first a
+    # weak misread of the new card close to the counted one, then the new card itself.
+    x, y = SPOTS[0]
+    table.hidden = {"rosen-6"}
+    table.extra.append(detection("eicheln-10", (x + 18.0, y - 15.0), confidence=0.4))
+    table.step()
+    table.lay("rosen-ass", 1, at=(x + 20.0, y - 17.0), slide=1, rest=3)
+    table.hidden = set()
+    table.step(8)
+    events = run(table)
+    assert plays(events) == [(0, "rosen-6"), (1, "rosen-ass")]

@@ -20,17 +20,22 @@ class FrameGate:
     """Says whether a frame differs enough from the last one that was let through.
 
     ``block`` is the thumbnail cell size in pixels, ``threshold`` the mean grey-level
-    change of one cell that counts as a change, and ``max_skip`` forces a frame through
-    after that many skipped frames, so a slow drift can never hide a change for long.
+    change of one cell that counts as a change, ``max_skip`` forces a frame through
+    after that many skipped frames, so a slow drift can never hide a change for long,
+    and ``linger`` lets that many frames through after each change.
     """
 
-    def __init__(self, block: int = 16, threshold: float = 6.0, max_skip: int = 30) -> None:
+    def __init__(self, block: int = 16, threshold: float = 6.0, max_skip: int = 10, linger: int = 4) -> None:
         if not isinstance(block, int) or block < 1:
             raise ValueError(f"block must be a whole number of pixels >= 1, got {block!r}")
         if threshold <= 0:
             raise ValueError(f"threshold must be positive, got {threshold!r}")
         if not isinstance(max_skip, int) or max_skip < 0:
             raise ValueError(f"max_skip must be a whole number >= 0, got {max_skip!r}")
+        if not isinstance(linger, int) or linger < 0:
+            raise ValueError(f"linger must be a whole number >= 0, got {linger!r}")
+        self.linger = linger
+        self._lingering = 0
         self.block = block
         self.threshold = float(threshold)
         self.max_skip = max_skip
@@ -67,6 +72,13 @@ class FrameGate:
         if ref is None or ref.shape != thumb.shape or self._skipped >= self.max_skip:
             return self._let_through(thumb)
         if float(np.abs(thumb - ref).max()) > self.threshold:
+            self._lingering = self.linger
+            return self._let_through(thumb)
+        if self._lingering > 0:
+            # Just after a change (a card laid, a hand withdrawn) keep looking for a few
+            # frames: that is when the tracker decides, and several reads of the settled
+            # card outvote one unlucky read.
+            self._lingering -= 1
             return self._let_through(thumb)
         self._skipped += 1
         self.skipped += 1

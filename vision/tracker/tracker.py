@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from scoring.events import CardPlayed, Event, RoundStarted, TrickCollected
 from scoring.rules import next_seat, trick_winner
-from vision.detection import FrameDetections
+from vision.detection import Detection, FrameDetections
 from vision.tracker.config import TrackerConfig
 from vision.tracker.identity import Reading, cards_not_held, resolve
 from vision.tracker.layout import SeatGuess, TableLayout
@@ -55,6 +55,7 @@ class TrickTracker:
         self._tracks: list[Track] = []
         self._next_id = 0
         self._last_t: float | None = None
+        self._last_detections: tuple[Detection, ...] = ()
         self._size: tuple[int, int] = (0, 0)
         self._contract: str | None = None
         self._leader = 0
@@ -152,13 +153,25 @@ class TrickTracker:
             self._leader = trick[trick_winner(ids, self._contract)][0]
         self._tricks_done = done
 
-    def update(self, frame: FrameDetections) -> list[Event]:
-        """Take one frame's detections; return the events it completed, in order."""
+    def update(self, frame: FrameDetections, *, repeated: bool | None = None) -> list[Event]:
+        """Take one frame's detections; return the events it completed, in order.
+
+        ``repeated``: the detections are the previous frame's, handed on because the
+        picture did not change (``FrameGate``). They still count as time passing with the
+        cards where they were, but not as new reads in the identity vote, so one unlucky
+        read is not multiplied by the frames it was repeated for. By default a frame whose
+        detections are the very same objects as the previous frame's is taken as repeated.
+        """
         if self._last_t is not None and frame.t < self._last_t:
             raise ValueError(f"frames must come in time order: t={frame.t} after t={self._last_t}")
+        if repeated is None:
+            repeated = bool(frame.detections) and all(
+                a is b for a, b in zip(frame.detections, self._last_detections, strict=False)
+            ) and len(frame.detections) == len(self._last_detections)
+        self._last_detections = frame.detections
         self._last_t = frame.t
         self._size = (frame.width, frame.height)
-        self._follow(frame)
+        self._follow(frame, vote=not repeated)
         if self._contract is None or self.round_over:
             return []
         events: list[Event] = []
@@ -197,14 +210,14 @@ class TrickTracker:
 
     # -- tracking -------------------------------------------------------------------------
 
-    def _follow(self, frame: FrameDetections) -> None:
+    def _follow(self, frame: FrameDetections, *, vote: bool = True) -> None:
         cfg = self.config
         dets = [d for d in frame.detections if d.face_up and d.confidence >= cfg.min_detection_confidence]
         pairs = associate(self._tracks, dets, cfg)
         matched_tracks = {ti for ti, _ in pairs}
         matched_dets = {di for _, di in pairs}
         for ti, di in pairs:
-            self._tracks[ti].observe(dets[di], frame.t, cfg)
+            self._tracks[ti].observe(dets[di], frame.t, cfg, vote=vote)
         for ti, track in enumerate(self._tracks):
             if ti not in matched_tracks:
                 track.miss()

@@ -118,7 +118,7 @@ class Track:
         best = max(sorted(self.votes), key=self.votes.__getitem__)
         return best, self.votes[best] / total
 
-    def observe(self, det: Detection, t: float, cfg: TrackerConfig) -> None:
+    def observe(self, det: Detection, t: float, cfg: TrackerConfig, *, vote: bool = True) -> None:
         centre = det.center
         self.velocity = (centre[0] - self.centre[0], centre[1] - self.centre[1])
         if self.missed:
@@ -146,8 +146,9 @@ class Track:
             self.settled_corners = self.anchor_corners
             self.settled_frames = self.rest_frames
         self.path.append((centre, tuple(det.corners)))
-        # A card in motion is blurred, tilted, half in a hand: its reads count half.
-        self.vote(det, 1.0 if self.rest_frames >= 2 else MOVING_VOTE_WEIGHT)
+        if vote:
+            # A card in motion is blurred, tilted, half in a hand: its reads count half.
+            self.vote(det, 1.0 if self.rest_frames >= 2 else MOVING_VOTE_WEIGHT)
 
     def miss(self) -> None:
         self.missed += 1
@@ -176,7 +177,12 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig) -> float | None
         if det.card == identity:
             # The same card read again: follow it even when it starts moving fast (swept).
             gate = max(gate, 1.5 * cfg.moving_match_distance)
-        elif det.confidence >= 0.5 and all(card != identity for card, _ in det.alternatives):
+        elif all(card != identity for card, _ in det.alternatives) and (
+            track.card is not None or det.confidence >= 0.3
+        ):
+            # Reads as another card: only a near-perfect position match may explain it as a
+            # misread. A counted card's identity is settled, so even a weak read of another
+            # card nearby (a new card still in the hand that lays it) is not taken for it.
             cost += IDENTITY_PENALTY
     return cost if cost <= gate else None
 
