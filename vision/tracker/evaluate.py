@@ -218,11 +218,17 @@ def _written(r: RoundState) -> tuple[int, int]:
     return (r.score.written[0].total, r.score.written[1].total)
 
 
+#: A camera event further than this from the truth card's time is a different card that
+#: was misread as this one, not a late or early report of it.
+MATCH_WINDOW_S = (-3.0, 5.0)
+
+
 def _latencies(truth: Sequence[Event], seen: Sequence[Event]) -> tuple[list[float], int]:
     """Seconds from each truth card (its ``t``) to the camera's event for the same card.
 
-    Cards are matched per round by id; a truth card the camera never reported (or
-    reported as another card) counts as unmatched.
+    Cards are matched per round by id, and only within ``MATCH_WINDOW_S`` of the truth
+    card's time; a truth card the camera never reported (missed, or misread as another
+    card) counts as unmatched, so a misread never passes for a very late event.
     """
 
     def by_round(events: Sequence[Event]) -> list[dict[str, float | None]]:
@@ -237,11 +243,12 @@ def _latencies(truth: Sequence[Event], seen: Sequence[Event]) -> tuple[list[floa
     t_rounds, s_rounds = by_round(truth), by_round(seen)
     out: list[float] = []
     unmatched = 0
+    lo, hi = MATCH_WINDOW_S
     for i, cards in enumerate(t_rounds):
         seen_cards = s_rounds[i] if i < len(s_rounds) else {}
         for card, t in cards.items():
             s = seen_cards.get(card)
-            if t is None or s is None:
+            if t is None or s is None or not lo <= s - t <= hi:
                 unmatched += 1
                 continue
             out.append(s - t)
