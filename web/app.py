@@ -36,6 +36,7 @@ from scoring.events import (
     event_to_dict,
     parse_event,
 )
+from web.enroll import register_enroll
 from web.i18n import LANGUAGES, STRINGS, pick_language
 from web.live import Hub, TooManyClients
 from web.speck import register_speck
@@ -480,4 +481,5 @@ def create_app(
         abort(404)
 
     register_speck(app)  # Speck Jass tournament screens at /speck
+    register_enroll(app)  # deck enrolment and the active deck's card pictures at /enroll
     return app

@@ -42,8 +42,12 @@ class Prototypes:
     def dim(self) -> int:
         return int(self.vectors.shape[1])
 
-    def scores(self, embeddings: np.ndarray) -> np.ndarray:
-        """Probabilities (N, len(names)): softmax over each label's best cosine similarity."""
+    def scores(self, embeddings: np.ndarray, crops: np.ndarray | None = None) -> np.ndarray:
+        """Probabilities (N, len(names)): softmax over each label's best cosine similarity.
+
+        ``crops`` are the upright crops the embeddings were made from; unused here, a
+        subclass (an enrolled deck's, ``vision.enroll``) may read them.
+        """
         sims = np.asarray(embeddings, dtype=np.float32) @ self.vectors.T  # (N, P)
         names = self.names
         index = {n: i for i, n in enumerate(names)}

@@ -148,7 +148,7 @@ class Recognizer:
             return []
         crops = np.stack([rectify(frame, q) for q in quads])
         emb, flip = self.embed(crops)
-        probs = self.prototypes.scores(emb)
+        probs = self.prototypes.scores(emb, crops)
         names = self.prototypes.names
         h, w = frame.shape[:2]
         out: list[Detection] = []

@@ -1,0 +1,112 @@
+"""``jasscam enroll DIR --name NAME``: teach the appliance a deck from a folder of card images.
+
+One image per card is enough (a scan, a photo, or the card art as a PNG), named by card:
+``kreuz-7.png``, ``rosen-ober.jpg``, ``back.png``; more images of a card (``kreuz-7-2.jpg``
+or a folder ``kreuz-7/``) help. The profile is stored in the appliance's state directory
+and used by a table once selected (``--activate`` here, or on the dashboard). Missing,
+mislabelled and duplicated cards are reported by name; the profile is not stored while
+there are such errors unless ``--force``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+NAME = "enroll"
+HELP = "enrol a deck from a folder of card images named by card id (kreuz-7.png, rosen-ober.jpg, ...)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("folder", metavar="DIR", type=Path, help="folder of card images named by card id")
+    parser.add_argument("--name", required=True, help="the deck's name (e.g. 'Paris' or 'Grossvaters Jasskarten')")
+    parser.add_argument("--suits", choices=("french", "swiss"), help="suit system (default: what the file names say)")
+    parser.add_argument("--activate", action="store_true", help="make it the table's deck right away")
+    parser.add_argument("--table", default="main", help="which table --activate selects it for (default main)")
+    parser.add_argument("--replace", action="store_true", help="replace an enrolled deck of the same name")
+    parser.add_argument("--force", action="store_true", help="store the profile even if cards are missing or mislabelled")
+    parser.add_argument("--views", type=int, default=None, help="camera-like views per image (default 32)")
+    parser.add_argument("--models", metavar="DIR", help="recogniser models (default: recognizer.models_dir, else models/)")
+    parser.add_argument("--config", metavar="FILE", help="appliance configuration (for the state directory and models)")
+    parser.add_argument("--state-dir", metavar="DIR", help="state directory (overrides store.state_dir)")
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    from jasscam.config import ConfigError, default_path, load
+    from jasscam.decks import open_library
+    from vision.enroll import Enroller, ProfileError, scan_folder, slugify
+    from vision.enroll.enroller import DEFAULT_VIEWS
+    from vision.recognizer import MODELS_DIR, Recognizer, RecognizerSettings
+
+    def fail(message: str, code: int = 2) -> int:
+        print(f"jasscam enroll: {message}", file=sys.stderr)
+        return code
+
+    try:
+        config = load(args.config or default_path())
+        slugify(args.name)
+    except (ConfigError, ProfileError) as exc:
+        return fail(str(exc))
+    if not args.folder.is_dir():
+        return fail(f"{args.folder} is not a folder")
+    views = DEFAULT_VIEWS if args.views is None else args.views
+    if not 0 <= views <= 200:
+        return fail("--views must be between 0 and 200")
+    state_dir = Path(args.state_dir).expanduser() if args.state_dir else config.state_dir()
+    models = Path(args.models or config.recognizer.models_dir or MODELS_DIR).expanduser()
+    try:
+        rec = Recognizer(models, settings=RecognizerSettings(threads=config.recognizer.threads))
+    except (FileNotFoundError, ValueError) as exc:
+        return fail(f"cannot load the recogniser from {models}: {exc}")
+    library = open_library(state_dir)
+    scan = scan_folder(args.folder, rec, args.suits)
+    quiet = args.json
+
+    def progress(fraction: float, message: str) -> None:
+        if not quiet and sys.stderr.isatty():
+            print(f"\r  embedding {fraction:4.0%} ({message})   ", end="", file=sys.stderr, flush=True)
+
+    try:
+        profile, report = Enroller(rec, views=views).build(args.name, scan.suits, scan.samples, progress)
+    except (ValueError, ProfileError) as exc:
+        for e in scan.errors:
+            print(f"  error: {e}", file=sys.stderr)
+        return fail(str(exc))
+    if not quiet and sys.stderr.isatty():
+        print(file=sys.stderr)
+    errors = list(scan.errors) + [i.message for i in report.issues if i.is_error]
+    stored = False
+    if not errors or args.force:
+        try:
+            library.save(profile, replace=args.replace)
+            stored = True
+            if args.activate:
+                library.set_active(profile.slug, args.table)
+        except ProfileError as exc:
+            return fail(str(exc))
+    if args.json:
+        out = {
+            "deck": profile.summary(),
+            "report": report.to_json(),
+            "file_errors": scan.errors,
+            "stored": stored,
+            "folder": str(library.root / profile.slug) if stored else None,
+            "active": library.active(args.table),
+        }
+        print(json.dumps(out, ensure_ascii=False, indent=1))
+    else:
+        print(f"Deck {profile.name!r} ({profile.suits} suits): {len(scan.samples)} images of {len(profile.cards)} cards, "
+              f"{views} views each, {report.seconds:.1f} s")
+        for e in scan.errors:
+            print(f"  error: {e}")
+        for issue in report.issues:
+            print(f"  {'error' if issue.is_error else 'warning'}: {issue.message}")
+        if stored:
+            print(f"Stored in {library.root / profile.slug}" + (f"; table {args.table!r} now plays with it" if args.activate else
+                  "; select it on the dashboard or with --activate"))
+        else:
+            print("Not stored: fix the errors above (or pass --force to store it anyway).")
+    return 0 if stored and not errors else 1

@@ -1,0 +1,98 @@
+"""``jasscam enroll DIR``: a folder of card images becomes a stored deck profile, and bad folders are named."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from jasscam.cli import main as jasscam
+from tests.enroll.conftest import VIEWS, models_dir
+from vision.enroll import DeckLibrary, DeckProfile, Enroller, scan_folder
+from vision.enroll.head import DeckPrototypes
+from vision.recognizer import Recognizer
+
+
+def enroll_cli(folder: Path, state: Path, *extra: str) -> int:
+    return jasscam(["enroll", str(folder), "--name", "Paris", "--state-dir", str(state), "--models", str(models_dir()),
+                    "--views", str(VIEWS), *extra])
+
+
+def test_enrolment_from_a_folder_round_trips_through_a_restart(
+    paris_folder: Path, tmp_path: Path, recognizer: Recognizer, paris_profile: DeckProfile, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert enroll_cli(paris_folder, tmp_path / "state", "--json") == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["stored"] and out["report"]["ok"] and out["deck"]["suits"] == "french"
+    # A fresh library, as after a restart, reads the same prototypes the enrolment made.
+    stored = DeckLibrary(tmp_path / "state" / "decks").load("paris")
+    assert isinstance(stored.prototypes, DeckPrototypes)
+    assert stored.prototypes.labels == paris_profile.prototypes.labels
+    np.testing.assert_allclose(stored.prototypes.vectors, paris_profile.prototypes.vectors, atol=1e-4)
+    assert isinstance(paris_profile.prototypes, DeckPrototypes)
+    assert stored.prototypes.head_weights is not None and paris_profile.prototypes.head_weights is not None
+    np.testing.assert_allclose(stored.prototypes.head_weights, paris_profile.prototypes.head_weights, atol=1e-4)
+    assert len(stored.cards) == 37 and stored.missing() == []
+    assert (tmp_path / "state" / "decks" / "paris" / "thumbs" / "eicheln-7.png").stat().st_size > 1000
+
+
+def test_a_french_deck_is_scored_with_swiss_ids_and_shown_with_its_own_names(paris_profile: DeckProfile) -> None:
+    assert paris_profile.suits == "french"
+    assert set(paris_profile.prototypes.names) >= {"eicheln-7", "schilten-ober", "rosen-ass", "schellen-10", "back"}
+    assert not any(n.startswith(("kreuz", "herz", "schaufel", "ecken")) for n in paris_profile.prototypes.names)
+    cards = paris_profile.summary()["cards"]
+    assert cards["eicheln-7"]["own_id"] == "kreuz-7" and cards["eicheln-7"]["name"] == "Kreuz 7"
+    assert cards["schilten-under"]["name"] == "Schaufel Bube"
+
+
+def test_missing_and_mislabelled_cards_are_reported_by_name(
+    paris_folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (paris_folder / "ecken-9.png").unlink()  # missing
+    shutil.copy(paris_folder / "kreuz-8.png", paris_folder / "kreuz-7.png")  # kreuz-7's picture shows kreuz-8
+    shutil.copy(paris_folder / "herz-ober.png", paris_folder / "schaufel-10-2.png")  # a second "schaufel-10" that is not
+    assert enroll_cli(paris_folder, tmp_path / "state") == 1
+    out = capsys.readouterr().out
+    assert "missing: no picture of ecken-9 (Ecken 9)" in out
+    assert "schaufel-10-2.png is labelled schaufel-10 (Schaufel 10) but looks like herz-ober (Herz Dame)" in out
+    assert "kreuz-7.png (kreuz-7 (Kreuz 7)) and kreuz-8.png (kreuz-8 (Kreuz 8)) look like the same card" in out
+    assert "Not stored" in out
+    assert DeckLibrary(tmp_path / "state" / "decks").slugs() == []
+
+
+def test_a_file_named_for_no_card_is_reported_not_skipped(paris_folder: Path, recognizer: Recognizer) -> None:
+    shutil.copy(paris_folder / "kreuz-8.png", paris_folder / "joker.png")
+    scan = scan_folder(paris_folder, recognizer)
+    assert any(e.startswith("joker.png:") for e in scan.errors)
+    assert len(scan.samples) == 37
+
+
+def test_an_enrolled_deck_names_its_cards_on_rendered_tables(recognizer: Recognizer, paris_profile: DeckProfile) -> None:
+    from vision.recognizer.geometry import rectify
+    from vision.synth.scene import render_scene
+
+    crops, truth = [], []
+    for k in range(12):
+        scene = render_scene(41_000_000 + k, style="clean", deck="paris")
+        for t in scene.cards:
+            if t.visible >= 0.9 and t.card != "back":
+                crops.append(rectify(scene.image, np.asarray(t.corners)))
+                truth.append(t.card)
+    x = np.stack(crops)
+    emb, _ = recognizer.embed(x)
+    protos = paris_profile.prototypes
+    pred = np.array(protos.names)[protos.scores(emb, x).argmax(axis=1)]
+    accuracy = float(np.mean(pred == np.array(truth)))
+    assert len(truth) >= 25
+    assert accuracy >= 0.9, f"{accuracy:.3f} on {len(truth)} cards"
+
+
+def test_enrolment_is_deterministic(recognizer: Recognizer) -> None:
+    scan = scan_folder(Path(__file__).resolve().parents[2] / "vision" / "assets" / "decks" / "paris", recognizer)
+    few = [s for s in scan.samples if s.label and s.label.startswith("rosen")]
+    a, _ = Enroller(recognizer, views=4).build("x", "french", few)
+    b, _ = Enroller(recognizer, views=4).build("x", "french", few)
+    np.testing.assert_array_equal(a.prototypes.vectors, b.prototypes.vectors)

@@ -1,0 +1,46 @@
+"""Runtime enrolment of a user's own deck: pictures of its cards -> a deck profile.
+
+numpy, OpenCV and onnxruntime only (through ``vision.recognizer``); never imports the
+training or synthesis code, so it runs on the appliance.
+"""
+
+from vision.enroll.crops import EnrollImageError, decode_image, read_image
+from vision.enroll.enroller import (
+    Enroller,
+    EnrollReport,
+    Issue,
+    Sample,
+    picture_from_image,
+    pictures_from_frame,
+    probe_embedding,
+    same_identifier,
+)
+from vision.enroll.folder import FolderScan, scan_folder
+from vision.enroll.library import BUILTIN, DeckLibrary
+from vision.enroll.names import CardNameError, display_name, own_id, parse_label
+from vision.enroll.profile import DeckProfile, ProfileError, slugify
+
+__all__ = [
+    "BUILTIN",
+    "CardNameError",
+    "DeckLibrary",
+    "DeckProfile",
+    "EnrollImageError",
+    "EnrollReport",
+    "Enroller",
+    "FolderScan",
+    "Issue",
+    "ProfileError",
+    "Sample",
+    "decode_image",
+    "display_name",
+    "own_id",
+    "parse_label",
+    "picture_from_image",
+    "pictures_from_frame",
+    "probe_embedding",
+    "read_image",
+    "same_identifier",
+    "scan_folder",
+    "slugify",
+]

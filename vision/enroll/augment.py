@@ -1,0 +1,129 @@
+"""Camera-like views of one flat card picture, made in milliseconds with OpenCV.
+
+One flat picture per card would give one point per card in embedding space; a card on
+the table is seen smaller, tilted, blurred, under coloured light, on cloth, with the
+detector's corners a pixel or two off. Enrolment embeds many such views of each picture
+and averages them, so the prototype sits where the camera's reads of that card fall
+rather than where the scanner's does. Nothing here knows any deck: the same jitter is
+applied to whatever the user enrols.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.recognizer.geometry import CROP_H, CROP_W, rectify
+
+#: Table cloths and wood, BGR.
+TABLE_COLOURS: tuple[tuple[int, int, int], ...] = (
+    (40, 90, 30), (30, 60, 20), (60, 80, 110), (40, 60, 90), (90, 90, 90), (50, 50, 50), (110, 60, 30), (180, 180, 175),
+)
+
+
+def _rounded_mask(h: int, w: int, radius: int) -> np.ndarray:
+    mask = np.full((h, w), 255, np.uint8)
+    if radius <= 0:
+        return mask
+    mask[:radius, :radius] = mask[:radius, -radius:] = mask[-radius:, :radius] = mask[-radius:, -radius:] = 0
+    for cx, cy in ((radius, radius), (w - 1 - radius, radius), (radius, h - 1 - radius), (w - 1 - radius, h - 1 - radius)):
+        cv2.circle(mask, (cx, cy), radius, 255, -1, cv2.LINE_AA)
+    return mask
+
+
+def _occlude(canvas: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> None:
+    """Cover part of the card near one edge: a finger, another card's corner, a coin."""
+    k = int(rng.integers(4))
+    a, b = quad[k], quad[(k + 1) % 4]
+    centre = quad.mean(axis=0)
+    p = a + (b - a) * rng.uniform(0.2, 0.8)
+    p = p + (centre - p) * rng.uniform(0.0, 0.35)
+    size = float(np.linalg.norm(b - a)) * rng.uniform(0.12, 0.3)
+    kind = rng.random()
+    if kind < 0.4:  # skin
+        colour = np.array([rng.uniform(90, 170), rng.uniform(120, 190), rng.uniform(170, 235)], np.float32)
+    elif kind < 0.7:  # another card's paper
+        colour = np.full(3, rng.uniform(200, 250), np.float32)
+    else:  # anything
+        colour = rng.uniform(20, 230, 3).astype(np.float32)
+    axes = (max(1, int(size)), max(1, int(size * rng.uniform(0.4, 1.0))))
+    cv2.ellipse(canvas, (int(p[0]), int(p[1])), axes, float(rng.uniform(0, 180)), 0, 360, colour.tolist(), -1, cv2.LINE_AA)
+
+
+def card_sheet(crop_source: np.ndarray, size: tuple[int, int] = (2 * CROP_W, 2 * CROP_H)) -> np.ndarray:
+    """A BGRA upright card picture at ``size`` (w, h): the source's alpha, or rounded corners if it has none."""
+    w, h = size
+    src = cv2.resize(crop_source, (w, h), interpolation=cv2.INTER_AREA)
+    if src.shape[2] == 4:
+        return src
+    return np.dstack([src, _rounded_mask(h, w, max(1, w // 16))])
+
+
+def camera_view(sheet: np.ndarray, rng: np.random.Generator, upside_down: bool = False) -> np.ndarray:
+    """One upright identifier crop of ``sheet`` (BGRA) as the camera and detector would give it."""
+    sh, sw = sheet.shape[:2]
+    card_h = float(rng.uniform(70, 150))  # card height on a 640x480 analysis frame
+    card_w = card_h * sw / sh
+    side = int(card_h * 1.4) + 8  # the card's diagonal at any angle, plus the corners' jitter
+    table = np.array(TABLE_COLOURS[int(rng.integers(len(TABLE_COLOURS)))], np.float32) * rng.uniform(0.7, 1.3)
+    canvas = np.empty((side, side, 3), np.float32)
+    canvas[:] = table
+    # Where the card lands: centred, any angle, a little perspective.
+    angle = rng.uniform(-np.pi, np.pi)
+    c, s = np.cos(angle), np.sin(angle)
+    base = np.array([[-card_w / 2, -card_h / 2], [card_w / 2, -card_h / 2], [card_w / 2, card_h / 2], [-card_w / 2, card_h / 2]])
+    base *= 1.0 + rng.normal(0, 0.03, (4, 1)) + rng.normal(0, 0.03, (1, 2)) * np.array([[1, 0]])
+    target = (base @ np.array([[c, s], [-s, c]]) + side / 2).astype(np.float32)
+    src = np.array([[-0.5, -0.5], [sw - 0.5, -0.5], [sw - 0.5, sh - 0.5], [-0.5, sh - 0.5]], np.float32)
+    m = cv2.getPerspectiveTransform(src, target)
+    warped = cv2.warpPerspective(sheet, m, (side, side), flags=cv2.INTER_AREA if card_h < sh else cv2.INTER_LINEAR)
+    alpha = warped[..., 3:4].astype(np.float32) / 255.0
+    if rng.random() < 0.7:  # a soft shadow below and to one side
+        d = int(card_h * 0.03)
+        shadow = cv2.GaussianBlur(alpha, (0, 0), card_h * 0.04).reshape(side, side, 1)
+        canvas *= 1.0 - 0.3 * np.roll(shadow, (d, d), axis=(0, 1))
+    canvas = canvas * (1.0 - alpha) + warped[..., :3].astype(np.float32) * alpha
+    if rng.random() < 0.35:
+        _occlude(canvas, target, rng)
+    # Light: overall gain, colour cast, a gradient across the card.
+    gain = (rng.uniform(0.6, 1.25) * rng.uniform(0.85, 1.15, 3)).astype(np.float32)
+    ramp = np.linspace(-0.5, 0.5, side, dtype=np.float32)
+    g = rng.normal(0, 0.25, 2).astype(np.float32)
+    canvas *= (1.0 + g[0] * ramp[None, :] + g[1] * ramp[:, None])[..., None] * gain
+    if rng.random() < 0.2:  # glare: a soft bright patch
+        cx, cy = rng.uniform(0.3, 0.7, 2) * side
+        r = card_h * rng.uniform(0.1, 0.3)
+        gx = np.exp(-((np.arange(side, dtype=np.float32) - cx) ** 2) / (2 * r * r))
+        gy = np.exp(-((np.arange(side, dtype=np.float32) - cy) ** 2) / (2 * r * r))
+        canvas += (float(rng.uniform(40, 120)) * gy[:, None] * gx[None, :])[..., None]
+    img: np.ndarray = np.clip(canvas, 0, 255).astype(np.uint8)
+    gamma = rng.uniform(0.8, 1.25)
+    img = cv2.LUT(img, (255.0 * (np.arange(256) / 255.0) ** gamma).astype(np.uint8))
+    sigma = rng.uniform(0.0, 1.3)
+    if sigma > 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    if rng.random() < 0.3:  # motion blur: a hand moved the card or the camera shook
+        length = int(rng.integers(3, 9))
+        kernel: np.ndarray = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1.0 / length
+        rot = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), float(rng.uniform(0, 180)), 1.0)
+        kernel = cv2.warpAffine(kernel, rot, (length, length))
+        img = cv2.filter2D(img, -1, (kernel / max(float(kernel.sum()), 1e-6)).astype(np.float32))
+    noise = rng.standard_normal((side, side, 3), dtype=np.float32) * np.float32(rng.uniform(0, 6))
+    img = np.clip(img.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 95))])
+        decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else None
+        img = decoded if decoded is not None else img
+    # The detector's corners are a pixel or two off.
+    quad = target + rng.normal(0, 0.012 * card_h, (4, 2)).astype(np.float32)
+    if upside_down:
+        quad = np.roll(quad, -2, axis=0)
+    return rectify(img, quad, CROP_W, CROP_H)
+
+
+def camera_views(picture: np.ndarray, n: int, seed: int = 0) -> np.ndarray:
+    """``n`` camera-like crops (n, CROP_H, CROP_W, 3) of an upright card picture (BGR or BGRA), half upside down."""
+    rng = np.random.default_rng(seed)
+    sheet = card_sheet(picture)
+    return np.stack([camera_view(sheet, rng, upside_down=bool(k % 2)) for k in range(n)])

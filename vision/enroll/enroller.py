@@ -1,0 +1,466 @@
+"""Enrolment: card pictures in, a deck profile and a report of what looks wrong out.
+
+How a deck is learnt without training: every picture is shown to the shipped identifier
+as many camera-like views (``vision.enroll.augment``); the mean of a picture's view
+embeddings becomes one prototype of its card. A card scores by its best prototype, so
+more pictures of a card (other photos, other light) simply add prototypes. Nothing of
+the built-in deck is touched: the profile is a separate prototype set, and the
+recognizer uses it only when a table selects it.
+
+The views also teach a linear map for this deck (``adapt``): the embedding was trained on
+another deck, so some of its directions vary a lot between views of one card and little
+between cards. Whitening by the views' within-card covariance (shrunk towards the
+identity) stresses the directions that tell this deck's cards apart; it is fitted in
+milliseconds and travels with the prototypes as ``Prototypes.projection``.
+
+The same embeddings check the user's labels: a picture closer to another card's
+prototype than to its own card's other pictures is mislabelled; two pictures of
+different labels that are as close as two camera views of one picture show the same
+card (one of the two labels is wrong, or one card was photographed twice); a card with
+no picture is missing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from scoring.cards import ALL_CARD_IDS
+from vision.detection import BACK
+from vision.enroll.augment import camera_views
+from vision.enroll.crops import EnrollImageError, alpha_quad, flatten_alpha, full_quad, is_card_shaped
+from vision.enroll.head import Z_TEMPERATURE, DeckPrototypes, fit_ridge, hog_features
+from vision.enroll.names import named
+from vision.enroll.profile import PICTURE_H, PICTURE_W, DeckProfile
+from vision.recognizer.geometry import CROP_H, CROP_W, rectify, rotate_half
+from vision.recognizer.prototypes import Prototypes
+
+#: Camera-like views per picture: 32 take about 0.25 s per card on a loaded 2-core x86 (views + embedding + HOG).
+DEFAULT_VIEWS = 32
+#: Probe vectors closer than this (cosine) mean the same identifier made them.
+SAME_MODEL_COSINE = 0.999
+#: Shrinkage of the within-card covariance towards the identity (fraction of its mean variance).
+SHRINKAGE = 0.1
+
+Progress = Callable[[float, str], None]
+
+
+class Embedder(Protocol):
+    """What enrolment needs of the recognizer (``vision.recognizer.Recognizer`` is one)."""
+
+    def embed(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+class Detector(Embedder, Protocol):
+    def detect_quads(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+
+
+@dataclass
+class Sample:
+    """One enrolment picture: its card label (canonical id or ``back``; None = not yet known)."""
+
+    label: str | None
+    picture: np.ndarray  # (PICTURE_H, PICTURE_W, 4) uint8, upright
+    source: str
+
+
+@dataclass(frozen=True)
+class Issue:
+    """Something wrong with the enrolment, naming the cards: ``kind`` is missing, mislabelled, duplicate or confusable."""
+
+    kind: str
+    cards: tuple[str, ...]
+    message: str
+    sources: tuple[str, ...] = ()
+
+    @property
+    def is_error(self) -> bool:
+        return self.kind in ("missing", "mislabelled", "duplicate")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "cards": list(self.cards), "message": self.message, "sources": list(self.sources), "error": self.is_error}
+
+
+@dataclass
+class EnrollReport:
+    """The checks' findings and per-card margins (how far each card is from its nearest other card)."""
+
+    issues: list[Issue] = field(default_factory=list)
+    nearest: dict[str, tuple[str, float]] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not any(i.is_error for i in self.issues)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "issues": [i.to_json() for i in self.issues],
+            "nearest": {k: {"card": v[0], "cosine": round(v[1], 4)} for k, v in self.nearest.items()},
+            "seconds": round(self.seconds, 2),
+        }
+
+
+# -- pictures -----------------------------------------------------------------------------
+
+
+def _bgra(img: np.ndarray) -> np.ndarray:
+    return img if img.shape[2] == 4 else np.dstack([img, np.full(img.shape[:2], 255, np.uint8)])
+
+
+def rectify_picture(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """``quad`` of ``img`` (BGR/BGRA) as an upright PICTURE_W x PICTURE_H BGRA picture."""
+    img = _bgra(img)
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    side = max(np.linalg.norm(q[0] - q[3]), np.linalg.norm(q[1] - q[2]))
+    factor = side / (1.5 * PICTURE_H)
+    if factor > 1.0:  # shrink first so the bilinear warp does not alias
+        img = cv2.resize(img, (max(1, round(img.shape[1] / factor)), max(1, round(img.shape[0] / factor))), interpolation=cv2.INTER_AREA)
+        q = q / factor
+    return rectify(img, q, PICTURE_W, PICTURE_H)
+
+
+def picture_from_image(img: np.ndarray, detector: Detector | None = None) -> np.ndarray:
+    """The card in an enrolment image as an upright BGRA picture.
+
+    A transparent-cornered card picture is cut at its opaque part, a card-shaped image
+    is taken whole, anything else is a photo in which the detector must find one card
+    (the largest face-up one).
+    """
+    quad = alpha_quad(img)
+    if quad is None and is_card_shaped(img):
+        quad = full_quad(img)
+    if quad is None:
+        if detector is None:
+            raise EnrollImageError("the image is not card-shaped and no detector was given to find the card in it")
+        found = pictures_from_frame(flatten_alpha(img), detector)
+        if not found:
+            raise EnrollImageError("no face-up card found in the image")
+        return max(found, key=lambda f: abs(cv2.contourArea(f[1].astype(np.float32))))[0]
+    return rectify_picture(img, quad)
+
+
+def reading_order(quads: np.ndarray) -> list[int]:
+    """Indices of ``quads`` row by row (top to bottom), left to right within a row."""
+    if len(quads) == 0:
+        return []
+    centres = quads.mean(axis=1)
+    heights = np.array([np.linalg.norm(q[0] - q[3]) for q in quads])
+    row_gap = 0.5 * float(np.median(heights))
+    order = list(np.argsort(centres[:, 1]))
+    rows: list[list[int]] = []
+    for i in order:
+        if rows and centres[i, 1] - np.mean([centres[j, 1] for j in rows[-1]]) < row_gap:
+            rows[-1].append(int(i))
+        else:
+            rows.append([int(i)])
+    return [i for row in rows for i in sorted(row, key=lambda j: centres[j, 0])]
+
+
+def pictures_from_frame(frame: np.ndarray, detector: Detector) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every face-up card in a camera frame, in reading order: (upright BGRA picture, quad in frame pixels)."""
+    quads, _scores, is_back = detector.detect_quads(frame)
+    keep = [i for i in range(len(quads)) if not is_back[i]]
+    quads = quads[keep]
+    if len(quads) == 0:
+        return []
+    crops = np.stack([rectify(frame, q) for q in quads])
+    _emb, flip = detector.embed(crops)
+    out = []
+    for i in reading_order(quads):
+        q = rotate_half(quads[i]) if flip[i] >= 0.5 else quads[i]  # thumbnails stand upright
+        out.append((rectify_picture(frame, q), q))
+    return out
+
+
+# -- embedding ----------------------------------------------------------------------------
+
+_PROBE: np.ndarray | None = None
+
+
+def probe_crops() -> np.ndarray:
+    """Two fixed, smooth pseudo-random crops: any identifier embeds them the same way every time."""
+    global _PROBE
+    if _PROBE is None:
+        rng = np.random.default_rng(20261129)
+        small = rng.integers(0, 256, (2, 12, 8, 3)).astype(np.uint8)
+        _PROBE = np.stack([cv2.resize(s, (CROP_W, CROP_H), interpolation=cv2.INTER_CUBIC) for s in small])
+    return _PROBE
+
+
+def probe_embedding(embedder: Embedder) -> np.ndarray:
+    return embedder.embed(probe_crops())[0].astype(np.float32)
+
+
+def same_identifier(a: np.ndarray, b: np.ndarray) -> bool:
+    """Were both probe embeddings made by the same identifier?"""
+    if a.shape != b.shape:
+        return False
+    cos = (a * b).sum(axis=1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1) + 1e-12)
+    return bool(cos.min() >= SAME_MODEL_COSINE)
+
+
+def clean_crop(picture: np.ndarray) -> np.ndarray:
+    """The picture itself as an identifier crop (on a neutral table grey)."""
+    return cv2.resize(flatten_alpha(picture, (110, 110, 110)), (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / (np.linalg.norm(v, axis=-1, keepdims=True) + 1e-12)
+
+
+class Enroller:
+    """Builds deck profiles with one recognizer's identifier.
+
+    ``views``: camera-like views per picture. ``back``: prototype vectors for the card
+    back to use when a deck is enrolled without a picture of its back (by default the
+    recognizer's current ``back`` prototypes, i.e. the built-in deck's).
+    """
+
+    def __init__(
+        self, embedder: Embedder, *, views: int = DEFAULT_VIEWS, seed: int = 0, back: np.ndarray | None = None,
+        adapt: bool = True,
+    ) -> None:
+        if views < 0:
+            raise ValueError("views must be >= 0")
+        self.embedder = embedder
+        self.views = views
+        self.seed = seed
+        self.adapt = adapt and views > 0
+        if back is None:
+            protos: Prototypes | None = getattr(embedder, "prototypes", None)
+            if protos is not None and not isinstance(protos, DeckPrototypes) and BACK in protos.labels:
+                back = protos.vectors[[i for i, lab in enumerate(protos.labels) if lab == BACK]]
+        self.back = back
+        self._probe: np.ndarray | None = None
+
+    @property
+    def probe(self) -> np.ndarray:
+        if self._probe is None:
+            self._probe = probe_embedding(self.embedder)
+        return self._probe
+
+    def _embed(self, crops: np.ndarray, batch: int = 128) -> np.ndarray:
+        return np.concatenate([self.embedder.embed(np.ascontiguousarray(crops[s : s + batch]))[0] for s in range(0, len(crops), batch)])
+
+    def picture_views(
+        self, pictures: list[np.ndarray], progress: Progress | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per picture: unit mean embedding (P, D), each view's embedding (P, V, D) and HOG features (P, V, F).
+
+        The views are the clean picture both ways up plus ``views`` camera-like views;
+        the seed depends on the picture's position, so a profile rebuilds identically.
+        """
+        means, per_view, feats = [], [], []
+        for k, pic in enumerate(pictures):
+            clean = clean_crop(pic)
+            parts = [clean[None], clean[None, ::-1, ::-1]]
+            if self.views:
+                parts.append(camera_views(pic, self.views, seed=self.seed * 100_003 + k))
+            crops = np.ascontiguousarray(np.concatenate(parts))
+            emb = self._embed(crops)
+            per_view.append(emb)
+            feats.append(hog_features(crops))
+            means.append(_unit(emb.mean(axis=0)))
+            if progress is not None:
+                progress((k + 1) / len(pictures), f"picture {k + 1} of {len(pictures)}")
+        return np.stack(means).astype(np.float32), np.stack(per_view).astype(np.float32), np.stack(feats)
+
+    def prototypes(self, labels: list[str], per_view: np.ndarray, features: np.ndarray | None = None) -> Prototypes:
+        """One prototype per picture (a card scores by its best picture), plus a borrowed back if none was enrolled.
+
+        With ``adapt``: the whitening projection, and (given the views' HOG ``features``)
+        the pixel head, fitted on every view of every picture.
+        """
+        vectors, labs = [per_view.mean(axis=1)], list(labels)
+        if BACK not in labs and self.back is not None:
+            vectors.append(self.back)
+            labs += [BACK] * len(self.back)
+        v = np.concatenate(vectors)
+        if not self.adapt:
+            return Prototypes(tuple(labs), _unit(v).astype(np.float32))
+        projection = whitening(labels, per_view)
+        names = list(dict.fromkeys(labs))
+        head_w = head_mu = None
+        if features is not None:
+            n_views = features.shape[1]
+            x = features.reshape(-1, features.shape[-1])
+            y = np.zeros((len(x), len(names)), np.float32)
+            y[np.arange(len(x)), np.repeat([names.index(lab) for lab in labels], n_views)] = 1.0
+            head_w, head_mu = fit_ridge(x, y)
+        return DeckPrototypes(
+            tuple(labs), _unit(v @ projection).astype(np.float32), Z_TEMPERATURE,
+            projection=projection, head_weights=head_w, head_mean=head_mu,
+        )
+
+    def build(
+        self, name: str, suits: str, samples: Iterable[Sample], progress: Progress | None = None
+    ) -> tuple[DeckProfile, EnrollReport]:
+        """The profile of the labelled ``samples`` and the report of what looks wrong (missing cards included)."""
+        t0 = time.perf_counter()
+        samples = [s for s in samples if s.label is not None]
+        if not samples:
+            raise EnrollImageError("no labelled card pictures to enrol")
+        for s in samples:
+            if s.picture.shape != (PICTURE_H, PICTURE_W, 4) or s.picture.dtype != np.uint8:
+                raise EnrollImageError(f"{s.source}: picture must be {PICTURE_H}x{PICTURE_W} BGRA uint8, got {s.picture.shape}")
+        labels = [str(s.label) for s in samples]
+        means, per_view, features = self.picture_views([s.picture for s in samples], progress)
+        pictures: dict[str, list[np.ndarray]] = {}
+        sources: dict[str, list[str]] = {}
+        for s in samples:
+            pictures.setdefault(str(s.label), []).append(s.picture)
+            sources.setdefault(str(s.label), []).append(s.source)
+        prototypes = self.prototypes(labels, per_view, features)
+        view_labels = None
+        if isinstance(prototypes, DeckPrototypes) and prototypes.projection is not None:
+            view_labels = self._held_out_reads(labels, per_view, features)
+            # judge closeness where the deck's cards are told apart
+            per_view = _unit(per_view @ prototypes.projection)
+            means = _unit(per_view.mean(axis=1))
+        report = check(labels, [s.source for s in samples], means, per_view, suits, view_labels)
+        profile = DeckProfile(
+            name=name,
+            suits=suits,
+            prototypes=prototypes,
+            pictures=pictures,
+            probe=self.probe,
+            sources=sources,
+            views=self.views,
+            notes=[i.message for i in report.issues],
+        )
+        report.seconds = time.perf_counter() - t0
+        return profile, report
+
+    def _held_out_reads(self, labels: list[str], per_view: np.ndarray, features: np.ndarray) -> np.ndarray:
+        """How a deck fitted on every other view reads the views it did not see (P, V//2 labels).
+
+        Held out, so a picture's own views cannot simply be memorised: views of two
+        pictures of one card under two labels split between the labels.
+        """
+        n, v, d = per_view.shape
+        fit, test = np.arange(0, v, 2), np.arange(1, v, 2)
+        half = self.prototypes(labels, per_view[:, fit], features[:, fit])
+        assert isinstance(half, DeckPrototypes)
+        best = half.similarities(per_view[:, test].reshape(-1, d))
+        names = np.array(half.names)
+        return names[half.logits(best, features[:, test].reshape(len(test) * n, -1)).argmax(axis=1)].reshape(n, len(test))
+
+    def is_current(self, profile: DeckProfile) -> bool:
+        """Were the profile's prototypes made by this enroller's identifier?"""
+        return same_identifier(profile.probe, self.probe)
+
+    def refresh(self, profile: DeckProfile, progress: Progress | None = None) -> DeckProfile:
+        """The profile with prototypes rebuilt from its pictures (as many views as it was enrolled with) for this identifier."""
+        if self.is_current(profile):
+            return profile
+        same = Enroller(self.embedder, views=profile.views, seed=self.seed, back=self.back, adapt=self.adapt)
+        labels = [c for c in profile.cards for _ in profile.pictures[c]]
+        _, per_view, features = same.picture_views([p for c in profile.cards for p in profile.pictures[c]], progress)
+        profile.prototypes = same.prototypes(labels, per_view, features)
+        profile.probe = self.probe
+        return profile
+
+
+def whitening(labels: list[str], per_view: np.ndarray, shrinkage: float = SHRINKAGE) -> np.ndarray:
+    """``Sw^-1/2``: the inverse square root of the within-card covariance of the view embeddings, shrunk.
+
+    Within-card spread is measured around each card's mean over all its pictures and
+    views, so several photos of one card also teach what does not matter.
+    """
+    lab = np.array(labels)
+    d = per_view.shape[-1]
+    resid = []
+    for c in dict.fromkeys(labels):
+        v = per_view[lab == c].reshape(-1, d)
+        resid.append(v - v.mean(axis=0))
+    r = np.concatenate(resid).astype(np.float64)
+    sw = r.T @ r / max(len(r) - 1, 1)
+    sw += shrinkage * float(np.trace(sw)) / d * np.eye(d)
+    w, v = np.linalg.eigh(sw)
+    return (v @ np.diag(w ** -0.5) @ v.T * np.sqrt(float(np.mean(w)))).astype(np.float32)
+
+
+# -- checks -------------------------------------------------------------------------------
+
+
+def check(
+    labels: list[str], sources: list[str], means: np.ndarray, per_view: np.ndarray, suits: str,
+    view_labels: np.ndarray | None = None,
+) -> EnrollReport:
+    """Missing, mislabelled and duplicate cards, from the pictures' embeddings.
+
+    ``same-card`` closeness is measured on the pictures themselves: a picture's camera
+    views lie within some cosine of its mean; a picture of another label that close is
+    the same card seen again. ``view_labels`` (P, V), how the finished deck reads each
+    view, is the sharper test where available: two labels that split one picture's
+    views between them cannot be told apart, so they name the same card.
+    """
+    report = EnrollReport()
+    lab = np.array(labels)
+    names = [c for c in (*ALL_CARD_IDS, BACK) if c in set(labels)]
+    for c in ALL_CARD_IDS:
+        if c not in set(labels):
+            report.issues.append(Issue("missing", (c,), f"missing: no picture of {named(c, suits)}"))
+    # How close camera views of one picture stay to its mean: the "same card" radius.
+    view_sims = np.einsum("pvd,pd->pv", per_view, means)
+    radius = np.quantile(view_sims, 0.5, axis=1)
+    sims = means @ means.T
+    # Mislabelled: closer to another card than to the other pictures of its own card.
+    flagged: set[int] = set()
+    for i, c in enumerate(labels):
+        own = [j for j in range(len(labels)) if j != i and labels[j] == c]
+        if not own:
+            continue
+        own_sim = float(sims[i, own].max())
+        others = {n: (float(sims[i, lab == n].max()), int(np.argmax(np.where(lab == n, sims[i], -2)))) for n in names if n != c}
+        if not others:
+            continue
+        best = max(others, key=lambda n: others[n][0])
+        best_sim, j = others[best]
+        # Closer to another card than to its own, and as close to it as one card's own views.
+        if best_sim > own_sim and best_sim >= 0.5 * (radius[i] + radius[j]):
+            flagged.add(i)
+            report.issues.append(
+                Issue("mislabelled", (c, best), f"{sources[i]} is labelled {named(c, suits)} but looks like {named(best, suits)}", (sources[i],))
+            )
+    # Duplicates: two pictures with different labels as close as views of one picture.
+    flagged_labels = {labels[i] for i in flagged}
+    for i in range(len(labels)):
+        for j in range(i + 1, len(labels)):
+            # A label with a mislabelled picture teaches that picture's look: already reported.
+            if labels[i] == labels[j] or labels[i] in flagged_labels or labels[j] in flagged_labels:
+                continue
+            if view_labels is not None:
+                shared = float(np.mean(view_labels[i] == labels[j]) + np.mean(view_labels[j] == labels[i]))
+                same = shared >= 0.4
+            else:
+                same = bool(sims[i, j] >= 0.5 * (radius[i] + radius[j]))
+            if same:
+                report.issues.append(
+                    Issue(
+                        "duplicate",
+                        (labels[i], labels[j]),
+                        f"{sources[i]} ({named(labels[i], suits)}) and {sources[j]} ({named(labels[j], suits)}) look like the same card;"
+                        " one of the two labels is wrong",
+                        (sources[i], sources[j]),
+                    )
+                )
+    # Per card: its nearest other card, and a warning where they are barely apart.
+    card_means = {n: _unit(means[lab == n].mean(axis=0)) for n in names}
+    for n in names:
+        best_n, best_s = "", -2.0
+        for m in names:
+            if m != n:
+                s = float(card_means[n] @ card_means[m])
+                if s > best_s:
+                    best_n, best_s = m, s
+        if best_n:
+            report.nearest[n] = (best_n, best_s)
+    return report

@@ -1,0 +1,83 @@
+"""Enrolment from a folder of images named by card: ``kreuz-7.png``, ``rosen-ober-2.jpg``, ``schellen-ass/*.jpg``.
+
+A file's name (or, for files in a sub-folder, the sub-folder's name) says which card it
+shows; Swiss, French, German and English suit and rank names are accepted. A file whose
+name names no card is an error, not silently skipped: a typo would otherwise become a
+missing card far from its cause.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from vision.enroll.crops import IMAGE_SUFFIXES, EnrollImageError, read_image
+from vision.enroll.enroller import Detector, Sample, picture_from_image
+from vision.enroll.names import SUIT_SYSTEMS, CardNameError, label_from_filename, parse_label
+
+
+@dataclass
+class FolderScan:
+    """What a folder holds: labelled samples, the suit system their names imply, and the files that failed."""
+
+    samples: list[Sample] = field(default_factory=list)
+    suits: str = "swiss"
+    errors: list[str] = field(default_factory=list)
+
+
+def label_files(folder: Path) -> tuple[list[tuple[Path, str, str | None]], list[str]]:
+    """(image path, card label, implied suit system) for every image; plus the names that are no card."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise FileNotFoundError(f"{folder} is not a folder")
+    found: list[tuple[Path, str, str | None]] = []
+    errors: list[str] = []
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith("."):
+            continue
+        if path.is_dir():
+            try:
+                label, system = parse_label(path.name)
+            except CardNameError as exc:
+                errors.append(f"{path.name}/: {exc}")
+                continue
+            for f in sorted(path.iterdir()):
+                if f.is_file() and f.suffix.lower() in IMAGE_SUFFIXES:
+                    found.append((f, label, system))
+        elif path.suffix.lower() in IMAGE_SUFFIXES:
+            try:
+                label, system = label_from_filename(path.stem)
+            except CardNameError as exc:
+                errors.append(f"{path.name}: {exc}")
+                continue
+            found.append((path, label, system))
+    return found, errors
+
+
+def scan_folder(folder: Path, detector: Detector | None = None, suits: str | None = None) -> FolderScan:
+    """Read every card image of ``folder`` into upright pictures.
+
+    ``suits``: the deck's suit system; by default the one the file names imply (French
+    names make a French deck). Unreadable images and images without a card are listed in
+    ``errors`` by file name.
+    """
+    if suits is not None and suits not in SUIT_SYSTEMS:
+        raise ValueError(f"suits must be one of {', '.join(SUIT_SYSTEMS)}, got {suits!r}")
+    files, errors = label_files(folder)
+    scan = FolderScan(errors=errors)
+    implied = Counter(s for _, _, s in files if s is not None)
+    if suits is None:
+        if len(implied) > 1:
+            scan.errors.append(
+                f"file names mix suit systems ({implied['swiss']} Swiss, {implied['french']} French); pass --suits to choose"
+            )
+        suits = implied.most_common(1)[0][0] if implied else "swiss"
+    scan.suits = suits
+    for path, label, _ in files:
+        rel = str(path.relative_to(folder))
+        try:
+            scan.samples.append(Sample(label, picture_from_image(read_image(path), detector), rel))
+        except EnrollImageError as exc:
+            scan.errors.append(f"{rel}: {exc}")
+    return scan

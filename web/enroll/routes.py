@@ -1,0 +1,396 @@
+"""The enrolment blueprint's page and JSON API (see ``web.enroll`` for the overview)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, send_file, url_for
+
+from scoring.cards import ALL_CARD_IDS, RANKS, SUITS
+from vision.detection import BACK
+from vision.enroll import (
+    BUILTIN,
+    CardNameError,
+    DeckLibrary,
+    Enroller,
+    EnrollImageError,
+    ProfileError,
+    decode_image,
+    display_name,
+    own_id,
+    parse_label,
+    picture_from_image,
+    pictures_from_frame,
+)
+from vision.enroll.crops import alpha_quad, flatten_alpha, is_card_shaped
+from vision.enroll.enroller import DEFAULT_VIEWS
+from vision.enroll.names import RANK_NAMES, SUIT_NAMES
+from web.enroll.i18n import ENROLL_STRINGS
+from web.enroll.session import EnrollSession, SessionError
+from web.i18n import LANGUAGES, STRINGS, pick_language
+
+#: Largest upload accepted (a phone photo).
+MAX_UPLOAD = 20 * 1024 * 1024
+
+blueprint = Blueprint(
+    "enroll", __name__, url_prefix="/enroll", template_folder="templates", static_folder="static",
+    static_url_path="/static",
+)
+
+
+@dataclass
+class EnrollState:
+    """Everything the blueprint keeps per app (``app.extensions["enroll"]``)."""
+
+    library: DeckLibrary | None
+    frames: Callable[[], np.ndarray | None] | None = None
+    recognizer: Any | None = None
+    make_recognizer: Callable[[], Any] | None = None
+    table: str = "main"
+    views: int = DEFAULT_VIEWS
+    session: EnrollSession | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def get_recognizer(self) -> Any:
+        with self.lock:
+            if self.recognizer is None:
+                try:
+                    if self.make_recognizer is not None:
+                        self.recognizer = self.make_recognizer()
+                    else:
+                        from vision.recognizer import Recognizer
+
+                        self.recognizer = Recognizer()
+                except (FileNotFoundError, ValueError) as exc:
+                    raise SessionError(f"the card recogniser cannot be loaded: {exc}", 503) from None
+            return self.recognizer
+
+
+@blueprint.errorhandler(SessionError)
+def _session_error(exc: SessionError) -> Response:
+    response = jsonify(error=exc.message)
+    response.status_code = exc.status
+    return response
+
+
+# -- helpers ---------------------------------------------------------------------------
+
+
+def _state() -> EnrollState:
+    state: EnrollState = current_app.extensions["enroll"]
+    return state
+
+
+def _library() -> DeckLibrary:
+    library = _state().library
+    if library is None:
+        raise SessionError("deck enrolment needs a state directory (the dashboard was started without settings_path)", 503)
+    return library
+
+
+def _check_pin() -> None:
+    """The dashboard's table PIN guard (403/429 with its message)."""
+    guard = current_app.extensions["jasscam_pins"]
+    try:
+        guard.check(request.headers.get("X-Table-Pin"))
+    except Exception as exc:  # web.app.BadRequest: re-raised in our own shape
+        status = getattr(exc, "status", None)
+        if status is None:
+            raise
+        raise SessionError(str(getattr(exc, "message", exc)), status) from None
+
+
+def _lang() -> str:
+    return pick_language(request.cookies.get("lang"))
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if data is None and not request.data:
+        return {}
+    if not isinstance(data, dict):
+        raise SessionError("the request body must be a JSON object")
+    return data
+
+
+def _session() -> EnrollSession:
+    session = _state().session
+    if session is None:
+        raise SessionError("no enrolment under way; start one with POST /enroll/api/session", 404)
+    return session
+
+
+def _label(value: Any) -> str | None:
+    if value in (None, ""):
+        return None
+    if not isinstance(value, str):
+        raise SessionError("label must be a card name such as 'kreuz-7' or 'rosen-ober', or null")
+    try:
+        return parse_label(value)[0]
+    except CardNameError as exc:
+        raise SessionError(str(exc)) from None
+
+
+def _card_id(card: str) -> str:
+    if card not in ALL_CARD_IDS and card != BACK:
+        raise SessionError(f"unknown card {card!r}", 404)
+    return card
+
+
+def _enroller() -> Enroller:
+    state = _state()
+    return Enroller(state.get_recognizer(), views=state.views)
+
+
+def _builtin_image(card: str) -> str:
+    return url_for("static", filename=f"cards/{card}.png")
+
+
+def deck_info(library: DeckLibrary | None, table: str, lang: str) -> dict[str, Any]:
+    """The active deck of ``table`` as the dashboard shows it: its names and card pictures."""
+    slug = library.active(table) if library is not None else BUILTIN
+    profile = library.load(slug) if library is not None and slug != BUILTIN else None
+    suits = profile.suits if profile is not None else "swiss"
+    code = lang if lang in SUIT_NAMES[suits] else "de"
+    cards = {}
+    for card in (*ALL_CARD_IDS, BACK):
+        enrolled = profile is not None and bool(profile.pictures.get(card))
+        cards[card] = {
+            "own_id": own_id(card, suits),
+            "name": display_name(card, suits, code),
+            "image": url_for("enroll.card_image", card=card) if enrolled else _builtin_image(card),
+        }
+    return {
+        "deck": slug,
+        "name": profile.name if profile is not None else BUILTIN,
+        "suits": suits,
+        "suit_names": SUIT_NAMES[suits][code],
+        "rank_names": RANK_NAMES[suits][code],
+        "cards": cards,
+    }
+
+
+# -- page ------------------------------------------------------------------------------
+
+
+@blueprint.get("/")
+def page() -> str:
+    code = _lang()
+    t = {**STRINGS[code], **ENROLL_STRINGS[code]}
+    return render_template(
+        "enroll/enroll.html",
+        lang=code,
+        t=t,
+        strings_json=json.dumps(t, ensure_ascii=False),
+        languages=[(c, STRINGS[c]["lang_name"]) for c in LANGUAGES],
+        suits=SUITS,
+        ranks=RANKS,
+        has_camera=_state().frames is not None,
+    )
+
+
+# -- decks -----------------------------------------------------------------------------
+
+
+@blueprint.get("/api/decks")
+def api_decks() -> Response:
+    state = _state()
+    if state.library is None:
+        return jsonify(active=BUILTIN, decks=[], table=state.table)
+    return jsonify(**state.library.describe(state.table, _lang()), table=state.table)
+
+
+@blueprint.post("/api/decks/active")
+def api_set_active() -> Response:
+    _check_pin()
+    data = _body()
+    deck = data.get("deck")
+    if not isinstance(deck, str) or not deck:
+        raise SessionError("deck must name an enrolled deck or 'builtin'")
+    try:
+        _library().set_active(deck, _state().table)
+    except ProfileError as exc:
+        raise SessionError(str(exc), 404) from None
+    return jsonify(active=_library().active(_state().table))
+
+
+@blueprint.delete("/api/decks/<slug>")
+def api_delete_deck(slug: str) -> Response:
+    _check_pin()
+    try:
+        _library().delete(slug)
+    except ProfileError as exc:
+        raise SessionError(str(exc), 404) from None
+    return jsonify(deleted=slug, active=_library().active(_state().table))
+
+
+@blueprint.get("/api/active")
+def api_active() -> Response:
+    state = _state()
+    try:
+        return jsonify(deck_info(state.library, state.table, _lang()))
+    except ProfileError as exc:  # a damaged profile: show the built-in deck and say why
+        info = deck_info(None, state.table, _lang())
+        info["error"] = str(exc)
+        return jsonify(info)
+
+
+@blueprint.get("/cards/<card>.png")
+def card_image(card: str) -> Any:
+    """The active deck's picture of ``card``: the enrolled one, else the built-in card's."""
+    card = _card_id(card)
+    state = _state()
+    library = state.library
+    slug = library.active(state.table) if library is not None else BUILTIN
+    if library is not None and slug != BUILTIN:
+        path = library.root / slug / "thumbs" / f"{card}.png"
+        if path.is_file():
+            response = send_file(path, mimetype="image/png", max_age=0)
+            response.headers["Cache-Control"] = "no-cache"
+            return response
+    return redirect(_builtin_image(card))
+
+
+@blueprint.get("/decks/<slug>/cards/<card>.png")
+def deck_card_image(slug: str, card: str) -> Response:
+    card = _card_id(card)
+    library = _library()
+    if not library.exists(slug):
+        raise SessionError(f"no deck {slug!r}", 404)
+    path = Path(library.root / slug / "thumbs" / f"{card}.png")
+    if not path.is_file():
+        raise SessionError(f"deck {slug!r} has no picture of {card}", 404)
+    return send_file(path, mimetype="image/png", max_age=0)
+
+
+# -- a guided enrolment ----------------------------------------------------------------
+
+
+@blueprint.post("/api/session")
+def api_start() -> Response:
+    _check_pin()
+    data = _body()
+    name, suits = data.get("name"), data.get("suits", "swiss")
+    if not isinstance(name, str) or not name.strip():
+        raise SessionError("name must be the deck's name")
+    from vision.enroll import slugify
+
+    try:
+        slugify(name)
+    except ProfileError as exc:
+        raise SessionError(str(exc)) from None
+    state = _state()
+    _library()
+    if state.session is not None and state.session.build is not None and not state.session.build.done:
+        raise SessionError("a deck is being built; wait for it to finish", 409)
+    state.session = EnrollSession(name.strip(), str(suits))
+    return jsonify(state.session.view(_lang()))
+
+
+@blueprint.get("/api/session")
+def api_session() -> Response:
+    return jsonify(_session().view(_lang()))
+
+
+@blueprint.delete("/api/session")
+def api_cancel() -> Response:
+    _check_pin()
+    session = _session()
+    if session.build is not None and not session.build.done:
+        raise SessionError("the deck is being built; wait for it to finish", 409)
+    _state().session = None
+    return jsonify(cancelled=True)
+
+
+def _pictures_from_upload(data: bytes, recognizer: Any) -> list[np.ndarray]:
+    img = decode_image(data, "upload")
+    if alpha_quad(img) is not None or is_card_shaped(img):
+        return [picture_from_image(img)]  # one card filling the picture (a scan, a close photo)
+    return [p for p, _ in pictures_from_frame(flatten_alpha(img), recognizer)]
+
+
+@blueprint.post("/api/session/capture")
+def api_capture() -> Response:
+    """Capture from the camera (no body) or from an uploaded photo (multipart field ``image``)."""
+    _check_pin()
+    session = _session()
+    state = _state()
+    recognizer = state.get_recognizer()
+    upload = request.files.get("image")
+    try:
+        if upload is not None:
+            data = upload.read(MAX_UPLOAD + 1)
+            if len(data) > MAX_UPLOAD:
+                raise SessionError(f"the photo is larger than {MAX_UPLOAD // (1024 * 1024)} MB", 413)
+            pictures = _pictures_from_upload(data, recognizer)
+            source = upload.filename or "photo"
+        else:
+            frame = state.frames() if state.frames is not None else None
+            if frame is None:
+                raise SessionError("no camera picture available; upload a photo instead", 503)
+            pictures = [p for p, _ in pictures_from_frame(frame, recognizer)]
+            source = "camera"
+    except EnrollImageError as exc:
+        raise SessionError(str(exc)) from None
+    if not pictures:
+        raise SessionError("no face-up card found; lay the cards flat, apart, in good light", 422)
+    expected = session.next_group()
+    labelled = len(pictures) == len(expected)
+    items = session.add(pictures, expected if labelled else None, source)
+    return jsonify(
+        found=len(items),
+        expected=list(expected),
+        labelled=labelled,
+        added=[i.id for i in items],
+        session=session.view(_lang()),
+    )
+
+
+@blueprint.get("/api/session/samples/<int:sample_id>.png")
+def api_sample_png(sample_id: int) -> Response:
+    item = _session().samples.get(sample_id)
+    if item is None:
+        raise SessionError(f"no captured picture {sample_id}", 404)
+    return Response(item.png, mimetype="image/png")
+
+
+@blueprint.post("/api/session/samples/<int:sample_id>")
+def api_relabel(sample_id: int) -> Response:
+    _check_pin()
+    data = _body()
+    if "label" not in data:
+        raise SessionError("give the picture's card as label (or null for none)")
+    _session().relabel(sample_id, _label(data["label"]))
+    return jsonify(_session().view(_lang()))
+
+
+@blueprint.delete("/api/session/samples/<int:sample_id>")
+def api_remove(sample_id: int) -> Response:
+    _check_pin()
+    _session().remove(sample_id)
+    return jsonify(_session().view(_lang()))
+
+
+@blueprint.post("/api/session/finish")
+def api_finish() -> Response:
+    """Start building and storing the profile; poll GET /enroll/api/session for ``build``."""
+    _check_pin()
+    data = _body()
+    session = _session()
+    state = _state()
+    session.start_build(
+        _enroller(),
+        _library(),
+        replace=bool(data.get("replace", False)),
+        force=bool(data.get("force", False)),
+        activate=state.table if data.get("activate") else None,
+    )
+    response = jsonify(session.view(_lang()))
+    response.status_code = 202
+    return response

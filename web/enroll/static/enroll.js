@@ -1,0 +1,126 @@
+// Deck enrolment: list and choose decks, capture rows of cards, fix labels, save with progress.
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const { el, put, t } = J;
+  const cards = [];
+  for (const s of window.ENROLL.suits) for (const r of window.ENROLL.ranks) cards.push(`${s}-${r}`);
+  cards.push("back");
+
+  // Any method, any body, with the table PIN (asks for it when missing or refused).
+  async function call(method, url, body) {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      let pin = J.pin();
+      if (!pin) { pin = await J.askPin(); if (!pin) return null; }
+      const headers = { "X-Table-Pin": pin };
+      let payload = body;
+      if (body && !(body instanceof FormData)) { headers["Content-Type"] = "application/json"; payload = JSON.stringify(body); }
+      const r = await fetch(url, { method, headers, body: payload });
+      const data = await r.json().catch(() => ({ error: r.statusText }));
+      if (r.status === 403) { J.setPin(""); if (!(await J.askPin(`${t("pin_wrong")}: ${data.error || ""}`))) return null; continue; }
+      if (!r.ok) { J.toast(data.error || r.statusText, true); return null; }
+      return data;
+    }
+    return null;
+  }
+
+  async function loadDecks() {
+    const data = await (await fetch("/enroll/api/decks")).json();
+    const rows = [{ slug: "builtin", name: t("enroll_builtin") }, ...data.decks];
+    put($("deck-list"), rows.map((d) => {
+      const active = d.slug === data.active;
+      const thumb = d.slug === "builtin" ? "/static/cards/eicheln-ass.png" : `/enroll/decks/${d.slug}/cards/${(d.cards && Object.keys(d.cards)[0]) || "back"}.png`;
+      return el("li", { class: active ? "active" : "" },
+        el("img", { src: thumb, alt: "" }),
+        el("span", { text: d.name + (d.missing && d.missing.length ? ` (${d.missing.length}?)` : "") }),
+        active ? el("span", { class: "muted small", text: t("enroll_active") })
+          : el("button", { type: "button", onclick: async () => { if (await call("POST", "/enroll/api/decks/active", { deck: d.slug })) loadDecks(); } }, t("enroll_use")),
+        d.slug === "builtin" ? null : el("button", { type: "button", class: "ghost", onclick: async () => {
+          if (confirm(`${t("enroll_delete")}: ${d.name}?`) && await call("DELETE", `/enroll/api/decks/${d.slug}`)) loadDecks();
+        } }, t("enroll_delete")));
+    }));
+  }
+
+  function labelSelect(sample, suits) {
+    const sel = el("select", { "aria-label": "label", onchange: async (ev) => {
+      const v = await call("POST", `/enroll/api/session/samples/${sample.id}`, { label: ev.target.value || null });
+      if (v) show(v);
+    } });
+    sel.append(el("option", { value: "" }, t("enroll_unlabelled")));
+    for (const c of cards) {
+      const [s, r] = c.split("-");
+      const o = el("option", { value: c }, c === "back" ? "back" : `${J.t(s)} ${J.t("r_" + r)}`);
+      if (c === sample.label) o.selected = true;
+      sel.append(o);
+    }
+    if (suits === "french" && sample.name) sel.title = sample.name;
+    return sel;
+  }
+
+  function show(view) {
+    $("session").hidden = false;
+    $("new-deck").hidden = true;
+    $("session-name").textContent = view.name;
+    $("cards-progress").value = view.cards_done;
+    $("cards-count").textContent = `${view.cards_done} / ${view.cards_total}`;
+    put($("next-cards"), view.next.map((c) => el("li", { text: c.name })));
+    $("next-hint").hidden = !view.next.length;
+    $("all-done").hidden = view.cards_done < view.cards_total;
+    put($("samples"), view.samples.map((s) => el("figure", { class: s.label ? "" : "unlabelled" },
+      el("img", { src: `/enroll/api/session/samples/${s.id}.png`, alt: s.name || "?" }),
+      labelSelect(s, view.suits),
+      el("button", { type: "button", class: "ghost small", onclick: async () => {
+        const v = await call("DELETE", `/enroll/api/session/samples/${s.id}`); if (v) show(v);
+      } }, "✕"))));
+    put($("missing"), view.missing.length ? view.missing.map((c) => { const [s, r] = c.split("-"); return `${J.t(s)} ${J.t("r_" + r)}`; }).join(", ") : "—");
+    const b = view.build;
+    $("build").hidden = !b;
+    if (b) {
+      $("build-progress").value = b.fraction;
+      const issues = (b.report && b.report.issues) || [];
+      put($("report"), [
+        ...(b.error ? [el("li", { class: "error", text: b.error })] : []),
+        ...issues.map((i) => el("li", { class: i.error ? "error" : "", text: i.message })),
+        ...(b.done && b.stored ? [el("li", { text: `${t("enroll_done")}: ${b.stored}` })] : []),
+      ]);
+      if (!b.done) setTimeout(poll, 700); else loadDecks();
+    }
+  }
+
+  async function poll() {
+    const r = await fetch("/enroll/api/session");
+    if (r.ok) show(await r.json());
+  }
+
+  function captured(res) {
+    if (!res) return;
+    $("capture-msg").textContent = `${t("enroll_found")}: ${res.found}` + (res.labelled ? "" : ` — ${t("enroll_count_mismatch")}`);
+    show(res.session);
+  }
+
+  $("start-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const f = new FormData(ev.target);
+    const v = await call("POST", "/enroll/api/session", { name: f.get("name"), suits: f.get("suits") });
+    if (v) show(v);
+  });
+  $("capture")?.addEventListener("click", async () => captured(await call("POST", "/enroll/api/session/capture")));
+  $("photo").addEventListener("change", async (ev) => {
+    const file = ev.target.files[0];
+    if (!file) return;
+    const fd = new FormData();
+    fd.append("image", file);
+    captured(await call("POST", "/enroll/api/session/capture", fd));
+    ev.target.value = "";
+  });
+  $("finish").addEventListener("click", async () => {
+    const v = await call("POST", "/enroll/api/session/finish", { activate: $("activate").checked });
+    if (v) show(v);
+  });
+  $("cancel").addEventListener("click", async () => {
+    if (await call("DELETE", "/enroll/api/session")) { $("session").hidden = true; $("new-deck").hidden = false; }
+  });
+
+  loadDecks();
+  poll();
+})();
