@@ -61,7 +61,8 @@ def export_all(models_dir: Path, data_dir: Path, deck: str = "swiss-xvii", per_l
     export_detector(RUNS_DIR / "detector" / "best.pt", models_dir / DETECTOR_FILE)
     export_identifier(RUNS_DIR / "identifier" / "best.pt", models_dir / IDENTIFIER_FILE)
     d = load_chunks(data_dir)
-    keep = (d["crop_deck"] == deck) & (d["crop_vis"] >= 0.9)
+    # The deck and its procedural variants: the renderer draws "swiss-xvii" scenes with both.
+    keep = np.char.startswith(d["crop_deck"], deck) & (d["crop_vis"] >= 0.9)
     crops, labels = d["crop_img"][keep], d["crop_label"][keep]
     rng = np.random.default_rng(0)
     chosen = np.concatenate([rng.permutation(np.nonzero(labels == k)[0])[:per_label] for k in range(len(LABELS))])
