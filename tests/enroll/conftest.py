@@ -16,7 +16,7 @@ from vision.recognizer import MODELS_DIR, Recognizer, RecognizerSettings
 REPO = Path(__file__).resolve().parents[2]
 PARIS = REPO / "vision" / "assets" / "decks" / "paris"
 #: Few views keep the tests fast; the benchmark measures the default.
-VIEWS = 8
+VIEWS = 12
 
 
 def models_dir() -> Path:

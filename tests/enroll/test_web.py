@@ -115,12 +115,14 @@ def test_an_uploaded_card_can_be_relabelled_and_the_deck_stored_and_selected(app
     decoded = cv2.imdecode(np.frombuffer(img.data, np.uint8), cv2.IMREAD_UNCHANGED)
     assert decoded is not None
     assert decoded.shape[:2] == (187, 120)
-    assert client.get("/enroll/cards/eicheln-6.png").status_code == 302  # not enrolled: the built-in picture
+    builtin_card = Path(app.static_folder or "") / "cards" / "eicheln-6.png"
+    assert client.get("/enroll/cards/eicheln-6.png").data == builtin_card.read_bytes()  # not enrolled: the built-in one
     assert client.get("/enroll/cards/joker.png").status_code == 404
     # Stored where the appliance looks (the state directory), and back to the built-in deck.
     assert DeckLibrary(tmp_path / "decks").active() == "paris"
     assert client.post("/enroll/api/decks/active", json={"deck": "builtin"}, headers=AUTH).get_json()["active"] == "builtin"
     assert client.get("/enroll/api/active").get_json()["cards"]["rosen-ass"]["name"] == "Rosen Ass"
+    assert client.get("/enroll/cards/rosen-ass.png").data == (builtin_card.parent / "rosen-ass.png").read_bytes()
     assert client.delete("/enroll/api/decks/paris", headers=AUTH).status_code == 200
     assert client.get("/enroll/api/decks").get_json()["decks"] == []
 

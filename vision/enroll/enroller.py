@@ -44,6 +44,9 @@ from vision.recognizer.prototypes import Prototypes
 DEFAULT_VIEWS = 32
 #: Probe vectors closer than this (cosine) mean the same identifier made them.
 SAME_MODEL_COSINE = 0.999
+#: Two labels whose held-out views go to each other this often (summed both ways) are one card:
+#: about 1.0 for one picture under two labels, at most 0.6 for a 7 and an 8 of one suit at 8 views.
+DUPLICATE_SHARE = 0.75
 #: Shrinkage of the within-card covariance towards the identity (fraction of its mean variance).
 SHRINKAGE = 0.1
 
@@ -439,7 +442,7 @@ def check(
                 continue
             if view_labels is not None:
                 shared = float(np.mean(view_labels[i] == labels[j]) + np.mean(view_labels[j] == labels[i]))
-                same = shared >= 0.4
+                same = shared >= DUPLICATE_SHARE
             else:
                 same = bool(sims[i, j] >= 0.5 * (radius[i] + radius[j]))
             if same:

@@ -248,13 +248,16 @@ def card_image(card: str) -> Any:
     state = _state()
     library = state.library
     slug = library.active(state.table) if library is not None else BUILTIN
+    path = Path(current_app.static_folder or "") / "cards" / f"{card}.png"
     if library is not None and slug != BUILTIN:
-        path = library.root / slug / "thumbs" / f"{card}.png"
-        if path.is_file():
-            response = send_file(path, mimetype="image/png", max_age=0)
-            response.headers["Cache-Control"] = "no-cache"
-            return response
-    return redirect(_builtin_image(card))
+        enrolled = library.root / slug / "thumbs" / f"{card}.png"
+        path = enrolled if enrolled.is_file() else path
+    if not path.is_file():
+        return redirect(_builtin_image(card))
+    # Revalidated on every use (ETag, 304): a change of deck shows at once, an unchanged one costs no bytes.
+    response = send_file(path, mimetype="image/png", conditional=True, etag=True, max_age=0)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @blueprint.get("/decks/<slug>/cards/<card>.png")

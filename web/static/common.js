@@ -15,8 +15,11 @@ const J = {
     return n;
   },
   put(node, ...kids) { node.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined && k !== false)); },
-  cardImg(id) { return J.el("img", { src: `/static/cards/${id}.png`, alt: J.cardName(id), draggable: "false" }); },
+  // The table's deck (web/enroll): its own card pictures (the built-in ones by redirect) and, once enrolled, names.
+  cardImg(id) { return J.el("img", { src: `/enroll/cards/${id}.png`, alt: J.cardName(id), draggable: "false" }); },
   cardName(id) {
+    const own = J.deck && J.deck.deck !== "builtin" && J.deck.cards[id];
+    if (own) return own.name;
     const [suit, rank] = id.split("-");
     return `${J.t(suit)} ${J.t("r_" + rank)}`;
   },
@@ -82,6 +85,7 @@ const J = {
   },
 };
 
+fetch("/enroll/api/active").then((r) => (r.ok ? r.json() : null)).then((d) => { J.deck = d; }).catch(() => {});
 document.getElementById("lang")?.addEventListener("change", (ev) => {
   location.href = `/lang/${ev.target.value}?next=${encodeURIComponent(location.pathname + location.search)}`;
 });
