@@ -13,6 +13,7 @@ which never changes because the list is append-only.
 from __future__ import annotations
 
 import json
+import numbers
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Final
 
@@ -261,8 +262,10 @@ def _validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
         out["seat"] = _seat(out.get("seat"))
         out["card"] = _card(out.get("card"))
         conf = out.get("confidence")
-        if conf is not None and (isinstance(conf, bool) or not isinstance(conf, (int, float)) or not 0 <= conf <= 1):
-            raise EventError(f"confidence must be between 0 and 1, got {conf!r}")
+        if conf is not None:
+            if isinstance(conf, bool) or not isinstance(conf, numbers.Real) or not 0 <= float(conf) <= 1:
+                raise EventError(f"confidence must be between 0 and 1, got {conf!r}")
+            out["confidence"] = float(conf)
         alts = out.get("alternatives", ())
         try:
             out["alternatives"] = tuple((_card(a[0], "alternatives"), float(a[1])) for a in alts)
@@ -323,16 +326,29 @@ def parse_event(data: Any) -> Event:
         raise EventError(f"{kind}: {exc}") from None
 
 
+def _plain(value: Any) -> Any:
+    """Plain JSON values: a producer may hand in numpy scalars (the recogniser does)."""
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (str, bool)) or value is None:
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    return value
+
+
 def event_to_dict(event: Event) -> dict[str, Any]:
     """The JSON form of an event (with ``type`` and ``v``), omitting unset optional fields."""
     raw = asdict(event)
     out: dict[str, Any] = {"type": raw.pop("type"), "v": SCHEMA_VERSION}
     for key, value in raw.items():
-        if value is None or value == ():
+        if value is None or (isinstance(value, tuple) and not value):
             continue
-        if isinstance(value, tuple):
-            value = [list(v) if isinstance(v, tuple) else v for v in value]
-        out[key] = value
+        out[key] = _plain(value)
     return out
 
 
