@@ -19,10 +19,13 @@ class TrackerConfig:
     maximum_decision_frames: int = 7
     #: A read this sure (share of the identity vote) is decided at once.
     decide_confidence: float = 0.75
+    #: Reads of a resting card less sure than this on average (the recogniser's own
+    #: confidence) make the tracker wait for clearer ones, up to maximum_decision_frames.
+    clear_read_confidence: float = 0.7
     #: Below this confidence the event carries its alternatives for the table to check.
     ask_below: float = 0.75
     #: Detections less sure than this are ignored (noise, half-hidden cards).
-    min_detection_confidence: float = 0.2
+    min_detection_confidence: float = 0.3
     #: How far (in card sizes) a card may drift and still count as resting.
     rest_tolerance: float = 0.1
     #: How far (in card sizes) from its predicted place a resting card's detection may be.
@@ -59,7 +62,7 @@ class TrackerConfig:
                 f"maximum_decision_frames ({self.maximum_decision_frames}) must be >= "
                 f"minimum_consecutive_frames ({self.minimum_consecutive_frames})"
             )
-        for name in ("decide_confidence", "ask_below", "min_detection_confidence", "replay_share"):
+        for name in ("decide_confidence", "ask_below", "min_detection_confidence", "replay_share", "clear_read_confidence"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be between 0 and 1, got {value!r}")

@@ -306,8 +306,13 @@ class TrickTracker:
             track.state = TrackState.IGNORED
             track.card = reading.card
             return []
-        if not forced and reading.confidence < cfg.decide_confidence and track.rest_frames < cfg.maximum_decision_frames:
-            return []  # wait for a clearer read while the latency budget allows
+        if not forced and track.rest_frames < cfg.maximum_decision_frames and (
+            reading.confidence < cfg.decide_confidence or track.rest_read_confidence < cfg.clear_read_confidence
+        ):
+            # Wait for a clearer read while the latency budget allows: the vote is split,
+            # or the recogniser is unsure of every read (a hand still half over the card,
+            # whose withdrawal usually shows the card and its true place a moment later).
+            return []
         events: list[Event] = []
         if len(self._trick) >= 4:
             # A fifth card: the last trick must have gone unseen (e.g. lifted straight up

@@ -59,6 +59,10 @@ class Track:
     anchor_corners: tuple[tuple[float, float], ...] = ()
     rest_frames: int = 1
     rest_t: float = 0.0
+    #: Sum of the recogniser's confidences over the reads since the card came to rest:
+    #: low while a hand still half covers it.
+    rest_confidence: float = 0.0
+    rest_reads: int = 0
     #: Where the card lay still the longest (earliest on ties): the place it was laid,
     #: even if it was swept away before it settled for long.
     settled: tuple[float, float] = (0.0, 0.0)
@@ -86,6 +90,8 @@ class Track:
             anchor=centre,
             anchor_corners=tuple(det.corners),
             rest_t=t,
+            rest_confidence=det.confidence,
+            rest_reads=1,
             settled=centre,
             settled_corners=tuple(det.corners),
             settled_frames=1,
@@ -136,11 +142,16 @@ class Track:
             # averages out instead of adding up to a false "it moved".
             k = 1.0 / self.rest_frames
             self.anchor = (self.anchor[0] + (centre[0] - self.anchor[0]) * k, self.anchor[1] + (centre[1] - self.anchor[1]) * k)
+            if vote:
+                self.rest_confidence += det.confidence
+                self.rest_reads += 1
         else:
             self.anchor = centre
             self.anchor_corners = tuple(det.corners)
             self.rest_frames = 1
             self.rest_t = t
+            self.rest_confidence = det.confidence
+            self.rest_reads = 1
         if self.rest_frames > self.settled_frames:
             self.settled = self.anchor
             self.settled_corners = self.anchor_corners
@@ -149,6 +160,11 @@ class Track:
         if vote:
             # A card in motion is blurred, tilted, half in a hand: its reads count half.
             self.vote(det, 1.0 if self.rest_frames >= 2 else MOVING_VOTE_WEIGHT)
+
+    @property
+    def rest_read_confidence(self) -> float:
+        """Mean recogniser confidence of the reads since the card came to rest."""
+        return self.rest_confidence / self.rest_reads if self.rest_reads else 0.0
 
     def miss(self) -> None:
         self.missed += 1
