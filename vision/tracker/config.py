@@ -40,7 +40,7 @@ class TrackerConfig:
     left_distance: float = 1.2
     #: The trick's cards must have moved this far together (card sizes) towards a player
     #: before ``TrickCollected`` names that player as the collector.
-    collector_move: float = 0.08
+    collector_move: float = 0.4
     #: Frames a not-yet-counted card must have been seen to be kept when its trick is
     #: swept away before it came to rest (a trick collected early).
     flush_min_frames: int = 2
