@@ -216,6 +216,14 @@ def run(args: argparse.Namespace) -> int:
     except (FileNotFoundError, ValueError) as exc:
         print(f"jasscam replay: cannot load the recogniser: {exc}", file=sys.stderr)
         return 2
+    from scoring.events import RoundStarted
+
+    if not any(isinstance(e, RoundStarted) for e in recording.events):
+        print(
+            f"jasscam replay: {recording.path} has no round_started event; the tracker needs each round's"
+            " contract and forehand, so no cards will be counted",
+            file=sys.stderr,
+        )
     result = replay_recording(recording, recognizer.recognize, gate=not args.no_gate, realtime=args.realtime)
     state, rejected = _state(recording.events, result.camera_events)
     comparison = compare(recording.events, result.camera_events) if args.compare else None
