@@ -92,7 +92,7 @@ def test_an_enrolled_deck_names_its_cards_on_rendered_tables(recognizer: Recogni
 
 def test_enrolment_is_deterministic(recognizer: Recognizer) -> None:
     scan = scan_folder(Path(__file__).resolve().parents[2] / "vision" / "assets" / "decks" / "paris", recognizer)
-    few = [s for s in scan.samples if s.label and s.label.startswith("rosen")]
-    a, _ = Enroller(recognizer, views=4).build("x", "french", few)
-    b, _ = Enroller(recognizer, views=4).build("x", "french", few)
+    few = [s for s in scan.samples if s.label and s.label.startswith("rosen")][:4]
+    a, _ = Enroller(recognizer, views=3).build("x", "french", few)
+    b, _ = Enroller(recognizer, views=3).build("x", "french", few)
     np.testing.assert_array_equal(a.prototypes.vectors, b.prototypes.vectors)

@@ -21,6 +21,11 @@ TABLE_COLOURS: tuple[tuple[int, int, int], ...] = (
 )
 
 
+#: Corner error of the detector, as a fraction of the card's height, and how often each size occurs.
+CORNER_ERRORS = (0.012, 0.03, 0.06)
+CORNER_ERROR_P = (0.4, 0.4, 0.2)
+
+
 def _rounded_mask(h: int, w: int, radius: int) -> np.ndarray:
     mask = np.full((h, w), 255, np.uint8)
     if radius <= 0:
@@ -115,8 +120,9 @@ def camera_view(sheet: np.ndarray, rng: np.random.Generator, upside_down: bool =
         ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 95))])
         decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else None
         img = decoded if decoded is not None else img
-    # The detector's corners are a pixel or two off.
-    quad = target + rng.normal(0, 0.012 * card_h, (4, 2)).astype(np.float32)
+    # The detector's corners are off by a pixel or two, sometimes by several (blur, a finger on the card).
+    sigma = card_h * float(rng.choice(CORNER_ERRORS, p=CORNER_ERROR_P))
+    quad = target + rng.normal(0, sigma, (4, 2)).astype(np.float32) + rng.normal(0, sigma / 2, (1, 2)).astype(np.float32)
     if upside_down:
         quad = np.roll(quad, -2, axis=0)
     return rectify(img, quad, CROP_W, CROP_H)

@@ -34,7 +34,7 @@ from scoring.cards import ALL_CARD_IDS
 from vision.detection import BACK
 from vision.enroll.augment import camera_views
 from vision.enroll.crops import EnrollImageError, alpha_quad, flatten_alpha, full_quad, is_card_shaped
-from vision.enroll.head import Z_TEMPERATURE, DeckPrototypes, fit_ridge, hog_features
+from vision.enroll.head import Z_TEMPERATURE, DeckPrototypes, card_features, fit_ridge
 from vision.enroll.names import named
 from vision.enroll.profile import PICTURE_H, PICTURE_W, DeckProfile
 from vision.recognizer.geometry import CROP_H, CROP_W, rectify, rotate_half
@@ -269,7 +269,7 @@ class Enroller:
             crops = np.ascontiguousarray(np.concatenate(parts))
             emb = self._embed(crops)
             per_view.append(emb)
-            feats.append(hog_features(crops))
+            feats.append(card_features(crops))
             means.append(_unit(emb.mean(axis=0)))
             if progress is not None:
                 progress((k + 1) / len(pictures), f"picture {k + 1} of {len(pictures)}")
@@ -299,7 +299,7 @@ class Enroller:
             head_w, head_mu = fit_ridge(x, y)
         return DeckPrototypes(
             tuple(labs), _unit(v @ projection).astype(np.float32), Z_TEMPERATURE,
-            projection=projection, head_weights=head_w, head_mean=head_mu,
+            projection=projection, head_weights=head_w, head_mean=head_mu, knows_back=BACK in labels,
         )
 
     def build(

@@ -20,6 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.detection import BACK
 from vision.recognizer.geometry import CROP_H, CROP_W
 from vision.recognizer.prototypes import PrototypeError, Prototypes
 
@@ -29,6 +30,8 @@ BINS = 9
 RIDGE = 1.0
 #: Weight of the pixel classifier's standardised scores against the embedding's.
 HEAD_WEIGHT = 1.0
+#: How sure an enrolled deck that knows its back must be to call a detector's "back" a face.
+BACK_OVERRULE = 0.9
 #: Probabilities are a softmax of the combined z-scores at this temperature.
 Z_TEMPERATURE = 2.0
 
@@ -61,6 +64,34 @@ def hog_features(crops: np.ndarray) -> np.ndarray:
     return feats / (np.linalg.norm(feats, axis=1, keepdims=True) + 1e-6)
 
 
+#: Colour cells (rows x columns) and the weight of the colour block against the unit HOG block.
+COLOUR_GRID = (6, 4)
+COLOUR_WEIGHT = 0.15
+
+
+def colour_features(crops: np.ndarray) -> np.ndarray:
+    """(N, rows*cols*2): mean chroma (Lab a, b) per coarse cell, read either way up.
+
+    The identifier is trained to ignore colour (decks differ in print colours), but
+    within one deck colour is what tells a four-colour deck's suits or a red king from a
+    blue one apart; lighting moves lightness far more than chroma.
+    """
+    crops = np.asarray(crops)
+    rows, cols = COLOUR_GRID
+    lab = np.stack([cv2.resize(cv2.cvtColor(c, cv2.COLOR_BGR2LAB), (cols, rows), interpolation=cv2.INTER_AREA) for c in crops])
+    ab = (lab[..., 1:].astype(np.float32) - 128.0) / 64.0
+    ab = ab + ab[:, ::-1, ::-1, :]
+    return ab.reshape(len(crops), -1) * COLOUR_WEIGHT
+
+
+def card_features(crops: np.ndarray) -> np.ndarray:
+    """What the deck head reads: the crop's HOG (unit vector) and its coarse chroma."""
+    crops = np.asarray(crops)
+    if len(crops) == 0:
+        return np.zeros((0, (CROP_H // CELL) * (CROP_W // CELL) * BINS + COLOUR_GRID[0] * COLOUR_GRID[1] * 2), np.float32)
+    return np.concatenate([hog_features(crops), colour_features(crops)], axis=1).astype(np.float32)
+
+
 def fit_ridge(features: np.ndarray, targets: np.ndarray, ridge: float = RIDGE) -> tuple[np.ndarray, np.ndarray]:
     """Closed-form ridge regression of one-hot ``targets`` (N, C) on ``features`` (N, F): (weights (F, C), mean (F,))."""
     mu = features.mean(axis=0)
@@ -87,6 +118,7 @@ class DeckPrototypes(Prototypes):
     head_weights: np.ndarray | None = None
     head_mean: np.ndarray | None = None
     head_weight: float = HEAD_WEIGHT
+    knows_back: bool = False
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -131,13 +163,25 @@ class DeckPrototypes(Prototypes):
     def scores(self, embeddings: np.ndarray, crops: np.ndarray | None = None) -> np.ndarray:
         best = self.similarities(embeddings)
         use_head = crops is not None and self.head_weights is not None and len(best) > 0
-        z = self.logits(best, hog_features(crops) if use_head and crops is not None else None)
+        z = self.logits(best, card_features(crops) if use_head and crops is not None else None)
         z = z - z.max(axis=1, keepdims=True)
         e = np.exp(z)
         return e / e.sum(axis=1, keepdims=True)
 
+    def overrules_back(self, probs: np.ndarray) -> bool:
+        """A card the detector took for a back is a face if this deck, which knows its own back, is sure of it.
+
+        The detector learnt backs from the training deck; a deck with a plain or banded
+        face design can look like a back to it, while the deck head has seen both sides.
+        """
+        if not self.knows_back or self.head_weights is None:
+            return False
+        names = self.names
+        top = int(np.argmax(probs))
+        return names[top] != BACK and float(probs[top]) >= BACK_OVERRULE
+
     def save(self, path: Path) -> None:
-        extra: dict[str, np.ndarray] = {"head_weight": np.float32(self.head_weight)}  # type: ignore[dict-item]
+        extra: dict[str, np.ndarray] = {"head_weight": np.float32(self.head_weight), "knows_back": np.bool_(self.knows_back)}  # type: ignore[dict-item]
         for key in ("projection", "head_weights", "head_mean"):
             value = getattr(self, key)
             if value is not None:
@@ -158,5 +202,6 @@ class DeckPrototypes(Prototypes):
                 z["vectors"].astype(np.float32),
                 float(z["temperature"]),
                 head_weight=float(z["head_weight"]) if "head_weight" in z.files else HEAD_WEIGHT,
+                knows_back=bool(z["knows_back"]) if "knows_back" in z.files else False,
                 **get,
             )

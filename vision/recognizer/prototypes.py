@@ -60,6 +60,13 @@ class Prototypes:
         e = np.exp(z)
         return e / e.sum(axis=1, keepdims=True)
 
+    def overrules_back(self, probs: np.ndarray) -> bool:
+        """May this set call a face card what the detector took for a back (``probs``: one row of ``scores``)?
+
+        Never for the built-in deck; an enrolled deck that knows its own back may.
+        """
+        return False
+
     def save(self, path: Path) -> None:
         np.savez(path, labels=np.array(self.labels), vectors=self.vectors.astype(np.float32), temperature=self.temperature)
 

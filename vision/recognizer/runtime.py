@@ -155,7 +155,7 @@ class Recognizer:
         for i, q in enumerate(quads):
             ranked = np.argsort(-probs[i])
             top = names[ranked[0]]
-            back = bool(is_back[i]) or top == BACK
+            back = (bool(is_back[i]) and not self.prototypes.overrules_back(probs[i])) or top == BACK
             quad = q if back or flip[i] < 0.5 else rotate_half(q)
             x0, y0, x1, y1 = quad_box(quad)
             box = (max(0.0, x0), max(0.0, y0), min(float(w), x1), min(float(h), y1))
