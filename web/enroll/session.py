@@ -216,6 +216,8 @@ class EnrollSession:
                 "cards_done": len(faces) - len(missing),
                 "cards_total": len(faces),
                 "missing": missing,
+                "missing_names": [display_name(c, self.suits, lang) for c in missing],
+                "labels": [{"card": c, "name": display_name(c, self.suits, lang)} for c in (*faces, BACK)],
                 "next": [{"card": c, "own_id": own_id(c, self.suits), "name": display_name(c, self.suits, lang)} for c in nxt],
                 "build": build,
             }

@@ -3,9 +3,6 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const { el, put, t } = J;
-  const cards = [];
-  for (const s of window.ENROLL.suits) for (const r of window.ENROLL.ranks) cards.push(`${s}-${r}`);
-  cards.push("back");
 
   // Any method, any body, with the table PIN (asks for it when missing or refused).
   async function call(method, url, body) {
@@ -41,19 +38,18 @@
     }));
   }
 
-  function labelSelect(sample, suits) {
+  // The deck's own card names (Kreuz Bube for a French deck) come with the session.
+  function labelSelect(sample, labels) {
     const sel = el("select", { "aria-label": "label", onchange: async (ev) => {
       const v = await call("POST", `/enroll/api/session/samples/${sample.id}`, { label: ev.target.value || null });
       if (v) show(v);
     } });
     sel.append(el("option", { value: "" }, t("enroll_unlabelled")));
-    for (const c of cards) {
-      const [s, r] = c.split("-");
-      const o = el("option", { value: c }, c === "back" ? "back" : `${J.t(s)} ${J.t("r_" + r)}`);
-      if (c === sample.label) o.selected = true;
+    for (const l of labels) {
+      const o = el("option", { value: l.card }, l.name);
+      if (l.card === sample.label) o.selected = true;
       sel.append(o);
     }
-    if (suits === "french" && sample.name) sel.title = sample.name;
     return sel;
   }
 
@@ -68,11 +64,11 @@
     $("all-done").hidden = view.cards_done < view.cards_total;
     put($("samples"), view.samples.map((s) => el("figure", { class: s.label ? "" : "unlabelled" },
       el("img", { src: `/enroll/api/session/samples/${s.id}.png`, alt: s.name || "?" }),
-      labelSelect(s, view.suits),
+      labelSelect(s, view.labels),
       el("button", { type: "button", class: "ghost small", onclick: async () => {
         const v = await call("DELETE", `/enroll/api/session/samples/${s.id}`); if (v) show(v);
       } }, "✕"))));
-    put($("missing"), view.missing.length ? view.missing.map((c) => { const [s, r] = c.split("-"); return `${J.t(s)} ${J.t("r_" + r)}`; }).join(", ") : "—");
+    put($("missing"), view.missing_names.length ? view.missing_names.join(", ") : "—");
     const b = view.build;
     $("build").hidden = !b;
     if (b) {
