@@ -32,7 +32,7 @@ import numpy as np
 
 from scoring.cards import ALL_CARD_IDS
 from vision.detection import BACK
-from vision.enroll.augment import camera_views
+from vision.enroll.augment import camera_views, card_sheet, table_photo
 from vision.enroll.crops import EnrollImageError, alpha_quad, flatten_alpha, full_quad, is_card_shaped
 from vision.enroll.head import Z_TEMPERATURE, DeckPrototypes, card_features, fit_ridge
 from vision.enroll.names import named
@@ -44,6 +44,8 @@ from vision.recognizer.prototypes import Prototypes
 DEFAULT_VIEWS = 32
 #: Probe vectors closer than this (cosine) mean the same identifier made them.
 SAME_MODEL_COSINE = 0.999
+#: Share of the views cut by the real detector from photographed tables (the rest: jittered true corners).
+TABLE_SHARE = 0.5
 #: Two labels whose held-out views go to each other this often (summed both ways) are one card:
 #: about 1.0 for one picture under two labels, at most 0.6 for a 7 and an 8 of one suit at 8 views.
 DUPLICATE_SHARE = 0.75
@@ -228,7 +230,7 @@ class Enroller:
 
     def __init__(
         self, embedder: Embedder, *, views: int = DEFAULT_VIEWS, seed: int = 0, back: np.ndarray | None = None,
-        adapt: bool = True,
+        adapt: bool = True, table_share: float = TABLE_SHARE,
     ) -> None:
         if views < 0:
             raise ValueError("views must be >= 0")
@@ -236,6 +238,7 @@ class Enroller:
         self.views = views
         self.seed = seed
         self.adapt = adapt and views > 0
+        self.table_share = table_share
         if back is None:
             protos: Prototypes | None = getattr(embedder, "prototypes", None)
             if protos is not None and not isinstance(protos, DeckPrototypes) and BACK in protos.labels:
@@ -257,23 +260,67 @@ class Enroller:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per picture: unit mean embedding (P, D), each view's embedding (P, V, D) and HOG features (P, V, F).
 
-        The views are the clean picture both ways up plus ``views`` camera-like views;
-        the seed depends on the picture's position, so a profile rebuilds identically.
+        The views are the clean picture both ways up plus ``views`` camera-like views, of
+        which a share (``table_share``) are cut where the real detector finds the card on
+        a photographed table of six, so the deck is learnt with the detector's own errors.
+        Seeds depend on the pictures' order, so a profile rebuilds identically.
         """
+        n_table = int(round(self.views * self.table_share)) if callable(getattr(self.embedder, "detect_quads", None)) else 0
+        crops = [
+            [clean_crop(pic)[None], clean_crop(pic)[None, ::-1, ::-1]]
+            + ([camera_views(pic, self.views - n_table, seed=self.seed * 100_003 + k)] if self.views > n_table else [])
+            for k, pic in enumerate(pictures)
+        ]
+        if n_table:
+            for k, extra in enumerate(self._table_views(pictures, n_table, progress)):
+                crops[k].append(extra)
         means, per_view, feats = [], [], []
-        for k, pic in enumerate(pictures):
-            clean = clean_crop(pic)
-            parts = [clean[None], clean[None, ::-1, ::-1]]
-            if self.views:
-                parts.append(camera_views(pic, self.views, seed=self.seed * 100_003 + k))
-            crops = np.ascontiguousarray(np.concatenate(parts))
-            emb = self._embed(crops)
+        for k, parts in enumerate(crops):
+            x = np.ascontiguousarray(np.concatenate(parts))
+            emb = self._embed(x)
             per_view.append(emb)
-            feats.append(card_features(crops))
+            feats.append(card_features(x))
             means.append(_unit(emb.mean(axis=0)))
             if progress is not None:
-                progress((k + 1) / len(pictures), f"picture {k + 1} of {len(pictures)}")
+                progress((0.5 if n_table else 0.0) + (0.5 if n_table else 1.0) * (k + 1) / len(crops), f"picture {k + 1} of {len(crops)}")
         return np.stack(means).astype(np.float32), np.stack(per_view).astype(np.float32), np.stack(feats)
+
+    def _table_views(self, pictures: list[np.ndarray], per_picture: int, progress: Progress | None) -> list[np.ndarray]:
+        """``per_picture`` crops of each picture as the detector cuts it from photographed tables of six cards.
+
+        A card the detector misses is tried again on a later table; after three tries'
+        worth of tables the rest are camera views cut at jittered true corners.
+        """
+        detector: Detector = self.embedder  # type: ignore[assignment]
+        rng = np.random.default_rng((self.seed, 7))
+        sheets = [card_sheet(p) for p in pictures]
+        got: list[list[np.ndarray]] = [[] for _ in pictures]
+        need = np.full(len(pictures), per_picture)
+        budget = 3 * int(np.ceil(need.sum() / 6))
+        for t in range(budget):
+            open_ = np.nonzero(need > 0)[0]
+            if len(open_) == 0:
+                break
+            chosen = rng.permutation(open_)[:6]
+            img, truth = table_photo([sheets[k] for k in chosen], rng)
+            quads, _scores, _back = detector.detect_quads(img)
+            for k, q in zip(chosen, truth, strict=True):
+                if len(quads) == 0:
+                    break
+                card_h = float(np.linalg.norm(q[0] - q[3]))
+                dist = np.linalg.norm(quads.mean(axis=1) - q.mean(axis=0), axis=1)
+                j = int(np.argmin(dist))
+                if dist[j] < 0.3 * card_h:
+                    got[k].append(rectify(img, quads[j]))
+                    need[k] -= 1
+            if progress is not None:
+                progress(0.5 * min(1.0, (t + 1) / max(budget / 3, 1)), "tables")
+        out = []
+        for k, crops in enumerate(got):
+            if need[k] > 0:  # the detector kept missing it: fall back to camera views
+                crops += list(camera_views(pictures[k], int(need[k]), seed=self.seed * 100_003 + 50_000 + k))
+            out.append(np.stack(crops))
+        return out
 
     def prototypes(self, labels: list[str], per_view: np.ndarray, features: np.ndarray | None = None) -> Prototypes:
         """One prototype per picture (a card scores by its best picture), plus a borrowed back if none was enrolled.
@@ -363,7 +410,7 @@ class Enroller:
         """The profile with prototypes rebuilt from its pictures (as many views as it was enrolled with) for this identifier."""
         if self.is_current(profile):
             return profile
-        same = Enroller(self.embedder, views=profile.views, seed=self.seed, back=self.back, adapt=self.adapt)
+        same = Enroller(self.embedder, views=profile.views, seed=self.seed, back=self.back, adapt=self.adapt, table_share=self.table_share)
         labels = [c for c in profile.cards for _ in profile.pictures[c]]
         _, per_view, features = same.picture_views([p for c in profile.cards for p in profile.pictures[c]], progress)
         profile.prototypes = same.prototypes(labels, per_view, features)
