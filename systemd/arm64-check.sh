@@ -33,9 +33,6 @@ fi
 mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null || true
 update-binfmts --enable qemu-aarch64 2>/dev/null || true
 
-echo "==> reference score on $(uname -m)"
-"$REPO/.venv/bin/jasscam" demo --fast --no-dashboard --threads 1 --models "$MODELS" | tee "$OUT/host.txt"
-
 if [ ! -x "$ROOT/usr/bin/python3" ]; then
   echo "==> debootstrap arm64 bookworm into $ROOT"
   debootstrap --arch=arm64 --variant=minbase \
@@ -48,10 +45,17 @@ mountpoint -q "$ROOT/proc" || mount --bind /proc "$ROOT/proc"
 trap 'umount "$ROOT/proc" 2>/dev/null || true' EXIT
 test "$(chroot "$ROOT" uname -m)" = aarch64
 
-echo "==> copy the checkout (tracked files, the models, the demo recording)"
+echo "==> snapshot of the checkout (tracked files, the models, the demo recording)"
 rm -rf "$ROOT/src/jasscam" && mkdir -p "$ROOT/src/jasscam"
 git ls-files -z | tar --null -T - -cf - | tar -C "$ROOT/src/jasscam" -xf -
 mkdir -p "$ROOT/src/jasscam/models" && cp "$MODELS"/* "$ROOT/src/jasscam/models/"
+
+# The reference runs the very same snapshot (code and models) on this machine, so only
+# the architecture differs between the two runs.
+echo "==> reference score on $(uname -m), from the snapshot"
+(cd "$ROOT/src/jasscam" && PYTHONPATH=. "$REPO/.venv/bin/python" -c \
+  "import jasscam, sys; assert jasscam.__file__.startswith('$ROOT'), jasscam.__file__" && \
+  PYTHONPATH=. "$REPO/.venv/bin/python" -m jasscam demo --fast --no-dashboard --threads 1) | tee "$OUT/host.txt"
 
 echo "==> systemd/install.sh inside the arm64 root"
 chroot "$ROOT" /src/jasscam/systemd/install.sh --no-start
