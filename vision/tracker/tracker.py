@@ -56,6 +56,7 @@ class TrickTracker:
         self._next_id = 0
         self._last_t: float | None = None
         self._last_detections: tuple[Detection, ...] = ()
+        self._waiting = False  # set by _decide when a card waits for a clearer read
         self._size: tuple[int, int] = (0, 0)
         self._contract: str | None = None
         self._leader = 0
@@ -184,7 +185,12 @@ class TrickTracker:
         for track in ready:
             if self.round_over:
                 break
+            self._waiting = False
             events += self._decide(track, frame.t, forced=False)
+            if self._waiting and track.missed == 0:
+                # Cards count in the order they came to rest: one laid later but read
+                # sooner waits for this one (a bounded wait, maximum_decision_frames).
+                break
         return events
 
     def finish(self, t: float | None = None) -> list[Event]:
@@ -312,6 +318,7 @@ class TrickTracker:
             # Wait for a clearer read while the latency budget allows: the vote is split,
             # or the recogniser is unsure of every read (a hand still half over the card,
             # whose withdrawal usually shows the card and its true place a moment later).
+            self._waiting = True
             return []
         events: list[Event] = []
         if len(self._trick) >= 4:
