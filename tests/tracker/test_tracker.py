@@ -470,3 +470,25 @@ def test_hand_laying_a_card_over_a_counted_one_does_not_move_the_counted_card() 
     table.step(8)
     events = run(table)
     assert plays(events) == [(0, "rosen-6"), (1, "rosen-ass")]
+
+
+def test_cards_count_in_the_order_they_came_to_rest_even_if_read_later() -> None:
+    table = Table()
+    # Seat 0's card reads unsurely (it is waited on); seat 1's, laid just after, is clear.
+    table.unsure["rosen-6"] = (0.5, (("rosen-7", 0.1),))
+    table.lay("rosen-6", 0, slide=2, rest=0)
+    table.lay("rosen-ass", 1, slide=1, rest=12)
+    events = run(table)
+    assert plays(events) == [(0, "rosen-6"), (1, "rosen-ass")]
+
+
+def test_a_card_laid_half_covered_is_placed_where_it_lies_once_uncovered() -> None:
+    table = Table()
+    x, y = SPOTS[3]
+    # Under the hand the recogniser sees part of the card, unsure, off its true place.
+    for _ in range(4):
+        table.extra.append(detection("schilten-9", (x + 20.0, y + 40.0), angle=90.0, confidence=0.45))
+        table.step()
+    table.lay("schilten-koenig", 3, slide=1, rest=8)
+    events = run(table)
+    assert plays(events) == [(3, "schilten-koenig")]

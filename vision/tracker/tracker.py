@@ -206,6 +206,7 @@ class TrickTracker:
         pending = [
             tr for tr in self._tracks
             if tr.state is TrackState.CANDIDATE and tr.seen >= self.config.flush_min_frames and tr.rest_frames >= 2
+            and tr.missed == 0  # still on the table at the end
         ]
         pending.sort(key=lambda tr: (tr.rest_t, tr.id))
         for track in pending:
@@ -375,6 +376,7 @@ class TrickTracker:
         if self._trick:
             self._not_held[seat] |= cards_not_held(self._trick[0].card, reading.card, self._contract)
         self._trick.append(_Laid(track.id, seat, reading.card, place, track.size))
+        self._drop_partial_views(track, place)
         self._played.add(reading.card)
         ask = reading.confidence < self.config.ask_below
         return CardPlayed(
@@ -384,6 +386,21 @@ class TrickTracker:
             confidence=round(reading.confidence, 3),
             alternatives=reading.alternatives if ask else (),
         )
+
+    def _drop_partial_views(self, counted: Track, place: tuple[float, float]) -> None:
+        """Forget vanished candidates that lay where ``counted`` now lies.
+
+        While a hand lays a card, the recogniser often sees only part of it, off its true
+        place and misread; that view becomes a track of its own, which vanishes when the
+        hand withdraws and the whole card is seen. Once the card counts, such a track is
+        known to have been that card, and must never be counted itself later.
+        """
+        for track in self._tracks:
+            if track is counted or track.state is not TrackState.CANDIDATE or track.missed == 0:
+                continue
+            dx, dy = track.settled[0] - place[0], track.settled[1] - place[1]
+            if (dx * dx + dy * dy) ** 0.5 <= counted.size:
+                track.state = TrackState.IGNORED
 
     def _check_collected(self, t: float) -> list[Event]:
         if not self._trick or not all(self._left_its_place(laid) for laid in self._trick):
