@@ -2,7 +2,8 @@
 
 ``python -m benchmarks enroll`` (``BENCH_QUICK=1``: fewer scenes; ``BENCH_ENROLL_GAMES=N``
 replays N rendered games per deck, default 1, 0 in quick mode; ``JASSCAM_MODELS=DIR``
-measures models other than the shipped ones). Decks:
+measures models other than the shipped ones; ``BENCH_ENROLL_WORK=DIR`` keeps the rendered
+games there and reuses them). Decks:
 
 - ``swiss-xvii`` with the shipped prototypes: the reference (the training deck, with its
   procedural variants, as the recogniser benchmark renders it);
@@ -210,7 +211,7 @@ def main() -> int:
         result["builtin_unchanged"] = after == before
 
         if games > 0:
-            work = Path(tmp) / "games"
+            work = Path(os.environ.get("BENCH_ENROLL_WORK") or Path(tmp) / "games")
             result["tricks"] = {"swiss-xvii": trick_accuracy("swiss-xvii", rec.recognize, work, games)}
             rec.prototypes = profiles["paris"].prototypes
             result["tricks"]["paris"] = trick_accuracy("paris", rec.recognize, work, games)
