@@ -96,3 +96,18 @@ def test_enrolment_is_deterministic(recognizer: Recognizer) -> None:
     a, _ = Enroller(recognizer, views=3).build("x", "french", few)
     b, _ = Enroller(recognizer, views=3).build("x", "french", few)
     np.testing.assert_array_equal(a.prototypes.vectors, b.prototypes.vectors)
+
+
+def test_a_phone_photo_of_a_card_on_the_table_is_cut_at_the_card(tmp_path: Path, recognizer: Recognizer) -> None:
+    import cv2
+
+    from tests.enroll.conftest import table_photo
+
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "herz-koenig.jpg"), table_photo(["herz-koenig"]))  # 640x480: a phone's 3:4, not a card's shape
+    scan = scan_folder(folder, recognizer)
+    assert not scan.errors and [s.label for s in scan.samples] == ["rosen-koenig"]
+    bgr = scan.samples[0].picture[..., :3].astype(int)
+    cloth = (bgr[..., 1] > bgr[..., 0] + 30) & (bgr[..., 1] > bgr[..., 2] + 30)  # the green table
+    assert cloth.mean() < 0.25, f"{cloth.mean():.2f} of the picture is table, not card"

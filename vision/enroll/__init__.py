@@ -12,6 +12,7 @@ from vision.enroll.enroller import (
     Sample,
     picture_from_image,
     pictures_from_frame,
+    pictures_in_image,
     probe_embedding,
     same_identifier,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "parse_label",
     "picture_from_image",
     "pictures_from_frame",
+    "pictures_in_image",
     "probe_embedding",
     "read_image",
     "same_identifier",

@@ -25,7 +25,7 @@ from vision.recognizer.geometry import CROP_H, CROP_W, rectify
 
 #: Card aspect (width / height) of a Jass card; a scan within this tolerance is taken whole.
 CARD_ASPECT: float = CROP_W / CROP_H
-ASPECT_TOLERANCE: float = 0.12
+ASPECT_TOLERANCE: float = 0.06  # 0.61..0.73: scans; a 3:4 phone photo (0.75) is not a card
 #: Largest side an enrolment image is reduced to before anything else (phone photos are huge).
 MAX_SIDE: int = 1600
 IMAGE_SUFFIXES: tuple[str, ...] = (".png", ".jpg", ".jpeg", ".webp", ".bmp")

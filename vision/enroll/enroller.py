@@ -44,6 +44,8 @@ from vision.recognizer.prototypes import Prototypes
 DEFAULT_VIEWS = 32
 #: Probe vectors closer than this (cosine) mean the same identifier made them.
 SAME_MODEL_COSINE = 0.999
+#: A card-shaped image whose largest detected card covers less than this share of it is a scan, taken whole.
+SCAN_MIN_AREA = 0.3
 #: Share of the views cut by the real detector from photographed tables (the rest: jittered true corners).
 TABLE_SHARE = 0.5
 #: Two labels whose held-out views go to each other this often (summed both ways) are one card:
@@ -131,24 +133,42 @@ def rectify_picture(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return rectify(img, q, PICTURE_W, PICTURE_H)
 
 
-def picture_from_image(img: np.ndarray, detector: Detector | None = None) -> np.ndarray:
-    """The card in an enrolment image as an upright BGRA picture.
+def pictures_in_image(img: np.ndarray, detector: Detector | None = None) -> list[np.ndarray]:
+    """Every card in an enrolment image, as upright BGRA pictures (reading order).
 
-    A transparent-cornered card picture is cut at its opaque part, a card-shaped image
-    is taken whole, anything else is a photo in which the detector must find one card
-    (the largest face-up one).
+    A transparent-cornered card picture is cut at its opaque part. Otherwise the
+    detector looks for cards (a photo of one or several cards on a table); an image it
+    finds no card in, or only small ones in, that has a card's shape is a scan of one
+    card and is taken whole.
     """
     quad = alpha_quad(img)
-    if quad is None and is_card_shaped(img):
-        quad = full_quad(img)
-    if quad is None:
+    if quad is not None:
+        return [rectify_picture(img, quad)]
+    found = pictures_from_frame(flatten_alpha(img), detector) if detector is not None else []
+    if is_card_shaped(img):
+        area = img.shape[0] * img.shape[1]
+        if not found or max(abs(cv2.contourArea(q.astype(np.float32))) for _, q in found) < SCAN_MIN_AREA * area:
+            return [rectify_picture(img, full_quad(img))]
+    if not found and detector is None:
+        raise EnrollImageError("the image is not card-shaped and no detector was given to find the card in it")
+    return [p for p, _ in found]
+
+
+def picture_from_image(img: np.ndarray, detector: Detector | None = None) -> np.ndarray:
+    """The one card of an enrolment image (the largest, if the photo shows several) as an upright BGRA picture."""
+    quad = alpha_quad(img)
+    if quad is not None:
+        return rectify_picture(img, quad)
+    found = pictures_from_frame(flatten_alpha(img), detector) if detector is not None else []
+    if is_card_shaped(img):
+        area = img.shape[0] * img.shape[1]
+        if not found or max(abs(cv2.contourArea(q.astype(np.float32))) for _, q in found) < SCAN_MIN_AREA * area:
+            return rectify_picture(img, full_quad(img))
+    if not found:
         if detector is None:
             raise EnrollImageError("the image is not card-shaped and no detector was given to find the card in it")
-        found = pictures_from_frame(flatten_alpha(img), detector)
-        if not found:
-            raise EnrollImageError("no face-up card found in the image")
-        return max(found, key=lambda f: abs(cv2.contourArea(f[1].astype(np.float32))))[0]
-    return rectify_picture(img, quad)
+        raise EnrollImageError("no face-up card found in the image")
+    return max(found, key=lambda f: abs(cv2.contourArea(f[1].astype(np.float32))))[0]
 
 
 def reading_order(quads: np.ndarray) -> list[int]:

@@ -25,10 +25,9 @@ from vision.enroll import (
     display_name,
     own_id,
     parse_label,
-    picture_from_image,
     pictures_from_frame,
+    pictures_in_image,
 )
-from vision.enroll.crops import alpha_quad, flatten_alpha, is_card_shaped
 from vision.enroll.enroller import DEFAULT_VIEWS
 from vision.enroll.names import RANK_NAMES, SUIT_NAMES
 from web.enroll.i18n import ENROLL_STRINGS
@@ -312,10 +311,8 @@ def api_cancel() -> Response:
 
 
 def _pictures_from_upload(data: bytes, recognizer: Any) -> list[np.ndarray]:
-    img = decode_image(data, "upload")
-    if alpha_quad(img) is not None or is_card_shaped(img):
-        return [picture_from_image(img)]  # one card filling the picture (a scan, a close photo)
-    return [p for p, _ in pictures_from_frame(flatten_alpha(img), recognizer)]
+    """The cards of an uploaded photo (several on a table, or one card filling the picture)."""
+    return pictures_in_image(decode_image(data, "upload"), recognizer)
 
 
 @blueprint.post("/api/session/capture")
