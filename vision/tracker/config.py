@@ -22,6 +22,9 @@ class TrackerConfig:
     #: Reads of a resting card less sure than this on average (the recogniser's own
     #: confidence) make the tracker wait for clearer ones, up to maximum_decision_frames.
     clear_read_confidence: float = 0.7
+    #: A card looking smaller than this fraction of the counted cards' usual size is
+    #: partly hidden: the tracker waits for the whole card, up to maximum_decision_frames.
+    partial_size_ratio: float = 0.85
     #: Below this confidence the event carries its alternatives for the table to check.
     ask_below: float = 0.75
     #: Detections less sure than this are ignored (noise, half-hidden cards).
@@ -62,7 +65,14 @@ class TrackerConfig:
                 f"maximum_decision_frames ({self.maximum_decision_frames}) must be >= "
                 f"minimum_consecutive_frames ({self.minimum_consecutive_frames})"
             )
-        for name in ("decide_confidence", "ask_below", "min_detection_confidence", "replay_share", "clear_read_confidence"):
+        for name in (
+            "decide_confidence",
+            "ask_below",
+            "min_detection_confidence",
+            "replay_share",
+            "clear_read_confidence",
+            "partial_size_ratio",
+        ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be between 0 and 1, got {value!r}")

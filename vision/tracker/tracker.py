@@ -57,6 +57,8 @@ class TrickTracker:
         self._last_t: float | None = None
         self._last_detections: tuple[Detection, ...] = ()
         self._waiting = False  # set by _decide when a card waits for a clearer read
+        #: Sizes (pixels) of recently counted cards: how big a whole card looks here.
+        self._card_sizes: deque[float] = deque(maxlen=16)
         self._size: tuple[int, int] = (0, 0)
         self._contract: str | None = None
         self._leader = 0
@@ -314,7 +316,9 @@ class TrickTracker:
             track.card = reading.card
             return []
         if not forced and track.rest_frames < cfg.maximum_decision_frames and (
-            reading.confidence < cfg.decide_confidence or track.rest_read_confidence < cfg.clear_read_confidence
+            reading.confidence < cfg.decide_confidence
+            or track.rest_read_confidence < cfg.clear_read_confidence
+            or self._looks_partial(track)
         ):
             # Wait for a clearer read while the latency budget allows: the vote is split,
             # or the recogniser is unsure of every read (a hand still half over the card,
@@ -376,6 +380,7 @@ class TrickTracker:
         if self._trick:
             self._not_held[seat] |= cards_not_held(self._trick[0].card, reading.card, self._contract)
         self._trick.append(_Laid(track.id, seat, reading.card, place, track.size))
+        self._card_sizes.append(track.size)
         self._drop_partial_views(track, place)
         self._played.add(reading.card)
         ask = reading.confidence < self.config.ask_below
@@ -386,6 +391,15 @@ class TrickTracker:
             confidence=round(reading.confidence, 3),
             alternatives=reading.alternatives if ask else (),
         )
+
+    def _looks_partial(self, track: Track) -> bool:
+        """The card looks clearly smaller than the cards counted so far: part of it is
+        hidden (a hand still over it), so neither its read nor its place can be trusted yet.
+        """
+        if not self._card_sizes:
+            return False
+        sizes = sorted(self._card_sizes)
+        return track.size < self.config.partial_size_ratio * sizes[len(sizes) // 2]
 
     def _drop_partial_views(self, counted: Track, place: tuple[float, float]) -> None:
         """Forget vanished candidates that lay where ``counted`` now lies.
