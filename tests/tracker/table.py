@@ -23,13 +23,14 @@ EDGE = {0: (320.0, 470.0), 1: (630.0, 240.0), 2: (320.0, 10.0), 3: (10.0, 240.0)
 CARD_W, CARD_H = 50.0, 76.0
 
 
-def corners(centre: tuple[float, float], angle_deg: float) -> tuple[tuple[float, float], ...]:
+def corners(centre: tuple[float, float], angle_deg: float, scale: float = 1.0) -> tuple[tuple[float, float], ...]:
     """Clockwise corners from the artwork's top-left of a card rotated by ``angle_deg``."""
     cx, cy = centre
     a = math.radians(angle_deg)
     ca, sa = math.cos(a), math.sin(a)
+    w, h = CARD_W * scale, CARD_H * scale
     out = []
-    for x, y in ((-CARD_W / 2, -CARD_H / 2), (CARD_W / 2, -CARD_H / 2), (CARD_W / 2, CARD_H / 2), (-CARD_W / 2, CARD_H / 2)):
+    for x, y in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)):
         out.append((cx + x * ca - y * sa, cy + x * sa + y * ca))
     return tuple(out)
 
@@ -40,8 +41,9 @@ def detection(
     angle: float = 0.0,
     confidence: float = 0.95,
     alternatives: tuple[tuple[str, float], ...] = (),
+    scale: float = 1.0,
 ) -> Detection:
-    pts = corners(centre, angle)
+    pts = corners(centre, angle, scale)
     xs = [p[0] for p in pts]
     ys = [p[1] for p in pts]
     return Detection(card, confidence, (min(xs), min(ys), max(xs), max(ys)), pts, alternatives)

@@ -492,3 +492,19 @@ def test_a_card_laid_half_covered_is_placed_where_it_lies_once_uncovered() -> No
     table.lay("schilten-koenig", 3, slide=1, rest=8)
     events = run(table)
     assert plays(events) == [(3, "schilten-koenig")]
+
+
+def test_a_card_seen_smaller_than_usual_is_waited_for_until_whole() -> None:
+    table = Table()
+    lay_trick(table)
+    table.sweep(2)
+    table.step(3)
+    # Seat 2 leads. Under its hand only part of the card shows, confidently misread, off
+    # towards the middle; a moment later the whole card lies at seat 2's place.
+    x, y = SPOTS[2]
+    for _ in range(4):
+        table.extra.append(detection("schellen-under", (x, y + 30.0), confidence=0.9, scale=0.7))
+        table.step()
+    table.lay("rosen-9", 2, slide=1, rest=8)
+    events = run(table)
+    assert plays(events) == TRICK + [(2, "rosen-9")]
