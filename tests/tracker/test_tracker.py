@@ -508,3 +508,24 @@ def test_a_card_seen_smaller_than_usual_is_waited_for_until_whole() -> None:
     table.lay("rosen-9", 2, slide=1, rest=8)
     events = run(table)
     assert plays(events) == TRICK + [(2, "rosen-9")]
+
+
+def test_clear_read_of_a_card_counted_unsurely_before_is_reported_not_struck() -> None:
+    table = Table()
+    # Trick 1: seat 3's card is really schellen-koenig but reads unsurely as schellen-ass.
+    table.lay("rosen-6", 0, rest=5)
+    table.lay("rosen-ass", 1, rest=5)
+    table.lay("eicheln-9", 2, rest=5)
+    table.reads_as["schellen-koenig"] = ("schellen-ass", 0.5, (("schellen-koenig", 0.4),))
+    table.lay("schellen-koenig", 3, rest=10)
+    table.sweep(2)
+    table.step(3)
+    # Trick 2: the real schellen-ass, read clearly, must not be struck into another card.
+    table.unsure["schellen-ass"] = (0.9, (("schellen-koenig", 0.05),))
+    table.lay("schellen-ass", 2, rest=8)
+    events = run(table)
+    played = [e for e in events if isinstance(e, CardPlayed)]
+    assert [(e.seat, e.card) for e in played][3:] == [(3, "schellen-ass"), (2, "schellen-ass")]
+    second = played[-1]
+    assert second.confidence is not None and second.confidence <= 0.5
+    assert [c for c, _ in second.alternatives] == ["schellen-koenig"]  # the table is asked

@@ -65,6 +65,8 @@ class TrickTracker:
         self._trick: list[_Laid] = []
         self._tricks_done = 0
         self._played: set[str] = set()
+        #: Confidence each card of this round was counted with.
+        self._played_confidence: dict[str, float] = {}
         self._not_held: dict[int, set[str]] = {s: set() for s in range(4)}
         #: Centres of recent complete tricks (mean of their four cards), in pixels.
         self._trick_centres: deque[tuple[float, float]] = deque(maxlen=9)
@@ -136,6 +138,7 @@ class TrickTracker:
         self._trick = []
         self._tricks_done = 0
         self._played = set()
+        self._played_confidence = {}
         self._not_held = {s: set() for s in range(4)}
         for track in self._tracks:
             if track.state is not TrackState.CANDIDATE:
@@ -315,6 +318,7 @@ class TrickTracker:
             track.state = TrackState.IGNORED
             track.card = reading.card
             return []
+        reading = self._doubt_earlier_read(track, reading)
         if not forced and track.rest_frames < cfg.maximum_decision_frames and (
             reading.confidence < cfg.decide_confidence
             or track.rest_read_confidence < cfg.clear_read_confidence
@@ -381,6 +385,7 @@ class TrickTracker:
             self._not_held[seat] |= cards_not_held(self._trick[0].card, reading.card, self._contract)
         self._trick.append(_Laid(track.id, seat, reading.card, place, track.size))
         self._card_sizes.append(track.size)
+        self._played_confidence[reading.card] = reading.confidence
         self._drop_partial_views(track, place)
         self._played.add(reading.card)
         ask = reading.confidence < self.config.ask_below
@@ -391,6 +396,28 @@ class TrickTracker:
             confidence=round(reading.confidence, 3),
             alternatives=reading.alternatives if ask else (),
         )
+
+    def _doubt_earlier_read(self, track: Track, reading: Reading) -> Reading:
+        """Prefer a clear read of an already counted card over striking it, when the
+        earlier count was the less sure of the two.
+
+        Striking a card already played this round is right when the new card is the misread
+        one. But when the earlier card was counted on a weaker read than this clear one, the
+        earlier count was the likelier misread, and striking this card as well would spread
+        one misread over two tricks. Then the card is reported as read, unsure, with the
+        struck choice as alternative: the rules engine flags the card played twice and the
+        table corrects whichever was wrong.
+        """
+        raw = resolve(track.votes, (), replay_share=2.0)
+        if raw is None or raw.card == reading.card or raw.card not in self._played:
+            return reading
+        if any(laid.card == raw.card for laid in self._trick):
+            return reading  # the same trick: one card seen twice, not a misread
+        earlier = self._played_confidence.get(raw.card, 1.0)
+        if raw.confidence < self.config.decide_confidence or raw.confidence <= earlier + 0.1:
+            return reading
+        alternatives = ((reading.card, round(reading.confidence, 3)), *reading.alternatives)[:3]
+        return Reading(raw.card, min(raw.confidence, 0.5), alternatives)
 
     def _looks_partial(self, track: Track) -> bool:
         """The card looks clearly smaller than the cards counted so far: part of it is
