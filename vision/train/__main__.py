@@ -27,6 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--style", default="mixed")
     r.add_argument("--decks", default="swiss-xvii", help="comma-separated deck names passed to the renderer")
     r.add_argument("--renderer", default="vision.synth.scene:render_scene")
+    r.add_argument("--jitter", type=float, default=0.035, help="identifier crops: corner noise, fraction of the card's short side")
     for name, epochs, batch, lr in (("detector", 20, 32, 3e-3), ("identifier", 30, 128, 3e-3)):
         t = sub.add_parser(name, help=f"train the {name} (resumable with --resume)")
         t.add_argument("--data", type=Path, default=Path("data/train"))
@@ -37,24 +38,28 @@ def main(argv: list[str] | None = None) -> int:
         t.add_argument("--threads", type=int, default=2)
         t.add_argument("--resume", action="store_true")
         t.add_argument("--name", default=name, help="run folder under runs/")
+        t.add_argument("--minutes", type=float, default=None, help="wall-clock budget; the LR schedule follows it")
+        t.add_argument("--init", type=Path, default=None, help="start from this checkpoint's weights (fresh schedule)")
     e = sub.add_parser("export", help="ONNX + prototypes from runs/*/best.pt into models/")
     e.add_argument("--models", type=Path, default=Path("models"))
     e.add_argument("--data", type=Path, default=Path("data/val"), help="crops of the built-in deck for its prototypes")
+    e.add_argument("--detector-run", default="detector", help="runs/<name>/best.pt to export")
+    e.add_argument("--identifier-run", default="identifier", help="runs/<name>/best.pt to export")
     a = p.parse_args(argv)
 
     if a.cmd == "render":
         from vision.train.data import render_dataset
 
-        render_dataset(a.out, a.first_seed, a.scenes, chunk=a.chunk, workers=a.workers, style=a.style, decks=tuple(a.decks.split(",")), renderer=a.renderer)
+        render_dataset(a.out, a.first_seed, a.scenes, chunk=a.chunk, workers=a.workers, style=a.style, decks=tuple(a.decks.split(",")), renderer=a.renderer, jitter=a.jitter)
     elif a.cmd in ("detector", "identifier"):
         import importlib
 
         mod = importlib.import_module(f"vision.train.{a.cmd}")
-        mod.train(a.data, a.val, epochs=a.epochs, batch=a.batch, lr=a.lr, threads=a.threads, resume=a.resume, name=a.name)
+        mod.train(a.data, a.val, epochs=a.epochs, batch=a.batch, lr=a.lr, threads=a.threads, resume=a.resume, name=a.name, minutes=a.minutes, init=a.init)
     else:
         from vision.train.export import export_all
 
-        export_all(a.models, a.data)
+        export_all(a.models, a.data, detector_run=a.detector_run, identifier_run=a.identifier_run)
     return 0
 
 

@@ -36,11 +36,36 @@ class Run:
         return torch.load(path, map_location="cpu", weights_only=False) if path.exists() else None
 
 
-def cosine_lr(step: int, total: int, base: float, warmup: int = 300) -> float:
+def cosine_lr(step: int, progress: float, base: float, warmup: int = 200) -> float:
+    """Linear warm-up over ``warmup`` steps, then cosine decay to 2 % by ``progress`` = 1."""
     if step < warmup:
         return base * (step + 1) / warmup
-    p = min(1.0, (step - warmup) / max(1, total - warmup))
+    p = min(1.0, max(0.0, progress))
     return base * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * p)))
+
+
+class Budget:
+    """Training length as steps or wall-clock minutes, whichever ends first (time survives resume)."""
+
+    def __init__(self, total_steps: int, minutes: float | None, spent_s: float = 0.0) -> None:
+        self.total = total_steps
+        self.limit_s = minutes * 60 if minutes else None
+        self.spent_before = spent_s
+        self.t0 = time.time()
+
+    @property
+    def spent_s(self) -> float:
+        return self.spent_before + time.time() - self.t0
+
+    def progress(self, step: int) -> float:
+        p = step / max(1, self.total)
+        if self.limit_s:
+            p = max(p, self.spent_s / self.limit_s)
+        return p
+
+    def remaining_s(self, step: int, rate_steps_s: float) -> float:
+        by_steps = (self.total - step) / max(rate_steps_s, 1e-9)
+        return min(by_steps, self.limit_s - self.spent_s) if self.limit_s else by_steps
 
 
 def eta(seconds: float) -> str:

@@ -41,6 +41,7 @@ class RenderJob:
     style: str
     decks: tuple[str, ...]
     renderer: str
+    jitter: float = 0.035
 
 
 def _load_renderer(spec: str) -> Callable[..., Any]:
@@ -90,7 +91,8 @@ def render_chunk(job: RenderJob) -> Path:
             obj_img.append(k)
             if c.visible >= CROP_MIN_VISIBLE:
                 for _ in range(CROPS_PER_CARD):
-                    crop_img.append(rectify(scene.image, jitter_quad(corners, rng)))
+                    amount = job.jitter * float(rng.uniform(0.3, 1.3))
+                    crop_img.append(rectify(scene.image, jitter_quad(corners, rng, amount)))
                     crop_label.append(LABEL_INDEX[c.card])
                     crop_vis.append(float(c.visible))
                     crop_deck.append(deck_name)
@@ -127,11 +129,12 @@ def render_dataset(
     style: str = "mixed",
     decks: tuple[str, ...] = ("swiss-xvii",),
     renderer: str = "vision.synth.scene:render_scene",
+    jitter: float = 0.035,
 ) -> list[Path]:
     """Render ``scenes`` scenes from ``first_seed`` on in ``workers`` processes; skip chunks already on disk."""
     out.mkdir(parents=True, exist_ok=True)
     jobs = [
-        RenderJob(out, s, min(chunk, first_seed + scenes - s), width, height, style, decks, renderer)
+        RenderJob(out, s, min(chunk, first_seed + scenes - s), width, height, style, decks, renderer, jitter)
         for s in range(first_seed, first_seed + scenes, chunk)
     ]
     todo = [j for j in jobs if not (out / f"chunk-{j.first_seed:09d}.npz").exists()]
@@ -147,8 +150,8 @@ def render_dataset(
 
 
 def load_chunks(folder: Path) -> dict[str, np.ndarray]:
-    """Concatenate every chunk in ``folder`` (object image indices made global)."""
-    files = sorted(Path(folder).glob("chunk-*.npz"))
+    """Concatenate every chunk in ``folder`` (object image indices made global); ``a,b`` joins folders."""
+    files = sorted(f for part in str(folder).split(",") for f in Path(part).glob("chunk-*.npz"))
     if not files:
         raise FileNotFoundError(f"no chunk-*.npz in {folder}; run `python -m vision.train render` first")
     parts: dict[str, list[np.ndarray]] = {}

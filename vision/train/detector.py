@@ -17,7 +17,7 @@ from vision.recognizer.geometry import (
     nms_quads,
     quad_iou,
 )
-from vision.train.common import Run, cosine_lr, eta
+from vision.train.common import Budget, Run, cosine_lr, eta
 from vision.train.data import load_chunks
 from vision.train.nets import Detector
 
@@ -196,7 +196,10 @@ def evaluate(model: Detector, data: DetectorData, limit: int = 300) -> dict[str,
     return {"recall": recall, "precision": precision, "f1": 2 * recall * precision / max(recall + precision, 1e-9)}
 
 
-def train(data_dir: Path, val_dir: Path, *, epochs: int, batch: int, lr: float, threads: int, resume: bool, name: str = "detector") -> None:
+def train(
+    data_dir: Path, val_dir: Path, *, epochs: int, batch: int, lr: float, threads: int, resume: bool,
+    name: str = "detector", minutes: float | None = None, init: Path | None = None,
+) -> None:
     torch.set_num_threads(threads)
     run = Run(name)
     data, val = DetectorData(data_dir), DetectorData(val_dir)
@@ -204,25 +207,29 @@ def train(data_dir: Path, val_dir: Path, *, epochs: int, batch: int, lr: float, 
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps_per_epoch = len(data) // batch
     total = epochs * steps_per_epoch
-    step, best = 0, -1.0
+    step, best, spent = 0, -1.0, 0.0
+    if init is not None:
+        model.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["model"])
+        run.log(f"initialised from {init}")
     state = run.load("last.pt") if resume else None
     if state:
         model.load_state_dict(state["model"])
         opt.load_state_dict(state["opt"])
-        step, best = state["step"], state["best"]
+        step, best, spent = state["step"], state["best"], state.get("spent_s", 0.0)
         run.log(f"resumed at step {step}/{total}")
+    budget = Budget(total, minutes, spent)
     run.log(f"detector: {len(data)} train / {len(val)} val images, {sum(p.numel() for p in model.parameters())} params, {total} steps")
     rng = np.random.default_rng(step)
     t_last, n_last, t_save = time.time(), 0, time.time()
     agg = np.zeros(2)
-    while step < total:
+    while budget.progress(step) < 1.0:
         perm = rng.permutation(len(data))
         for b in range(steps_per_epoch):
-            if step >= total:
+            if budget.progress(step) >= 1.0:
                 break
             x, hm, hw, reg, rw = data.batch(perm[b * batch : (b + 1) * batch], rng)
             for gr in opt.param_groups:
-                gr["lr"] = cosine_lr(step, total, lr)
+                gr["lr"] = cosine_lr(step, budget.progress(step), lr)
             logits, pred = model(x)
             l_hm = focal_loss(logits, hm, hw)
             l_reg = corner_loss(pred, reg, rw)
@@ -238,13 +245,17 @@ def train(data_dir: Path, val_dir: Path, *, epochs: int, batch: int, lr: float, 
                 rate = n_last / dt
                 run.log(
                     f"step {step}/{total} ep {step / steps_per_epoch:.2f} heat {agg[0] / 25:.4f} corners {agg[1] / 25:.4f} "
-                    f"lr {opt.param_groups[0]['lr']:.2e} {rate:.1f} img/s eta {eta((total - step) * batch / rate)}"
+                    f"lr {opt.param_groups[0]['lr']:.2e} {rate:.1f} img/s eta {eta(budget.remaining_s(step, rate / batch))}"
                 )
                 t_last, n_last, agg = time.time(), 0, np.zeros(2)
-            if step % steps_per_epoch == 0 or step == total or time.time() - t_save > 600:
+            last = budget.progress(step) >= 1.0
+            if step % steps_per_epoch == 0 or last or time.time() - t_save > 600:
                 metrics = evaluate(model, val)
                 run.log(f"val step {step}: " + " ".join(f"{k} {v:.4f}" for k, v in metrics.items()))
-                ckpt = {"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "best": best, "metrics": metrics}
+                ckpt = {
+                    "model": model.state_dict(), "opt": opt.state_dict(), "step": step, "best": best,
+                    "metrics": metrics, "spent_s": budget.spent_s,
+                }
                 if metrics["f1"] > best:
                     best = metrics["f1"]
                     ckpt["best"] = best

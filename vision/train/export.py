@@ -55,11 +55,14 @@ def embed_crops(identifier: Path, crops: np.ndarray, batch: int = 256) -> np.nda
     return np.concatenate(out)
 
 
-def export_all(models_dir: Path, data_dir: Path, deck: str = "swiss-xvii", per_label: int = 60) -> None:
+def export_all(
+    models_dir: Path, data_dir: Path, deck: str = "swiss-xvii", per_label: int = 60,
+    detector_run: str = "detector", identifier_run: str = "identifier",
+) -> None:
     """Write the detector and identifier ONNX files and ``<deck>.prototypes.npz`` into ``models_dir``."""
     models_dir.mkdir(parents=True, exist_ok=True)
-    export_detector(RUNS_DIR / "detector" / "best.pt", models_dir / DETECTOR_FILE)
-    export_identifier(RUNS_DIR / "identifier" / "best.pt", models_dir / IDENTIFIER_FILE)
+    export_detector(RUNS_DIR / detector_run / "best.pt", models_dir / DETECTOR_FILE)
+    export_identifier(RUNS_DIR / identifier_run / "best.pt", models_dir / IDENTIFIER_FILE)
     d = load_chunks(data_dir)
     # The deck and its procedural variants: the renderer draws "swiss-xvii" scenes with both.
     keep = np.char.startswith(d["crop_deck"], deck) & (d["crop_vis"] >= 0.9)

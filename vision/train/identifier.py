@@ -9,7 +9,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from vision.train.common import Run, cosine_lr, eta
+from vision.train.common import Budget, Run, cosine_lr, eta
 from vision.train.data import load_chunks
 from vision.train.labels import LABELS
 from vision.train.nets import Identifier
@@ -25,13 +25,15 @@ class CropData:
         self.img = d["crop_img"][keep]
         self.label = d["crop_label"][keep].astype(np.int64)
         self.deck = d["crop_deck"][keep] if "crop_deck" in d else np.array(["?"] * int(keep.sum()))
+        # Backs and double-headed court cards look the same either way up: no orientation to learn.
+        self.sym = d["crop_sym"][keep] if "crop_sym" in d else self.label == BACK_INDEX
         self.noise = torch.randn(3, 96 + 32, 64 + 32, generator=torch.Generator().manual_seed(1))
 
     def __len__(self) -> int:
         return len(self.img)
 
     def batch(self, idx: np.ndarray, rng: np.random.Generator | None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """(crops channels_last in [0,1], labels, upside-down flags); augmented when ``rng`` is given."""
+        """(crops channels_last in [0,1], labels, upside-down flags with -1 where undefined); augmented when ``rng`` is given."""
         x = torch.from_numpy(self.img[idx]).permute(0, 3, 1, 2).float()
         y = torch.from_numpy(self.label[idx])
         n = len(idx)
@@ -51,7 +53,9 @@ class CropData:
         oy, ox = rng.integers(0, 32, 2)
         noise = self.noise[:, oy : oy + 96, ox : ox + 64] * float(rng.uniform(0.0, 0.04))
         x.mul_(torch.from_numpy(gain.astype(np.float32))).add_(torch.from_numpy(bias.astype(np.float32))).add_(noise)
-        return x.clamp_(0, 1).contiguous(memory_format=torch.channels_last), y, flip.float()
+        target = flip.float()
+        target[torch.from_numpy(self.sym[idx])] = -1.0
+        return x.clamp_(0, 1).contiguous(memory_format=torch.channels_last), y, target
 
 
 def losses(model: Identifier, x: torch.Tensor, y: torch.Tensor, flip: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -59,15 +63,15 @@ def losses(model: Identifier, x: torch.Tensor, y: torch.Tensor, flip: torch.Tens
     cos = model.class_logits(emb)
     onehot = F.one_hot(y, cos.shape[1]).float()
     l_cls = F.cross_entropy(SCALE * (cos - MARGIN * onehot), y)
-    face = (y != BACK_INDEX).float()  # a back has no up or down
-    l_flip = (F.binary_cross_entropy_with_logits(flip_logit, flip, reduction="none") * face).sum() / face.sum().clamp(min=1)
+    face = (flip >= 0).float()  # -1: a back or double-headed card has no up or down
+    l_flip = (F.binary_cross_entropy_with_logits(flip_logit, flip.clamp(min=0), reduction="none") * face).sum() / face.sum().clamp(min=1)
     return l_cls, l_flip, cos
 
 
 @torch.no_grad()
 def evaluate(model: Identifier, data: CropData, limit: int = 4000) -> dict[str, float]:
     model.eval()
-    correct = flips = n = 0
+    correct = flips = n = n_face = 0
     rng = np.random.default_rng(0)
     for s in range(0, min(limit, len(data)), 256):
         idx = np.arange(s, min(s + 256, limit, len(data)))
@@ -76,14 +80,18 @@ def evaluate(model: Identifier, data: CropData, limit: int = 4000) -> dict[str, 
         x[flip] = torch.flip(x[flip], dims=(2, 3))
         emb, fl = model(x.contiguous(memory_format=torch.channels_last))
         correct += int((model.class_logits(emb).argmax(1) == y).sum())
-        face = y != BACK_INDEX
-        flips += int(((fl > 0) == flip)[face].sum()) + int((~face).sum())
+        face = torch.from_numpy(~data.sym[idx])
+        flips += int(((fl > 0) == flip)[face].sum())
+        n_face += int(face.sum())
         n += len(idx)
     model.train()
-    return {"accuracy": correct / max(n, 1), "orientation": flips / max(n, 1)}
+    return {"accuracy": correct / max(n, 1), "orientation": flips / max(n_face, 1)}
 
 
-def train(data_dir: Path, val_dir: Path, *, epochs: int, batch: int, lr: float, threads: int, resume: bool, name: str = "identifier") -> None:
+def train(
+    data_dir: Path, val_dir: Path, *, epochs: int, batch: int, lr: float, threads: int, resume: bool,
+    name: str = "identifier", minutes: float | None = None, init: Path | None = None,
+) -> None:
     torch.set_num_threads(threads)
     run = Run(name)
     data, val = CropData(data_dir), CropData(val_dir, min_visible=0.7)
@@ -91,25 +99,29 @@ def train(data_dir: Path, val_dir: Path, *, epochs: int, batch: int, lr: float, 
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps_per_epoch = len(data) // batch
     total = epochs * steps_per_epoch
-    step, best = 0, -1.0
+    step, best, spent = 0, -1.0, 0.0
+    if init is not None:
+        model.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["model"])
+        run.log(f"initialised from {init}")
     state = run.load("last.pt") if resume else None
     if state:
         model.load_state_dict(state["model"])
         opt.load_state_dict(state["opt"])
-        step, best = state["step"], state["best"]
+        step, best, spent = state["step"], state["best"], state.get("spent_s", 0.0)
         run.log(f"resumed at step {step}/{total}")
+    budget = Budget(total, minutes, spent)
     run.log(f"identifier: {len(data)} train / {len(val)} val crops, {sum(p.numel() for p in model.parameters())} params, {total} steps")
     rng = np.random.default_rng(step + 1)
     t_last, n_last, t_save = time.time(), 0, time.time()
     agg = np.zeros(3)
-    while step < total:
+    while budget.progress(step) < 1.0:
         perm = rng.permutation(len(data))
         for b in range(steps_per_epoch):
-            if step >= total:
+            if budget.progress(step) >= 1.0:
                 break
             x, y, flip = data.batch(perm[b * batch : (b + 1) * batch], rng)
             for gr in opt.param_groups:
-                gr["lr"] = cosine_lr(step, total, lr)
+                gr["lr"] = cosine_lr(step, budget.progress(step), lr)
             l_cls, l_flip, cos = losses(model, x, y, flip)
             loss = l_cls + 0.5 * l_flip
             opt.zero_grad(set_to_none=True)
@@ -122,13 +134,17 @@ def train(data_dir: Path, val_dir: Path, *, epochs: int, batch: int, lr: float, 
                 rate = n_last / (time.time() - t_last)
                 run.log(
                     f"step {step}/{total} ep {step / steps_per_epoch:.2f} cls {agg[0] / 50:.4f} flip {agg[1] / 50:.4f} "
-                    f"acc {agg[2] / 50:.3f} lr {opt.param_groups[0]['lr']:.2e} {rate:.0f} crops/s eta {eta((total - step) * batch / rate)}"
+                    f"acc {agg[2] / 50:.3f} lr {opt.param_groups[0]['lr']:.2e} {rate:.0f} crops/s eta {eta(budget.remaining_s(step, rate / batch))}"
                 )
                 t_last, n_last, agg = time.time(), 0, np.zeros(3)
-            if step % steps_per_epoch == 0 or step == total or time.time() - t_save > 600:
+            last = budget.progress(step) >= 1.0
+            if step % steps_per_epoch == 0 or last or time.time() - t_save > 600:
                 metrics = evaluate(model, val)
                 run.log(f"val step {step}: " + " ".join(f"{k} {v:.4f}" for k, v in metrics.items()))
-                ckpt = {"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "best": best, "metrics": metrics}
+                ckpt = {
+                    "model": model.state_dict(), "opt": opt.state_dict(), "step": step, "best": best,
+                    "metrics": metrics, "spent_s": budget.spent_s,
+                }
                 if metrics["accuracy"] > best:
                     best = metrics["accuracy"]
                     ckpt["best"] = best
