@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test lint bench train clean
+.PHONY: venv demo test lint bench train arm64-check clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,12 @@ bench: $(STAMP)
 train: $(STAMP)
 	$(BIN)/pip install -q 'torch==2.13.0'
 	$(BIN)/python -m vision.train
+
+# Not in CI (slow, needs root and apt): installs the product with systemd/install.sh in an
+# emulated arm64 Debian bookworm (Raspberry Pi OS's base) and replays the bundled recording;
+# the score must equal the x86 run's.
+arm64-check: $(STAMP)
+	bash systemd/arm64-check.sh
 
 clean:
 	rm -rf $(VENV) build *.egg-info
