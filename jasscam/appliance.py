@@ -9,6 +9,11 @@ camera, recogniser or tracker gets the service restarted, and it keeps
 
 ``jasscam run`` and ``jasscam demo`` are thin commands over this class; tests build it
 with a small real detector and tracker in place of the ONNX recogniser.
+
+Two features are wired here because only the composition root sees all parts: the
+recogniser reads the table's enrolled deck (``jasscam.decks``) and the dashboard's
+``/enroll`` screens get the camera's latest frame; the Speck screens get the camera's
+Bodentrumpf proposal (``jasscam.tournament.bodentrumpf``), fed every tracked frame.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -34,7 +39,11 @@ from jasscam.sources.resilient import ResilientSource, SourceStatus
 from jasscam.store import EventStore, validation_errors
 from jasscam.tracking import GameTracker, GatedRecognizer, Tracker
 from scoring.events import CardPlayed, Event, GameConfigured, TrickCollected
-from vision.detection import Detection
+from vision.detection import Detection, FrameDetections
+
+if TYPE_CHECKING:
+    from jasscam.decks import DeckAwareRecognizer
+    from jasscam.tournament.bodentrumpf import BodentrumpfWatcher
 
 log = logging.getLogger(__name__)
 
@@ -45,14 +54,20 @@ class ApplianceError(RuntimeError):
     """The appliance cannot start as configured; the message says what to do."""
 
 
-def load_recognizer(config: Config) -> Recognize:
-    """The ONNX recogniser as the configuration asks; a clear error when its models are missing."""
+def load_recognizer(config: Config, state_dir: Path | None = None) -> DeckAwareRecognizer:
+    """The ONNX recogniser as the configuration asks, reading the table's active enrolled deck.
+
+    The deck library is ``<state_dir>/decks`` (default: the configuration's state
+    directory), the folder the dashboard's ``/enroll`` writes; the built-in deck is used
+    until a table selects another. A clear error when the models are missing.
+    """
+    from jasscam.decks import DeckAwareRecognizer, open_library
     from vision.recognizer import MODELS_DIR, Recognizer, RecognizerSettings
 
     models = Path(config.recognizer.models_dir).expanduser() if config.recognizer.models_dir else MODELS_DIR
     settings = RecognizerSettings(threads=config.recognizer.threads, score_threshold=config.recognizer.min_confidence)
     try:
-        return Recognizer(models, settings=settings).recognize
+        recognizer = Recognizer(models, settings=settings)
     except FileNotFoundError as exc:
         raise ApplianceError(
             f"the card recogniser's models are missing in {models} ({exc}); train them with `make train` "
@@ -61,6 +76,7 @@ def load_recognizer(config: Config) -> Recognize:
         ) from None
     except ValueError as exc:
         raise ApplianceError(f"the card recogniser's models in {models} cannot be used: {exc}") from None
+    return DeckAwareRecognizer(recognizer, open_library(state_dir if state_dir is not None else config))
 
 
 def trick_tracker_factory(edge_of: Callable[[int], str] | None = None) -> Callable[[int], Tracker]:
@@ -129,6 +145,10 @@ class Appliance:
         self.app: Any = None
         self._first_frame = threading.Event()
         self._camera_state: str | None = None
+        self.decks: DeckAwareRecognizer | None = None  # None when a recogniser was passed in
+        self.bodentrumpf: BodentrumpfWatcher | None = None
+        self._latest: np.ndarray | None = None  # the last captured image, shared, never copied
+        self._awaiting: tuple[int | None, int, bool] = (None, -1, False)  # game, event count, awaiting
 
     # -- start-up ---------------------------------------------------------------------
 
@@ -149,7 +169,12 @@ class Appliance:
             on_state=self._on_source_state,
         )
         self.source.open()  # a missing camera is reported before the model is loaded
-        recognize = self._recognize or load_recognizer(self.config)
+        from jasscam.decks import DeckAwareRecognizer
+        from jasscam.tournament.bodentrumpf import BodentrumpfWatcher
+
+        recognize = self._recognize or load_recognizer(self.config, self.state_dir)
+        self.decks = recognize if isinstance(recognize, DeckAwareRecognizer) else None
+        self.bodentrumpf = BodentrumpfWatcher()
         if self.gate:
             recognize = GatedRecognizer(recognize)
         if self.dashboard:
@@ -171,7 +196,7 @@ class Appliance:
             self._on_frame_hooks.append(self.recorder.offer)
         if prepare is not None:
             prepare(self.store)
-        track: Track = self.tracker
+        track: Track = _Watched(self.tracker, self.on_detections)
         self.pipeline = Pipeline(
             self.source,
             recognize,
@@ -188,11 +213,22 @@ class Appliance:
         return guard.edge if guard is not None else None
 
     def _start_dashboard(self) -> None:
+        from jasscam.decks import decks_dir
         from web.app import create_app
+        from web.enroll import register_enroll
         from web.server import serve
+        from web.speck import register_speck
 
-        assert self.store is not None
+        assert self.store is not None and self.bodentrumpf is not None
         self.app = create_app(self.store, settings_path=self.state_dir / "dashboard.json", status=self.status)
+        # create_app mounts both without the camera; registering again adds it (see their docstrings).
+        register_enroll(
+            self.app,
+            decks_dir=decks_dir(self.state_dir),
+            frames=self.latest_frame,
+            recognizer=self.decks.recognizer if self.decks is not None else None,
+        )
+        register_speck(self.app, bodentrumpf=self.bodentrumpf.proposal)
         host = self.config.dashboard.host
         try:
             self.server = serve(self.app, host, self.port)
@@ -203,6 +239,7 @@ class Appliance:
             ) from None
 
     def _on_frame(self, frame: Frame) -> None:
+        self._latest = frame.image
         self._first_frame.set()
         for hook in self._on_frame_hooks:
             hook(frame)
@@ -210,6 +247,24 @@ class Appliance:
     def _on_source_state(self, status: SourceStatus) -> None:
         text = f"camera {status.state}" + (f": {status.error}" if status.error and status.state != "live" else "")
         sdnotify.status(text)
+
+    def on_detections(self, frame: FrameDetections) -> None:
+        """After the tracker, per frame: feed the Bodentrumpf watcher the frame's detections.
+
+        Whether the game awaits its Bodentrumpf folds the game's events, so it is
+        recomputed only when the store's event count (or the game) changes.
+        """
+        if self.bodentrumpf is None or self.store is None or self.tracker is None:
+            return
+        game = self.tracker.game_id
+        if game is None:
+            return
+        count = self.store.count(game)
+        if self._awaiting[:2] != (game, count):
+            from jasscam.tournament.bodentrumpf import awaiting_bodentrumpf
+
+            self._awaiting = (game, count, awaiting_bodentrumpf(self.store.events(game)))
+        self.bodentrumpf.update(game, frame.detections, awaiting=self._awaiting[2])
 
     # -- what others ask --------------------------------------------------------------
 
@@ -242,6 +297,10 @@ class Appliance:
         if self.tracker is not None:
             out["resumed_duplicates_dropped"] = self.tracker.dropped_duplicates
         return out
+
+    def latest_frame(self) -> np.ndarray | None:
+        """The camera's latest BGR frame (for ``/enroll``), or None before the first one."""
+        return self._latest
 
     def wait_first_frame(self, timeout: float) -> bool:
         return self._first_frame.wait(timeout)
@@ -278,6 +337,22 @@ class Appliance:
             self.server = None
         if self.store is not None:
             self.store.close()
+
+
+class _Watched:
+    """The pipeline's track stage: the game tracker, then ``after`` with the same frame."""
+
+    def __init__(self, tracker: GameTracker, after: Callable[[FrameDetections], None]) -> None:
+        self.tracker = tracker
+        self.after = after
+
+    def __call__(self, frame: FrameDetections) -> list[Event]:
+        events = self.tracker(frame)
+        self.after(frame)
+        return events
+
+    def finish(self, t: float | None = None) -> list[Event]:
+        return self.tracker.finish(t)
 
 
 class TableScript:

@@ -66,7 +66,7 @@
   const posOf = (seat) => EDGES[(EDGES.indexOf(window.EDGE || "bottom") + seat) % 4];
   const contractLabel = (c) => t(c);
   function contractIcon(c) {
-    if (SUITS.includes(c)) return el("img", { class: "icon-card", src: `/static/cards/${c}-ass.png`, alt: "", width: 22 });
+    if (SUITS.includes(c)) return el("img", { class: "icon-card", src: `/enroll/cards/${c}-ass.png`, alt: "", width: 22 });
     return el("span", { class: "icon-arrow", text: c === "obenabe" ? "⬆" : "⬇" });
   }
   const writes = () => view.events.filter((r) => !r.voided);
