@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.web.conftest import browser, phone  # noqa: F401  (Debian's Chromium through Playwright, for the page test)
+from tests.web.conftest import phone  # noqa: F401  (Debian's Chromium through Playwright, for the page test)
 from vision.enroll import DeckProfile, Enroller, scan_folder
 from vision.recognizer import MODELS_DIR, Recognizer, RecognizerSettings
 

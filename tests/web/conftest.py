@@ -130,22 +130,6 @@ class SSEClient:
 CHROMIUM = "/usr/bin/chromium"
 
 
-@pytest.fixture(scope="session")
-def browser():  # type: ignore[no-untyped-def]
-    """Debian's headless Chromium driven by Playwright (never a downloaded browser)."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is absent: install it with `apt-get install -y chromium` to run the browser tests")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield b
-        b.close()
-
-
 @pytest.fixture
 def phone(browser):  # type: ignore[no-untyped-def]
     """A phone-sized page (390x844, touch) that fails the test on any JavaScript error."""
