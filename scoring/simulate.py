@@ -9,6 +9,7 @@ That is enough to exercise every rule path, which is what the callers need.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from scoring.cards import ALL_CARD_IDS
@@ -23,10 +24,17 @@ def deal(rng: random.Random) -> list[list[str]]:
     return [sorted(deck[i * 9 : (i + 1) * 9], key=ALL_CARD_IDS.index) for i in range(4)]
 
 
+#: How a simulated player picks its card: (seat, the cards it still holds, its legal cards).
+Chooser = Callable[[int, list[str], list[str]], str]
+
+
 def play_round(
-    rng: random.Random, hands: list[list[str]], contract: str, forehand: int
+    rng: random.Random, hands: list[list[str]], contract: str, forehand: int, choose: Chooser | None = None
 ) -> list[tuple[int, str]]:
-    """Play the dealt ``hands`` out with random legal cards; returns (seat, card) in play order."""
+    """Play the dealt ``hands`` out; returns (seat, card) in play order.
+
+    Each seat plays a random legal card unless ``choose`` picks one (tests script plays).
+    """
     remaining = [list(h) for h in hands]
     plays: list[tuple[int, str]] = []
     leader = forehand
@@ -35,7 +43,8 @@ def play_round(
         seats: list[int] = []
         seat = leader
         for _ in range(4):
-            card = rng.choice(legal_cards(remaining[seat], trick, contract))
+            legal = legal_cards(remaining[seat], trick, contract)
+            card = choose(seat, remaining[seat], legal) if choose else rng.choice(legal)
             remaining[seat].remove(card)
             trick.append(card)
             seats.append(seat)

@@ -20,7 +20,8 @@ from scoring.events import (
     TrickCollected,
     WeisDeclared,
 )
-from scoring.rules import legal_cards, next_seat, trick_winner
+from scoring.rules import trick_winner
+from scoring.simulate import play_round
 
 
 def fill_hands(fixed: Mapping[int, Sequence[str]], seed: int = 0) -> list[list[str]]:
@@ -43,23 +44,7 @@ def play_in_order(
     hands: list[list[str]], contract: str, forehand: int, choose: Callable[[int, list[str], list[str]], str] | None = None
 ) -> list[tuple[int, str]]:
     """Play out ``hands``; each seat lays the first legal card in its listed order."""
-    remaining = [list(h) for h in hands]
-    plays: list[tuple[int, str]] = []
-    leader = forehand
-    for _ in range(9):
-        trick: list[str] = []
-        seats: list[int] = []
-        seat = leader
-        for _ in range(4):
-            legal = legal_cards(remaining[seat], trick, contract)
-            card = choose(seat, remaining[seat], legal) if choose else legal[0]
-            remaining[seat].remove(card)
-            trick.append(card)
-            seats.append(seat)
-            plays.append((seat, card))
-            seat = next_seat(seat)
-        leader = seats[trick_winner(trick, contract)]
-    return plays
+    return play_round(random.Random(0), hands, contract, forehand, choose or (lambda _seat, _hand, legal: legal[0]))
 
 
 def round_events(
