@@ -13,16 +13,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from flask import Flask
-from flask.testing import FlaskClient
 
-from jasscam.store import EventStore
 from scoring.events import Event
 from scoring.simulate import random_game_events
-from web.app import create_app
-from web.server import ServerHandle, serve
 
-PIN = "4711"
+# The dashboard's fixtures (real store, app, test client, served app) with its PIN.
+from tests.web.conftest import PIN, app, client, live, store  # noqa: F401
+
 PLAYERS = ("Anna Muster", "Beat Keller", "Claudia Frei", "Dario Rossi")
 SETUP = {
     "players": [{"first": n.split()[0], "last": n.split()[1]} for n in PLAYERS],
@@ -37,33 +34,6 @@ CHROMIUM = "/usr/bin/chromium"
 def speck_events(seed: int = 1, players: tuple[str, ...] = PLAYERS, **config: object) -> list[Event]:
     """A whole random legal Speck game (12 games, random Bodentrumpf) from the engine's simulator."""
     return random_game_events(random.Random(seed), variant="speck", players=players, **config)  # type: ignore[arg-type]
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[EventStore]:
-    with EventStore(tmp_path / "events.sqlite") as s:
-        yield s
-
-
-@pytest.fixture
-def app(store: EventStore, tmp_path: Path) -> Flask:
-    app = create_app(store, pin=PIN, settings_path=tmp_path / "dashboard.json", heartbeat=1.0)
-    app.testing = True
-    return app
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
-
-
-@pytest.fixture
-def live(app: Flask) -> Iterator[ServerHandle]:
-    handle = serve(app, "127.0.0.1", 0)
-    try:
-        yield handle
-    finally:
-        handle.stop()
 
 
 def free_port() -> int:
