@@ -33,33 +33,14 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks.recognizer import match
 from vision.detection import BACK, Detection
 from vision.recognizer import MODELS_DIR, Recognizer, RecognizerSettings
-from vision.recognizer.geometry import quad_iou
 
 SCENE_SEED = 40_000_000
 GAME_SEED = 5_100_000
 MIN_VISIBLE = 0.7
 ASSETS = Path(__file__).resolve().parents[1] / "vision" / "assets" / "decks"
-
-
-def match(dets: list[Detection], truth: list[Any]) -> list[tuple[int, int]]:
-    """Greedy one-to-one matching by polygon IoU > 0.5, best pairs first."""
-    pairs = []
-    for i, d in enumerate(dets):
-        for j, t in enumerate(truth):
-            iou = quad_iou(np.array(d.corners), np.asarray(t.corners))
-            if iou > 0.5:
-                pairs.append((iou, i, j))
-    used_d: set[int] = set()
-    used_t: set[int] = set()
-    out = []
-    for _, i, j in sorted(pairs, reverse=True):
-        if i not in used_d and j not in used_t:
-            used_d.add(i)
-            used_t.add(j)
-            out.append((i, j))
-    return out
 
 
 def identity(rec: Recognizer, scenes: list[Any]) -> dict[str, Any]:
