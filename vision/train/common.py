@@ -71,3 +71,22 @@ class Budget:
 def eta(seconds: float) -> str:
     m, s = divmod(int(max(seconds, 0)), 60)
     return f"{m}m{s:02d}s"
+
+
+def checkpoint(
+    run: Run, model: Any, opt: Any, step: int, best: float, budget: Budget,
+    metrics: dict[str, float], key: str,
+) -> float:
+    """Log validation ``metrics``, save ``last.pt`` and, when ``metrics[key]`` beats ``best``,
+    ``best.pt``; returns the new best. One place, so both trainings resume the same way."""
+    run.log(f"val step {step}: " + " ".join(f"{k} {v:.4f}" for k, v in metrics.items()))
+    ckpt = {
+        "model": model.state_dict(), "opt": opt.state_dict(), "step": step, "best": best,
+        "metrics": metrics, "spent_s": budget.spent_s,
+    }
+    if metrics[key] > best:
+        best = metrics[key]
+        ckpt["best"] = best
+        run.save(ckpt, "best.pt")
+    run.save(ckpt, "last.pt")
+    return best

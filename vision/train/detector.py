@@ -17,7 +17,7 @@ from vision.recognizer.geometry import (
     nms_quads,
     quad_iou,
 )
-from vision.train.common import Budget, Run, cosine_lr, eta
+from vision.train.common import Budget, Run, checkpoint, cosine_lr, eta
 from vision.train.data import load_chunks
 from vision.train.nets import Detector
 
@@ -250,17 +250,7 @@ def train(
                 t_last, n_last, agg = time.time(), 0, np.zeros(2)
             last = budget.progress(step) >= 1.0
             if step % steps_per_epoch == 0 or last or time.time() - t_save > 600:
-                metrics = evaluate(model, val)
-                run.log(f"val step {step}: " + " ".join(f"{k} {v:.4f}" for k, v in metrics.items()))
-                ckpt = {
-                    "model": model.state_dict(), "opt": opt.state_dict(), "step": step, "best": best,
-                    "metrics": metrics, "spent_s": budget.spent_s,
-                }
-                if metrics["f1"] > best:
-                    best = metrics["f1"]
-                    ckpt["best"] = best
-                    run.save(ckpt, "best.pt")
-                run.save(ckpt, "last.pt")
+                best = checkpoint(run, model, opt, step, best, budget, evaluate(model, val), "f1")
                 t_save = time.time()
                 t_last = time.time()
     run.log(f"done, best val f1 {best:.4f}")
