@@ -89,21 +89,24 @@ def _run_oracle(seed: int, style: str, fps: float, size: tuple[int, int], work: 
     from tests.tracker.oracle import oracle_game
     from vision.tracker import TrickTracker
     from vision.tracker.evaluate import compare
+    from vision.tracker.reread import resolve_rereads
+    from vision.tracker.tracker import TrackerEvent
 
     folder = work / f"game-{seed}" if work is not None else None
     record = folder if folder is not None and not _rendered(folder) else None
     game = oracle_game(seed, style=style, fps=fps, size=size, record_to=record)
     tracker = TrickTracker()
     rounds = [e for e in game.truth if isinstance(e, RoundStarted)]
-    events: list[Event] = []
+    events: list[TrackerEvent] = []
     start = time.perf_counter()
     for frame in game.frames:
         while rounds and (rounds[0].t or 0.0) <= frame.t:
             tracker.start_round(rounds.pop(0))
         events += tracker.update(frame)
     events += tracker.finish()
+    camera: list[Event] = resolve_rereads(events)
     wall = time.perf_counter() - start
-    out = _fill(GameResult(seed, style), compare(game.truth, events), game.truth)
+    out = _fill(GameResult(seed, style), compare(game.truth, camera), game.truth)
     out.video_s = len(game.frames) / fps
     out.wall_s = wall
     out.frames = len(game.frames)

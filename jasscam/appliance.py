@@ -40,6 +40,7 @@ from jasscam.store import EventStore, validation_errors
 from jasscam.tracking import GameTracker, GatedRecognizer, Tracker
 from scoring.events import CardPlayed, Event, GameConfigured, TrickCollected
 from vision.detection import Detection, FrameDetections
+from vision.tracker.tracker import TrackerEvent
 
 if TYPE_CHECKING:
     from jasscam.decks import DeckAwareRecognizer
@@ -346,12 +347,12 @@ class _Watched:
         self.tracker = tracker
         self.after = after
 
-    def __call__(self, frame: FrameDetections) -> list[Event]:
+    def __call__(self, frame: FrameDetections) -> list[TrackerEvent]:
         events = self.tracker(frame)
         self.after(frame)
         return events
 
-    def finish(self, t: float | None = None) -> list[Event]:
+    def finish(self, t: float | None = None) -> list[TrackerEvent]:
         return self.tracker.finish(t)
 
 

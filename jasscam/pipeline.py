@@ -34,15 +34,17 @@ import numpy as np
 from jasscam.sources.base import EndOfStream, Frame, FrameSource
 from jasscam.sources.resilient import ResilientSource, SourceStatus
 from jasscam.store import EventStore, validation_errors
+from jasscam.tracking import reread_correction
 from scoring.events import Event, parse_event
 from vision.detection import Detection, FrameDetections
+from vision.tracker.reread import CardReread
 
 log = logging.getLogger(__name__)
 
 #: Detections for one BGR image.
 Recognize = Callable[[np.ndarray], list[Detection]]
 #: Events (dataclasses or dicts) the tracker derives from one frame's detections.
-Track = Callable[[FrameDetections], Iterable[Event | Mapping[str, Any]]]
+Track = Callable[[FrameDetections], Iterable[Event | CardReread | Mapping[str, Any]]]
 
 T = TypeVar("T")
 
@@ -319,12 +321,17 @@ class Pipeline:
             for event in finish(self.stats.last_frame_t):
                 self._append(event)
 
-    def _append(self, event: Event | Mapping[str, Any]) -> None:
+    def _append(self, event: Event | CardReread | Mapping[str, Any]) -> None:
         game_id = self.game()
         if game_id is None:
             self.stats.events_without_game += 1
             log.info("no game configured; dropping %s", getattr(event, "type", event))
             return
+        if isinstance(event, CardReread):
+            fix = reread_correction(self.store, game_id, event)
+            if fix is None:
+                return
+            event = fix
         try:
             if isinstance(event, Mapping):
                 event = parse_event(dict(event))

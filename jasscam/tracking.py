@@ -26,9 +26,11 @@ from typing import Any, Protocol
 import numpy as np
 
 from jasscam.store import EventStore
-from scoring.events import CardPlayed, Event, RoundStarted
+from scoring.events import CardCorrected, CardPlayed, Event, RoundStarted
 from scoring.game import fold
 from vision.detection import Detection, FrameDetections
+from vision.tracker.reread import CardReread, correction
+from vision.tracker.tracker import TrackerEvent
 
 log = logging.getLogger(__name__)
 
@@ -38,9 +40,9 @@ class Tracker(Protocol):
 
     def start_round(self, event: RoundStarted) -> None: ...
 
-    def update(self, frame: FrameDetections) -> list[Event]: ...
+    def update(self, frame: FrameDetections) -> list[TrackerEvent]: ...
 
-    def finish(self, t: float | None = None) -> list[Event]: ...
+    def finish(self, t: float | None = None) -> list[TrackerEvent]: ...
 
 
 class GameTracker:
@@ -65,13 +67,13 @@ class GameTracker:
         self.dropped_duplicates = 0
         self._seen = 0  # store events already looked at
 
-    def __call__(self, frame: FrameDetections) -> list[Event]:
+    def __call__(self, frame: FrameDetections) -> list[TrackerEvent]:
         self._follow()
         if self.tracker is None:
             return []
         return self._filter(self.tracker.update(frame))
 
-    def finish(self, t: float | None = None) -> list[Event]:
+    def finish(self, t: float | None = None) -> list[TrackerEvent]:
         """The source ended: let the tracker count cards that were about to count."""
         self._follow()
         return self._filter(self.tracker.finish(t)) if self.tracker is not None else []
@@ -139,7 +141,7 @@ class GameTracker:
                 len(state.round.trick),
             )
 
-    def _filter(self, events: list[Event]) -> list[Event]:
+    def _filter(self, events: list[TrackerEvent]) -> list[TrackerEvent]:
         if not self.resumed_cards:
             return events
         out = []
@@ -149,6 +151,16 @@ class GameTracker:
                 continue
             out.append(event)
         return out
+
+
+def reread_correction(store: EventStore, game_id: int, reread: CardReread) -> CardCorrected | None:
+    """The tracker reconsidered a card it reported: the ``card_corrected`` that points at
+    that card's event in this game's log (phones may have stored events in between), or
+    None (logged) when the round holds no such card any more."""
+    fix = correction(store.events(game_id), reread)
+    if fix is None:
+        log.info("reread of %s as %s: no such card in the round; dropped", reread.was, reread.card)
+    return fix
 
 
 class GatedRecognizer:

@@ -341,6 +341,25 @@ def resolve(events: Sequence[Event]) -> Resolved:
     return Resolved(out, rulings)
 
 
+def card_position(events: Sequence[Event], card: str) -> int | None:
+    """Position of the ``card_played`` that shows ``card`` in the round under way, after
+    undo and corrections; None when this round has no such card.
+
+    Why: the camera may reconsider a card it reported (a later, clearer read shows it was
+    another card). It names the card it reported; a ``card_corrected`` must point at that
+    event's position in this log, whatever else (contracts, Weis, phones) was stored
+    between. Each card is played once per round, so the card names the event; should it
+    appear twice (a misread the table has not fixed yet), the latest one is meant.
+    """
+    found: int | None = None
+    for pos, ev in resolve(events).events:
+        if isinstance(ev, RoundStarted):
+            found = None
+        elif isinstance(ev, CardPlayed) and ev.card == card:
+            found = pos
+    return found
+
+
 # --------------------------------------------------------------------------- the fold
 
 

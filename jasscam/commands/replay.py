@@ -85,6 +85,8 @@ def replay_frames(
     from vision.detection import FrameDetections
     from vision.tracker import TableLayout, TrickTracker
     from vision.tracker.gate import FrameGate
+    from vision.tracker.reread import resolve_rereads
+    from vision.tracker.tracker import TrackerEvent
 
     layout = TableLayout.from_dict(seat_layout) if seat_layout else TableLayout()
     tracker = TrickTracker(layout)
@@ -92,6 +94,7 @@ def replay_frames(
     frame_gate = FrameGate() if gate else None
     result = ReplayResult()
     dets: list[Detection] = []
+    seen: list[TrackerEvent] = []
     start = time.perf_counter()
     last_t = 0.0
     for t, frame in frames:
@@ -105,10 +108,11 @@ def replay_frames(
             dets = recognize(frame)
             result.recognised += 1
         h, w = frame.shape[:2]
-        result.camera_events += tracker.update(FrameDetections(t, tuple(dets), w, h))
+        seen += tracker.update(FrameDetections(t, tuple(dets), w, h))
         result.frames += 1
         last_t = t
-    result.camera_events += tracker.finish(last_t)
+    seen += tracker.finish(last_t)
+    result.camera_events = resolve_rereads(seen)
     result.wall_s = time.perf_counter() - start
     result.video_s = last_t + 1.0 / fps if result.frames else 0.0
     return result

@@ -9,6 +9,7 @@ import sys
 import textwrap
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -19,10 +20,12 @@ from jasscam.sources.base import Frame, SourceLost, SourceUnavailable
 from jasscam.sources.recording import RecordingSource
 from jasscam.sources.resilient import ResilientSource, SourceStatus
 from jasscam.store import EventStore
-from scoring.events import CardPlayed, Event, TrickCollected, event_to_dict
+from scoring.events import CardCorrected, CardPlayed, Event, TrickCollected, event_to_dict
 from scoring.game import fold
 from tests.appliance.gamegen import config, round_events
 from tests.appliance.synthetic import SimpleTracker, detect, write_recording
+from vision.detection import FrameDetections
+from vision.tracker.reread import CardReread
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -253,3 +256,43 @@ def test_kill_9_mid_game_and_restart_gives_the_score_of_an_uninterrupted_run(
     uninterrupted = fold([config(), *round1])
     assert fold(events).totals == uninterrupted.totals
     assert [event_to_dict(e)["type"] for e in events].count("card_played") == 36
+
+
+class _MisreadThenReread:
+    """SimpleTracker, but the fifth card is first reported as the first one (a misread),
+    and one event later the tracker says so (``CardReread``), as the trick tracker does."""
+
+    def __init__(self) -> None:
+        self.inner = SimpleTracker()
+        self.cards = 0
+        self.pending: CardReread | None = None
+
+    def __call__(self, fd: FrameDetections) -> list[Event | CardReread]:
+        out: list[Event | CardReread] = []
+        for ev in self.inner(fd):
+            if self.pending is not None:
+                out.append(self.pending)
+                self.pending = None
+            if isinstance(ev, CardPlayed):
+                self.cards += 1
+                if self.cards == 1:
+                    self.first = ev.card
+                elif self.cards == 5:
+                    self.pending = CardReread(was=self.first, card=ev.card, t=ev.t)
+                    ev = replace(ev, card=self.first, confidence=0.4)
+            out.append(ev)
+        return out
+
+
+def test_a_tracker_reread_is_stored_as_a_correction_of_that_card(tmp_path: Path, video: Path, round1: list[Event]) -> None:
+    store = EventStore(tmp_path / "g.db")
+    game = start_game(store, round1)
+    stats = Pipeline(RecordingSource(video, realtime=False), detect, _MisreadThenReread(), store).run(timeout=20)
+    events = store.events(game)
+    (fix,) = [e for e in events if isinstance(e, CardCorrected)]
+    target = events[fix.ref]
+    assert isinstance(target, CardPlayed) and target.confidence == 0.4  # the misread fifth card, not the first
+    state = fold(events)
+    assert fold([config(), *round1]).totals == state.totals
+    assert not [f for f in state.flags if f.code == "card_already_played"]
+    assert stats.events_rejected == 0

@@ -29,10 +29,13 @@ import pytest
 
 from jasscam.store import EventStore
 from jasscam.tournament.bodentrumpf import BodentrumpfWatcher, awaiting_bodentrumpf
+from jasscam.tracking import reread_correction
 from scoring.events import CardPlayed, Event, GameConfigured, RoundStarted
 from scoring.game import fold
 from tests.speck.conftest import PIN, PLAYERS
 from vision.detection import FrameDetections
+from vision.tracker.reread import CardReread
+from vision.tracker.tracker import TrackerEvent
 from web.app import create_app
 from web.speck import register_speck
 from web.speck.blatt import punkteblatt
@@ -112,9 +115,9 @@ def test_rendered_speck_game_replayed_end_to_end_gives_the_right_punkteblatt(tmp
                     watcher.update(game, (), awaiting=False)
                 continue
             for ev in tracker.update(frame):
-                store.append(game, ev)
+                store_camera_event(store, game, ev)
         for ev in tracker.finish():
-            store.append(game, ev)
+            store_camera_event(store, game, ev)
         camera = store.events(game)
 
     # What the camera got wrong, card by card against the ground truth, is never silent:
@@ -143,6 +146,13 @@ def test_rendered_speck_game_replayed_end_to_end_gives_the_right_punkteblatt(tmp
     assert got["check"]["ok"] and got["check"]["actual"] == GAMES * 157
     assert [r["index"] for r in got["ranking"]] == [r["index"] for r in want["ranking"]]
     assert got["complete"]
+
+
+def store_camera_event(store: EventStore, game: int, ev: TrackerEvent) -> None:
+    """Store what the tracker said, as the pipeline does (a reread becomes a correction)."""
+    fix = reread_correction(store, game, ev) if isinstance(ev, CardReread) else ev
+    if fix is not None:
+        store.append(game, fix)
 
 
 def plays_by_game(events: list[Event]) -> list[list[tuple[int, int, str]]]:

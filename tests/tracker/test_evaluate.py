@@ -7,7 +7,15 @@ from dataclasses import replace
 
 import pytest
 
-from scoring.events import CardPlayed, Event, GameConfigured, RoundStarted, TrickCollected, WeisDeclared
+from scoring.events import (
+    CardCorrected,
+    CardPlayed,
+    Event,
+    GameConfigured,
+    RoundStarted,
+    TrickCollected,
+    WeisDeclared,
+)
 from scoring.simulate import round_events
 from vision.tracker.evaluate import compare, merge
 
@@ -77,3 +85,21 @@ def test_merge_keeps_weis_in_the_first_trick_however_late_the_camera_is() -> Non
             j = merged.index(ev)
             assert sum(1 for k in kinds[:j] if k in (CardPlayed, TrickCollected)) == before_truth
     assert isinstance(merged[0], GameConfigured) and isinstance(merged[1], RoundStarted)
+
+
+def test_a_camera_correction_is_renumbered_into_the_merged_game() -> None:
+    truth = truth_round()
+    cam = camera_view(truth)
+    first = next(i for i, e in enumerate(cam) if isinstance(e, CardPlayed))
+    card = cam[first]
+    assert isinstance(card, CardPlayed)
+    wrong = next(c for c in ("rosen-ass", "schellen-ass", "schilten-6") if c != card.card)
+    cam[first] = replace(card, card=wrong)
+    # Three cards later the tracker's reread corrects it; the ref points into ``cam``.
+    cam.insert(first + 4, CardCorrected(ref=first, card=card.card, t=5.0))
+    merged = merge(truth, cam)
+    fix = next(e for e in merged if isinstance(e, CardCorrected))
+    target = merged[fix.ref]
+    assert isinstance(target, CardPlayed) and target.card == wrong
+    result = compare(truth, cam)
+    assert result.tricks_right == 9 and result.rounds_exact == 1 and result.rejected == []

@@ -9,17 +9,19 @@ from scoring.events import Event, RoundStarted
 from tests.tracker.oracle import OracleGame, oracle_game
 from vision.tracker import TrickTracker
 from vision.tracker.evaluate import compare
+from vision.tracker.reread import resolve_rereads
+from vision.tracker.tracker import TrackerEvent
 
 
 def track(game: OracleGame) -> list[Event]:
     tracker = TrickTracker()
     rounds = [e for e in game.truth if isinstance(e, RoundStarted)]
-    events: list[Event] = []
+    events: list[TrackerEvent] = []
     for frame in game.frames:
         while rounds and (rounds[0].t or 0.0) <= frame.t:
             tracker.start_round(rounds.pop(0))
         events += tracker.update(frame)
-    return events + tracker.finish()
+    return resolve_rereads([*events, *tracker.finish()])
 
 
 @pytest.mark.parametrize("seed,style", [(101, "clean"), (202, "hard")])

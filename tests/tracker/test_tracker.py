@@ -3,34 +3,38 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
-from scoring.events import CardPlayed, Event, RoundStarted, TrickCollected
+from scoring.events import CardPlayed, Event, GameConfigured, RoundStarted, TrickCollected
+from scoring.game import fold
 from scoring.rules import trick_winner
 from scoring.simulate import random_round
 from tests.tracker.table import EDGE, SPOTS, Table, detection
 from vision.detection import FrameDetections
 from vision.tracker import TrackerConfig, TrickTracker
+from vision.tracker.reread import CardReread, resolve_rereads
+from vision.tracker.tracker import TrackerEvent
 
 TRICK = [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9"), (3, "rosen-10")]  # rosen led, trump eicheln
 
 
-def run(table: Table, contract: str = "eicheln", forehand: int = 0, **cfg: float) -> list[Event]:
+def run(table: Table, contract: str = "eicheln", forehand: int = 0, **cfg: float) -> list[TrackerEvent]:
     tracker = TrickTracker(config=TrackerConfig(**cfg))  # type: ignore[arg-type]
     tracker.start_round(RoundStarted(forehand=forehand, contract=contract))
-    events: list[Event] = []
+    events: list[TrackerEvent] = []
     for frame in table.frames:
         events += tracker.update(frame)
     events += tracker.finish()
     return events
 
 
-def plays(events: list[Event]) -> list[tuple[int, str]]:
+def plays(events: Sequence[TrackerEvent]) -> list[tuple[int, str]]:
     return [(e.seat, e.card) for e in events if isinstance(e, CardPlayed)]
 
 
-def collects(events: list[Event]) -> list[int | None]:
+def collects(events: Sequence[TrackerEvent]) -> list[int | None]:
     return [e.seat for e in events if isinstance(e, TrickCollected)]
 
 
@@ -337,7 +341,7 @@ def test_full_simulated_round_gives_exactly_the_right_events(seed: int, contract
     winners = _play_round(table, plays_, contract, rng)
     tracker = TrickTracker()
     tracker.start_round(RoundStarted(forehand=forehand, contract=contract))
-    events: list[Event] = []
+    events: list[TrackerEvent] = []
     for frame in table.frames:
         events += tracker.update(frame)
     assert plays(events) == plays_
@@ -510,22 +514,78 @@ def test_a_card_seen_smaller_than_usual_is_waited_for_until_whole() -> None:
     assert plays(events) == TRICK + [(2, "rosen-9")]
 
 
-def test_clear_read_of_a_card_counted_unsurely_before_is_reported_not_struck() -> None:
-    table = Table()
-    # Trick 1: seat 3's card is really schellen-koenig but reads unsurely as schellen-ass.
+def _trick_one_with_unsure_last_card(table: Table, alternatives: tuple[tuple[str, float], ...]) -> None:
+    """Trick 1: seat 3's card is really schellen-koenig but reads unsurely as schellen-ass."""
     table.lay("rosen-6", 0, rest=5)
     table.lay("rosen-ass", 1, rest=5)
     table.lay("eicheln-9", 2, rest=5)
-    table.reads_as["schellen-koenig"] = ("schellen-ass", 0.5, (("schellen-koenig", 0.4),))
+    table.reads_as["schellen-koenig"] = ("schellen-ass", 0.5, alternatives)
     table.lay("schellen-koenig", 3, rest=10)
     table.sweep(2)
     table.step(3)
-    # Trick 2: the real schellen-ass, read clearly, must not be struck into another card.
+
+
+def test_clear_read_of_a_card_counted_unsurely_before_rereads_the_earlier_card() -> None:
+    table = Table()
+    _trick_one_with_unsure_last_card(table, (("schellen-koenig", 0.4),))
+    # Trick 2: the real schellen-ass, read clearly: the earlier card was its runner-up.
     table.unsure["schellen-ass"] = (0.9, (("schellen-koenig", 0.05),))
     table.lay("schellen-ass", 2, rest=8)
     events = run(table)
+    rereads = [e for e in events if isinstance(e, CardReread)]
+    assert [(e.was, e.card) for e in rereads] == [("schellen-ass", "schellen-koenig")]
+    second = [e for e in events if isinstance(e, CardPlayed)][-1]
+    assert (second.seat, second.card) == (2, "schellen-ass")
+    assert second.confidence is not None and second.confidence > 0.9
+    head: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="eicheln")]
+    state = fold([*head, *resolve_rereads(events, before=head)])
+    assert state.round is not None
+    assert [(c.seat, c.card) for c in state.round.tricks[0].cards][3] == (3, "schellen-koenig")
+    assert state.flags == ()
+
+
+def test_clear_read_of_an_earlier_card_without_a_runner_up_is_left_to_the_table() -> None:
+    table = Table()
+    spread = (("schellen-koenig", 0.08), ("schellen-ober", 0.08), ("schellen-under", 0.08))
+    _trick_one_with_unsure_last_card(table, spread)  # no runner-up stands out: nothing to reread
+    table.unsure["schellen-ass"] = (0.9, (("schellen-koenig", 0.05),))
+    table.lay("schellen-ass", 2, rest=8)
+    events = run(table)
+    assert not [e for e in events if isinstance(e, CardReread)]
     played = [e for e in events if isinstance(e, CardPlayed)]
     assert [(e.seat, e.card) for e in played][3:] == [(3, "schellen-ass"), (2, "schellen-ass")]
     second = played[-1]
     assert second.confidence is not None and second.confidence <= 0.5
-    assert [c for c, _ in second.alternatives] == ["schellen-koenig"]  # the table is asked
+    assert second.alternatives  # the table is asked
+
+
+def test_two_cards_of_one_trick_read_alike_reread_the_unsure_one() -> None:
+    table = Table()
+    table.lay("rosen-ass", 0, rest=5)
+    # Seat 1 lays rosen-8, read unsurely as rosen-9; seat 2 then lays the real rosen-9.
+    table.reads_as["rosen-8"] = ("rosen-9", 0.5, (("rosen-8", 0.35),))
+    table.lay("rosen-8", 1, rest=10)
+    table.lay("rosen-9", 2, rest=8)
+    table.lay("rosen-koenig", 3, rest=8)
+    events = run(table, contract="eicheln")
+    assert [(e.was, e.card) for e in events if isinstance(e, CardReread)] == [("rosen-9", "rosen-8")]
+    head: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="eicheln")]
+    state = fold([*head, *resolve_rereads(events, before=head)])
+    assert state.round is not None
+    assert [(c.seat, c.card) for c in state.round.trick] == [
+        (0, "rosen-ass"), (1, "rosen-8"), (2, "rosen-9"), (3, "rosen-koenig"),
+    ]
+
+
+def test_a_card_of_the_trick_seen_again_where_it_lies_is_not_reread() -> None:
+    table = Table()
+    table.lay("rosen-ass", 0, rest=5)
+    table.reads_as["rosen-8"] = ("rosen-9", 0.5, (("rosen-8", 0.35),))
+    table.lay("rosen-8", 1, rest=10)
+    # A second detection of the same card on top of it, read clearly as rosen-9.
+    for _ in range(8):
+        table.extra.append(detection("rosen-9", (SPOTS[1][0] + 3.0, SPOTS[1][1] + 2.0), confidence=0.95))
+        table.step()
+    events = run(table)
+    assert not [e for e in events if isinstance(e, CardReread)]
+    assert plays(events) == [(0, "rosen-ass"), (1, "rosen-9")]

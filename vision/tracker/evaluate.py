@@ -15,9 +15,9 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from scoring.events import CardPlayed, Event, RoundStarted, TrickCollected
+from scoring.events import CardCorrected, CardPlayed, Event, EventVoided, MisplayRuled, RoundStarted, TrickCollected
 from scoring.game import GameState, RoundState, RuleError, fold
 
 CAMERA_EVENTS = (CardPlayed, TrickCollected)
@@ -111,23 +111,36 @@ class Comparison:
 def merge(truth: Sequence[Event], camera: Sequence[Event]) -> list[Event]:
     """The camera's events with the truth's camera-blind events at the same logical place.
 
-    A truth event that is not a card or a collection goes after as many camera events as
-    preceded it in the truth (so a Weis stays in its seat's first trick however late the
-    camera reported the card); camera events beyond the truth's come last.
+    A truth event that is not a card or a collection goes after as many camera cards and
+    collections as preceded it in the truth (so a Weis stays in its seat's first trick
+    however late the camera reported the card); camera events beyond the truth's come
+    last. A camera ``card_corrected`` (the tracker's reread) points into the camera's list;
+    its ``ref`` is renumbered to where that event lands.
     """
     out: list[Event] = []
     cam = list(camera)
-    used = 0
-    seen_in_truth = 0
+    landed: dict[int, int] = {}  # camera position -> merged position
+    used = taken = seen_in_truth = 0
+
+    def take() -> None:
+        nonlocal used, taken
+        ev = cam[used]
+        if isinstance(ev, (CardCorrected, EventVoided, MisplayRuled)):
+            ev = replace(ev, ref=landed[ev.ref])
+        landed[used] = len(out)
+        out.append(ev)
+        taken += isinstance(ev, CAMERA_EVENTS)
+        used += 1
+
     for ev in truth:
         if isinstance(ev, CAMERA_EVENTS):
             seen_in_truth += 1
             continue
-        while used < min(seen_in_truth, len(cam)):
-            out.append(cam[used])
-            used += 1
+        while used < len(cam) and (taken < seen_in_truth or not isinstance(cam[used], CAMERA_EVENTS)):
+            take()
         out.append(ev)
-    out.extend(cam[used:])
+    while used < len(cam):
+        take()
     return out
 
 

@@ -57,7 +57,7 @@ def resolve(
     total = sum(valid.values())
     if total <= 0:
         return None
-    raw_best = _best(valid)
+    raw_best = best_card(valid)
     if raw_best in played and valid[raw_best] / total >= replay_share:
         return Reading(raw_best, valid[raw_best] / total, (), replay=True)
     weighted = {c: v * (SHOWN_VOID_WEIGHT if c in not_held else 1.0) for c, v in valid.items() if c not in played}
@@ -65,7 +65,7 @@ def resolve(
         # Every read is a card already played: report the best read, unsure, and let the
         # rules engine flag it rather than invent a card nobody saw.
         return Reading(raw_best, 0.0, ())
-    best = _best(weighted)
+    best = best_card(weighted)
     share = weighted[best] / total
     others = sorted((c for c in weighted if c != best), key=lambda c: (-weighted[c], CARD_INDEX[c]))
     alternatives = tuple(
@@ -74,7 +74,7 @@ def resolve(
     return Reading(best, min(1.0, share), alternatives)
 
 
-def _best(votes: Mapping[str, float]) -> str:
+def best_card(votes: Mapping[str, float]) -> str:
     """Highest vote; ties go to the lower card index so the result never depends on order."""
     return min(votes, key=lambda c: (-votes[c], CARD_INDEX[c]))
 

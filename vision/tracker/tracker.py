@@ -17,17 +17,24 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from scoring.cards import CARD_INDEX
 from scoring.events import CardPlayed, Event, RoundStarted, TrickCollected
 from scoring.rules import next_seat, trick_winner
 from vision.detection import Detection, FrameDetections
 from vision.tracker.config import TrackerConfig
-from vision.tracker.identity import Reading, cards_not_held, resolve
+from vision.tracker.identity import Reading, best_card, cards_not_held, resolve
 from vision.tracker.layout import SeatGuess, TableLayout
+from vision.tracker.reread import CardReread
 from vision.tracker.tracks import Track, TrackState, associate
 
 TRICKS_PER_ROUND = 9
+#: What the tracker returns: schema events, and its second thoughts on a card it reported.
+TrackerEvent = Event | CardReread
+#: A reread names the earlier card's runner-up only if it had at least this share of that
+#: card's vote: a card nobody read is not a correction, it is a guess.
+MIN_REREAD_SHARE = 0.15
 
 
 @dataclass
@@ -39,6 +46,15 @@ class _Laid:
     card: str
     placed: tuple[float, float]
     size: float
+
+
+@dataclass(frozen=True)
+class _Count:
+    """How a card of this round was counted: enough to reconsider it later."""
+
+    seat: int
+    confidence: float
+    votes: dict[str, float]
 
 
 class TrickTracker:
@@ -65,8 +81,10 @@ class TrickTracker:
         self._trick: list[_Laid] = []
         self._tricks_done = 0
         self._played: set[str] = set()
-        #: Confidence each card of this round was counted with.
-        self._played_confidence: dict[str, float] = {}
+        #: How each card of this round was counted (seat, confidence, its vote).
+        self._counted: dict[str, _Count] = {}
+        #: (seat, card) of the tricks collected this round, for the leader and the voids.
+        self._done: list[list[tuple[int, str]]] = []
         self._not_held: dict[int, set[str]] = {s: set() for s in range(4)}
         #: Centres of recent complete tricks (mean of their four cards), in pixels.
         self._trick_centres: deque[tuple[float, float]] = deque(maxlen=9)
@@ -138,7 +156,8 @@ class TrickTracker:
         self._trick = []
         self._tricks_done = 0
         self._played = set()
-        self._played_confidence = {}
+        self._counted = {}
+        self._done = []
         self._not_held = {s: set() for s in range(4)}
         for track in self._tracks:
             if track.state is not TrackState.CANDIDATE:
@@ -152,14 +171,12 @@ class TrickTracker:
         done = min(collected, len(cards) // 4, TRICKS_PER_ROUND)
         for i in range(done):
             trick = cards[4 * i : 4 * i + 4]
-            ids = [c for _, c in trick]
-            for seat, card in trick[1:]:
-                self._not_held[seat] |= cards_not_held(ids[0], card, self._contract)
-            self._played.update(ids)
-            self._leader = trick[trick_winner(ids, self._contract)][0]
+            self._played.update(c for _, c in trick)
+            self._done.append(list(trick))
         self._tricks_done = done
+        self._recompute_constraints()
 
-    def update(self, frame: FrameDetections, *, repeated: bool | None = None) -> list[Event]:
+    def update(self, frame: FrameDetections, *, repeated: bool | None = None) -> list[TrackerEvent]:
         """Take one frame's detections; return the events it completed, in order.
 
         ``repeated``: the detections are the previous frame's, handed on because the
@@ -180,7 +197,7 @@ class TrickTracker:
         self._follow(frame, vote=not repeated)
         if self._contract is None or self.round_over:
             return []
-        events: list[Event] = []
+        events: list[TrackerEvent] = []
         events += self._check_collected(frame.t)
         ready = [
             tr for tr in self._tracks
@@ -198,7 +215,7 @@ class TrickTracker:
                 break
         return events
 
-    def finish(self, t: float | None = None) -> list[Event]:
+    def finish(self, t: float | None = None) -> list[TrackerEvent]:
         """The stream ended: count the cards that were about to count.
 
         A resting card not yet decided is decided now. A complete trick still on the table
@@ -207,7 +224,7 @@ class TrickTracker:
         if self._contract is None or self.round_over:
             return []
         when = t if t is not None else (self._last_t or 0.0)
-        events: list[Event] = []
+        events: list[TrackerEvent] = []
         pending = [
             tr for tr in self._tracks
             if tr.state is TrackState.CANDIDATE and tr.seen >= self.config.flush_min_frames and tr.rest_frames >= 2
@@ -271,7 +288,7 @@ class TrickTracker:
     def _expected_seat(self) -> int:
         return (self._leader + len(self._trick)) % 4
 
-    def _decide(self, track: Track, t: float, *, forced: bool) -> list[Event]:
+    def _decide(self, track: Track, t: float, *, forced: bool) -> list[TrackerEvent]:
         """Count ``track`` as played if it is ready (``forced``: decide now, whatever the read)."""
         cfg = self.config
         # A card of this trick that vanished and shows up again elsewhere (nudged far,
@@ -318,7 +335,7 @@ class TrickTracker:
             track.state = TrackState.IGNORED
             track.card = reading.card
             return []
-        reading = self._doubt_earlier_read(track, reading)
+        reading, reread = self._doubt_earlier_read(track, reading)
         if not forced and track.rest_frames < cfg.maximum_decision_frames and (
             reading.confidence < cfg.decide_confidence
             or track.rest_read_confidence < cfg.clear_read_confidence
@@ -329,7 +346,9 @@ class TrickTracker:
             # whose withdrawal usually shows the card and its true place a moment later).
             self._waiting = True
             return []
-        events: list[Event] = []
+        events: list[TrackerEvent] = []
+        if reread is not None:
+            events.append(self._reread(reread, t))
         if len(self._trick) >= 4:
             # A fifth card: the last trick must have gone unseen (e.g. lifted straight up
             # while a hand hid it). Close it before counting the new card.
@@ -357,7 +376,7 @@ class TrickTracker:
         the track was already there before the last trick was collected (a card of that
         trick left lying, a pile). A card that turned up during this trick is a new card.
         """
-        if any(laid.card == card for laid in self._trick):
+        if self._seen_twice_in_trick(track, card):
             return True
         return self._last_collected_t is not None and track.first_t <= self._last_collected_t
 
@@ -385,7 +404,7 @@ class TrickTracker:
             self._not_held[seat] |= cards_not_held(self._trick[0].card, reading.card, self._contract)
         self._trick.append(_Laid(track.id, seat, reading.card, place, track.size))
         self._card_sizes.append(track.size)
-        self._played_confidence[reading.card] = reading.confidence
+        self._counted[reading.card] = _Count(seat, reading.confidence, dict(track.votes))
         self._drop_partial_views(track, place)
         self._played.add(reading.card)
         ask = reading.confidence < self.config.ask_below
@@ -397,27 +416,97 @@ class TrickTracker:
             alternatives=reading.alternatives if ask else (),
         )
 
-    def _doubt_earlier_read(self, track: Track, reading: Reading) -> Reading:
+    def _doubt_earlier_read(self, track: Track, reading: Reading) -> tuple[Reading, str | None]:
         """Prefer a clear read of an already counted card over striking it, when the
-        earlier count was the less sure of the two.
+        earlier count was the less sure of the two; returns the reading and, when the
+        earlier card is to be reread as its runner-up, that card.
 
         Striking a card already played this round is right when the new card is the misread
         one. But when the earlier card was counted on a weaker read than this clear one, the
         earlier count was the likelier misread, and striking this card as well would spread
-        one misread over two tricks. Then the card is reported as read, unsure, with the
-        struck choice as alternative: the rules engine flags the card played twice and the
-        table corrects whichever was wrong.
+        one misread over two tricks. If the earlier card's own vote had a clear runner-up
+        that is still unplayed, that runner-up is what it was: the earlier card is reread
+        (``CardReread``) and this one counts as read. Otherwise this card is reported as
+        read, unsure, with the struck choice as alternative: the rules engine flags the card
+        played twice and the table corrects whichever was wrong.
         """
         raw = resolve(track.votes, (), replay_share=2.0)
-        if raw is None or raw.card == reading.card or raw.card not in self._played:
-            return reading
-        if any(laid.card == raw.card for laid in self._trick):
-            return reading  # the same trick: one card seen twice, not a misread
-        earlier = self._played_confidence.get(raw.card, 1.0)
+        if raw is None or raw.card not in self._played:
+            return reading, None
+        if self._seen_twice_in_trick(track, raw.card):
+            return reading, None  # the same trick: one card seen twice, not a misread
+        earlier = self._counted[raw.card].confidence if raw.card in self._counted else 1.0
         if raw.confidence < self.config.decide_confidence or raw.confidence <= earlier + 0.1:
-            return reading
+            return reading, None
+        if self._reread_as(raw.card) is not None:
+            unplayed = tuple((c, p) for c, p in raw.alternatives if c not in self._played)
+            return Reading(raw.card, raw.confidence, unplayed), raw.card
+        if raw.card == reading.card:
+            return reading, None  # every read was a played card: already reported unsure
         alternatives = ((reading.card, round(reading.confidence, 3)), *reading.alternatives)[:3]
-        return Reading(raw.card, min(raw.confidence, 0.5), alternatives)
+        return Reading(raw.card, min(raw.confidence, 0.5), alternatives), None
+
+    def _seen_twice_in_trick(self, track: Track, card: str) -> bool:
+        """Is ``track``, read as ``card`` of the trick on the table, that same card seen
+        again (detected twice, or moved)? Not when the counted one still lies at its place
+        in view while this one lies elsewhere: two cards on the table cannot both be it."""
+        for laid in self._trick:
+            if laid.card != card:
+                continue
+            counted = self._track(laid.track_id)
+            if counted is None or counted is track or counted.missed > 0 or self._left_its_place(laid):
+                return True
+            dx, dy = track.anchor[0] - laid.placed[0], track.anchor[1] - laid.placed[1]
+            return (dx * dx + dy * dy) ** 0.5 <= self.config.match_distance * laid.size
+        return False
+
+    def _reread_as(self, card: str) -> str | None:
+        """What the counted ``card`` was, if its vote had an unplayed runner-up worth naming."""
+        count = self._counted.get(card)
+        if count is None:
+            return None
+        total = sum(count.votes.values())
+        runners = {
+            c: v for c, v in count.votes.items()
+            if c in CARD_INDEX and c != card and c not in self._played and total > 0 and v / total >= MIN_REREAD_SHARE
+        }
+        return best_card(runners) if runners else None
+
+    def _reread(self, card: str, t: float) -> CardReread:
+        """Count the earlier ``card`` as its runner-up from now on, and say so."""
+        new = self._reread_as(card)
+        assert new is not None
+        count = self._counted.pop(card)
+        share = count.votes[new] / sum(count.votes.values())
+        self._counted[new] = replace(count, confidence=min(1.0, share))
+        self._played.discard(card)
+        self._played.add(new)
+        for laid in self._trick:
+            if laid.card == card:
+                laid.card = new
+                counted = self._track(laid.track_id)
+                if counted is not None:
+                    counted.card = new
+        for trick in self._done:
+            trick[:] = [(seat, new if c == card else c) for seat, c in trick]
+        self._recompute_constraints()
+        return CardReread(was=card, card=new, t=t)
+
+    def _recompute_constraints(self) -> None:
+        """Who leads and which suits each player has shown not to hold, from the cards as
+        now counted (a reread may change a trick's winner or a follow)."""
+        assert self._contract is not None
+        self._not_held = {s: set() for s in range(4)}
+        tricks = [*self._done, [(laid.seat, laid.card) for laid in self._trick]]
+        for trick in tricks:
+            if not trick:
+                continue
+            lead = trick[0][1]
+            for seat, card in trick[1:]:
+                self._not_held[seat] |= cards_not_held(lead, card, self._contract)
+        if self._done and len(self._done[-1]) == 4:
+            last = self._done[-1]
+            self._leader = last[trick_winner([c for _, c in last], self._contract)][0]
 
     def _looks_partial(self, track: Track) -> bool:
         """The card looks clearly smaller than the cards counted so far: part of it is
@@ -443,10 +532,10 @@ class TrickTracker:
             if (dx * dx + dy * dy) ** 0.5 <= counted.size:
                 track.state = TrackState.IGNORED
 
-    def _check_collected(self, t: float) -> list[Event]:
+    def _check_collected(self, t: float) -> list[TrackerEvent]:
         if not self._trick or not all(self._left_its_place(laid) for laid in self._trick):
             return []
-        events: list[Event] = []
+        events: list[TrackerEvent] = []
         missing = 4 - len(self._trick)
         if missing > 0:
             # Swept away before every card had settled (a trick collected early): the
@@ -506,6 +595,7 @@ class TrickTracker:
     def _collect(self, t: float, collector: int | None) -> list[Event]:
         assert self._contract is not None
         cards = [laid.card for laid in self._trick]
+        self._done.append([(laid.seat, laid.card) for laid in self._trick])
         if len(cards) == 4:
             self._leader = self._trick[trick_winner(cards, self._contract)].seat
             if len({laid.seat for laid in self._trick}) == 4:
