@@ -589,3 +589,36 @@ def test_a_card_of_the_trick_seen_again_where_it_lies_is_not_reread() -> None:
     events = run(table)
     assert not [e for e in events if isinstance(e, CardReread)]
     assert plays(events) == [(0, "rosen-ass"), (1, "rosen-9")]
+
+
+def test_a_chain_of_misreads_is_reread_once_the_last_card_is_clear() -> None:
+    table = Table()
+    # Trick 1: seat 3's rosen-10 reads as schilten-10 (runner-up rosen-10).
+    table.lay("rosen-9", 0, rest=5)
+    table.lay("rosen-7", 1, rest=5)
+    table.lay("rosen-koenig", 2, rest=5)
+    table.reads_as["rosen-10"] = ("schilten-10", 0.55, (("rosen-10", 0.35),))
+    table.lay("rosen-10", 3, rest=10)
+    table.sweep(2)
+    table.step(3)
+    # Trick 2: seat 2's real schilten-10 reads as rosen-6 (runner-up schilten-10).
+    table.reads_as["schilten-10"] = ("rosen-6", 0.5, (("schilten-10", 0.42),))
+    table.lay("schilten-10", 2, rest=10)
+    table.lay("schilten-9", 3, rest=5)
+    table.lay("schilten-7", 0, rest=5)
+    table.lay("schilten-8", 1, rest=5)
+    table.sweep(2)
+    table.step(3)
+    # Trick 3: the real rosen-6, read clearly: only renaming both earlier cards fits.
+    table.unsure["rosen-6"] = (0.8, (("schilten-10", 0.2),))
+    table.lay("rosen-6", 2, rest=10)
+    events = run(table, contract="eicheln", forehand=0)
+    rereads = [(e.was, e.card) for e in events if isinstance(e, CardReread)]
+    assert rereads == [("schilten-10", "rosen-10"), ("rosen-6", "schilten-10")]
+    head: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="eicheln")]
+    state = fold([*head, *resolve_rereads(events, before=head)])
+    assert state.round is not None
+    assert [c.card for c in state.round.tricks[0].cards] == ["rosen-9", "rosen-7", "rosen-koenig", "rosen-10"]
+    assert [c.card for c in state.round.tricks[1].cards][0] == "schilten-10"
+    assert [c.card for c in state.round.trick] == ["rosen-6"]
+    assert not [f for f in state.flags if f.code == "card_already_played"]

@@ -15,6 +15,7 @@ engine to flag.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -23,8 +24,9 @@ from scoring.cards import CARD_INDEX
 from scoring.events import CardPlayed, Event, RoundStarted, TrickCollected
 from scoring.rules import next_seat, trick_winner
 from vision.detection import Detection, FrameDetections
+from vision.tracker.assignment import assign
 from vision.tracker.config import TrackerConfig
-from vision.tracker.identity import Reading, best_card, cards_not_held, resolve
+from vision.tracker.identity import Reading, cards_not_held, resolve
 from vision.tracker.layout import SeatGuess, TableLayout
 from vision.tracker.reread import CardReread
 from vision.tracker.tracks import Track, TrackState, associate
@@ -35,6 +37,34 @@ TrackerEvent = Event | CardReread
 #: A reread names the earlier card's runner-up only if it had at least this share of that
 #: card's vote: a card nobody read is not a correction, it is a guess.
 MIN_REREAD_SHARE = 0.15
+#: ... and only on a read of the new card that is at least this sure (share of its vote).
+MIN_REREAD_READ = 0.5
+#: How much likelier a naming of the round's cards that renames earlier ones must be than
+#: the status quo before they are reread.
+REREAD_ODDS = 2.0
+#: Vote share assumed for a card a track was never read as (keeps the logarithm finite).
+REREAD_FLOOR = 0.01
+
+
+def _shares(votes: dict[str, float]) -> dict[str, float]:
+    """Each card id's share of a track's vote."""
+    valid = {c: v for c, v in votes.items() if c in CARD_INDEX and v > 0}
+    total = sum(valid.values())
+    return {c: v / total for c, v in valid.items()} if total > 0 else {}
+
+
+def _rename_order(changes: dict[str, str]) -> list[tuple[str, str]] | None:
+    """The renames in an order where each new name is free when it is applied (a chain
+    a->b, b->c goes b->c first); None for a cycle, which names cannot express."""
+    pending = dict(changes)
+    out: list[tuple[str, str]] = []
+    while pending:
+        free = [was for was, now in pending.items() if now not in pending]
+        if not free:
+            return None
+        for was in sorted(free):
+            out.append((was, pending.pop(was)))
+    return out
 
 
 @dataclass
@@ -336,6 +366,11 @@ class TrickTracker:
             track.card = reading.card
             return []
         reading, reread = self._doubt_earlier_read(track, reading)
+        if reread and not forced and track.rest_frames < cfg.maximum_decision_frames:
+            # Changing a card already reported takes the longest look the latency budget
+            # allows: early reads of a card still in the hand are the least reliable.
+            self._waiting = True
+            return []
         if not forced and track.rest_frames < cfg.maximum_decision_frames and (
             reading.confidence < cfg.decide_confidence
             or track.rest_read_confidence < cfg.clear_read_confidence
@@ -347,8 +382,8 @@ class TrickTracker:
             self._waiting = True
             return []
         events: list[TrackerEvent] = []
-        if reread is not None:
-            events.append(self._reread(reread, t))
+        for was, now in reread:
+            events.append(self._reread(was, now, t))
         if len(self._trick) >= 4:
             # A fifth card: the last trick must have gone unseen (e.g. lifted straight up
             # while a hand hid it). Close it before counting the new card.
@@ -416,35 +451,69 @@ class TrickTracker:
             alternatives=reading.alternatives if ask else (),
         )
 
-    def _doubt_earlier_read(self, track: Track, reading: Reading) -> tuple[Reading, str | None]:
-        """Prefer a clear read of an already counted card over striking it, when the
-        earlier count was the less sure of the two; returns the reading and, when the
-        earlier card is to be reread as its runner-up, that card.
+    def _doubt_earlier_read(self, track: Track, reading: Reading) -> tuple[Reading, list[tuple[str, str]]]:
+        """Weigh this card's read against the cards already counted this round; returns the
+        reading and the earlier cards to reread, as (was, is) pairs in the order to apply.
 
         Striking a card already played this round is right when the new card is the misread
-        one. But when the earlier card was counted on a weaker read than this clear one, the
-        earlier count was the likelier misread, and striking this card as well would spread
-        one misread over two tricks. If the earlier card's own vote had a clear runner-up
-        that is still unplayed, that runner-up is what it was: the earlier card is reread
-        (``CardReread``) and this one counts as read. Otherwise this card is reported as
-        read, unsure, with the struck choice as alternative: the rules engine flags the card
-        played twice and the table corrects whichever was wrong.
+        one. But an earlier count may be the misread, and then striking spreads one misread
+        over two cards. Each card is played once per round, so naming the round's cards is
+        a matching of tracks to cards: the likeliest matching (product of the vote shares)
+        is compared with the status quo (earlier cards as counted, this one its best
+        unplayed read); if it is clearly likelier, the earlier cards it renames are reread
+        (``CardReread``). Without such a matching a clear read of a played card is reported
+        as read, unsure, with the struck choice as alternative: the rules engine flags the
+        card played twice and the table corrects whichever was wrong.
         """
         raw = resolve(track.votes, (), replay_share=2.0)
-        if raw is None or raw.card not in self._played:
-            return reading, None
-        if self._seen_twice_in_trick(track, raw.card):
-            return reading, None  # the same trick: one card seen twice, not a misread
+        if raw is None:
+            return reading, []
+        if raw.card in self._played and self._seen_twice_in_trick(track, raw.card):
+            return reading, []  # the same trick: one card seen twice, not a misread
+        plan = self._rethink(track, reading)
+        if plan is not None:
+            card, changes = plan
+            total = sum(v for c, v in track.votes.items() if c in CARD_INDEX)
+            unplayed = tuple((c, p) for c, p in raw.alternatives if c not in self._played and c != card)
+            return Reading(card, min(1.0, track.votes[card] / total), unplayed), changes
+        if raw.card not in self._played:
+            return reading, []
         earlier = self._counted[raw.card].confidence if raw.card in self._counted else 1.0
         if raw.confidence < self.config.decide_confidence or raw.confidence <= earlier + 0.1:
-            return reading, None
-        if self._reread_as(raw.card) is not None:
-            unplayed = tuple((c, p) for c, p in raw.alternatives if c not in self._played)
-            return Reading(raw.card, raw.confidence, unplayed), raw.card
+            return reading, []
         if raw.card == reading.card:
-            return reading, None  # every read was a played card: already reported unsure
+            return reading, []  # every read was a played card: already reported unsure
         alternatives = ((reading.card, round(reading.confidence, 3)), *reading.alternatives)[:3]
-        return Reading(raw.card, min(raw.confidence, 0.5), alternatives), None
+        return Reading(raw.card, min(raw.confidence, 0.5), alternatives), []
+
+    def _rethink(self, track: Track, reading: Reading) -> tuple[str, list[tuple[str, str]]] | None:
+        """The likeliest naming of this round's counted cards and ``track`` together, if it
+        renames an earlier card and beats the status quo by ``REREAD_ODDS``."""
+        shares = _shares(track.votes)
+        if not any(shares.get(c, 0.0) >= MIN_REREAD_SHARE for c in self._counted):
+            return None  # this card's read does not compete with any counted card
+        counted = list(self._counted.items())
+        fixed = self._played - self._counted.keys()  # counted before a restart: no votes kept
+        columns = [c for c in CARD_INDEX if c not in fixed]
+        rows = [_shares(count.votes) for _, count in counted] + [shares]
+        if len(rows) > len(columns):
+            return None  # more cards than the deck has: a card is surely seen twice
+        cost = [[-math.log(max(row.get(c, 0.0), REREAD_FLOOR)) for c in columns] for row in rows]
+        best = assign(cost)
+        named = [columns[j] for j in best]
+        if named[:-1] == [card for card, _ in counted]:
+            return None  # the earlier cards stand
+        if shares.get(named[-1], 0.0) < MIN_REREAD_READ:
+            return None
+        changed = {was: now for (was, _), now in zip(counted, named[:-1], strict=True) if was != now}
+        if any(rows[i].get(named[i], 0.0) < MIN_REREAD_SHARE for i in range(len(counted)) if named[i] != counted[i][0]):
+            return None  # a rename nobody read: a guess, not a correction
+        status_quo = sum(cost[i][columns.index(card)] for i, (card, _) in enumerate(counted))
+        status_quo += -math.log(max(shares.get(reading.card, 0.0) if reading.card not in self._played else 0.0, REREAD_FLOOR))
+        if sum(cost[i][j] for i, j in enumerate(best)) > status_quo - math.log(REREAD_ODDS):
+            return None
+        order = _rename_order(changed)
+        return (named[-1], order) if order is not None else None
 
     def _seen_twice_in_trick(self, track: Track, card: str) -> bool:
         """Is ``track``, read as ``card`` of the trick on the table, that same card seen
@@ -460,37 +529,22 @@ class TrickTracker:
             return (dx * dx + dy * dy) ** 0.5 <= self.config.match_distance * laid.size
         return False
 
-    def _reread_as(self, card: str) -> str | None:
-        """What the counted ``card`` was, if its vote had an unplayed runner-up worth naming."""
-        count = self._counted.get(card)
-        if count is None:
-            return None
-        total = sum(count.votes.values())
-        runners = {
-            c: v for c, v in count.votes.items()
-            if c in CARD_INDEX and c != card and c not in self._played and total > 0 and v / total >= MIN_REREAD_SHARE
-        }
-        return best_card(runners) if runners else None
-
-    def _reread(self, card: str, t: float) -> CardReread:
-        """Count the earlier ``card`` as its runner-up from now on, and say so."""
-        new = self._reread_as(card)
-        assert new is not None
-        count = self._counted.pop(card)
-        share = count.votes[new] / sum(count.votes.values())
-        self._counted[new] = replace(count, confidence=min(1.0, share))
-        self._played.discard(card)
-        self._played.add(new)
+    def _reread(self, was: str, now: str, t: float) -> CardReread:
+        """Count the earlier card ``was`` as ``now`` from now on, and say so."""
+        count = self._counted.pop(was)
+        self._counted[now] = replace(count, confidence=min(1.0, _shares(count.votes).get(now, 0.0)))
+        self._played.discard(was)
+        self._played.add(now)
         for laid in self._trick:
-            if laid.card == card:
-                laid.card = new
+            if laid.card == was:
+                laid.card = now
                 counted = self._track(laid.track_id)
                 if counted is not None:
-                    counted.card = new
+                    counted.card = now
         for trick in self._done:
-            trick[:] = [(seat, new if c == card else c) for seat, c in trick]
+            trick[:] = [(seat, now if c == was else c) for seat, c in trick]
         self._recompute_constraints()
-        return CardReread(was=card, card=new, t=t)
+        return CardReread(was=was, card=now, t=t)
 
     def _recompute_constraints(self) -> None:
         """Who leads and which suits each player has shown not to hold, from the cards as
