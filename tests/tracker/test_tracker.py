@@ -622,3 +622,22 @@ def test_a_chain_of_misreads_is_reread_once_the_last_card_is_clear() -> None:
     assert [c.card for c in state.round.tricks[1].cards][0] == "schilten-10"
     assert [c.card for c in state.round.trick] == ["rosen-6"]
     assert not [f for f in state.flags if f.code == "card_already_played"]
+
+
+def test_a_misread_partial_view_counted_first_is_replaced_by_the_whole_card() -> None:
+    table = Table()
+    # The round's first card: nothing yet tells how big a whole card looks. Under seat 3's
+    # hand a part of it rests long enough to count, confidently misread; then the hand
+    # withdraws and the whole card lies in its place.
+    x, y = SPOTS[3]
+    for _ in range(5):
+        table.extra.append(detection("rosen-ass", (x + 8.0, y), angle=90.0, confidence=0.95, scale=0.75))
+        table.step()
+    table.lay("schilten-6", 3, slide=1, rest=8)
+    table.lay("schilten-8", 0, rest=6)
+    events = run(table, contract="eicheln", forehand=3)
+    head: list[Event] = [GameConfigured(), RoundStarted(forehand=3, contract="eicheln")]
+    state = fold([*head, *resolve_rereads(events, before=head)])
+    assert state.round is not None
+    assert [(c.seat, c.card) for c in state.round.trick] == [(3, "schilten-6"), (0, "schilten-8")]
+    assert state.flags == ()

@@ -229,6 +229,7 @@ class TrickTracker:
             return []
         events: list[TrackerEvent] = []
         events += self._check_collected(frame.t)
+        events += self._check_grown_cards(frame.t)
         ready = [
             tr for tr in self._tracks
             if tr.state is TrackState.CANDIDATE and tr.rest_frames >= self.config.minimum_consecutive_frames
@@ -337,6 +338,9 @@ class TrickTracker:
                 track.state = TrackState.PLAYED
                 track.card = laid.card
                 return []
+        taken = self._take_over_partial_view(track, t, forced=forced)
+        if taken is not None:
+            return taken
         place, place_corners = track.settled, track.settled_corners
         if forced and track.settled_frames < 2 and track.path:
             # Never lay still: it was laid where it came nearest the middle before the sweep.
@@ -514,6 +518,84 @@ class TrickTracker:
             return None
         order = _rename_order(changed)
         return (named[-1], order) if order is not None else None
+
+    def _check_grown_cards(self, t: float) -> list[TrackerEvent]:
+        """A card of this trick counted from a partial view that now shows whole and reads,
+        clearly and since it grew, as another unplayed card: reread it.
+
+        The same as a partial view replaced by a new track (``_take_over_partial_view``),
+        for when the whole card's detections continue the counted track itself.
+        """
+        cfg = self.config
+        events: list[TrackerEvent] = []
+        for laid in self._trick:
+            track = self._track(laid.track_id)
+            count = self._counted.get(laid.card)
+            if track is None or count is None or track.missed or laid.size >= cfg.partial_size_ratio * track.size:
+                continue
+            if track.rest_frames < cfg.maximum_decision_frames:
+                continue
+            since = {c: v - count.votes.get(c, 0.0) for c, v in track.votes.items()}
+            reading = resolve(since, self._played - {laid.card}, replay_share=2.0)
+            if reading is None or reading.card == laid.card or reading.card in self._played:
+                continue
+            if reading.confidence < cfg.decide_confidence:
+                continue
+            was = laid.card
+            self._counted.pop(was)
+            self._counted[reading.card] = _Count(count.seat, reading.confidence, dict(track.votes))
+            self._played.discard(was)
+            self._played.add(reading.card)
+            laid.card = reading.card
+            laid.placed, laid.size = track.anchor, track.size
+            track.card = reading.card
+            self._recompute_constraints()
+            events.append(CardReread(was=was, card=reading.card, t=t))
+        return events
+
+    def _take_over_partial_view(self, track: Track, t: float, *, forced: bool) -> list[TrackerEvent] | None:
+        """A card counted from a partial view (a hand still over it, so smaller than the
+        card) that vanished, with ``track`` now lying whole in its place: it was this card.
+
+        The hand that lays a card can hide most of it for a few frames; that view may
+        count (and be misread) before the hand withdraws and the whole card shows. Then
+        ``track`` takes the counted card's place and seat, and if it reads as another card
+        the counted one is reread. None when ``track`` is no such card; ``[]`` while its
+        read is not yet clear enough.
+        """
+        cfg = self.config
+        for laid in self._trick:
+            old = self._track(laid.track_id)
+            if old is track or laid.track_id > track.id or (old is not None and old.missed == 0):
+                continue
+            dx, dy = track.anchor[0] - laid.placed[0], track.anchor[1] - laid.placed[1]
+            near = (dx * dx + dy * dy) ** 0.5 <= cfg.match_distance * track.size
+            if not near or laid.size >= cfg.partial_size_ratio * track.size or self._looks_partial(track):
+                continue
+            reading = resolve(track.votes, self._played - {laid.card}, replay_share=2.0)
+            if reading is None:
+                return None
+            if not forced and track.rest_frames < cfg.maximum_decision_frames and reading.confidence < cfg.decide_confidence:
+                self._waiting = True
+                return []
+            if old is not None:
+                old.state = TrackState.RETIRED
+            events: list[TrackerEvent] = []
+            if reading.card != laid.card:
+                count = self._counted.pop(laid.card, None)
+                self._counted[reading.card] = _Count(
+                    count.seat if count else laid.seat, reading.confidence, dict(track.votes)
+                )
+                self._played.discard(laid.card)
+                self._played.add(reading.card)
+                events.append(CardReread(was=laid.card, card=reading.card, t=t))
+                laid.card = reading.card
+                self._recompute_constraints()
+            laid.track_id, laid.placed, laid.size = track.id, track.anchor, track.size
+            track.state = TrackState.PLAYED
+            track.card = laid.card
+            return events
+        return None
 
     def _seen_twice_in_trick(self, track: Track, card: str) -> bool:
         """Is ``track``, read as ``card`` of the trick on the table, that same card seen
