@@ -2,9 +2,8 @@
 
 The game renderer (``vision.synth.game``) animates a simulated Speck game: the dealer
 turns up the Bodentrumpf at his edge, hands lay the cards, tricks are gathered. Each
-frame's detections come from the renderer's label map through the tracker tests' oracle
-recogniser (``tests.tracker.oracle``: cards mostly hidden are missed, some reads drop
-out or are wrong; the trained ONNX recogniser is not in the repository yet). Then the
+frame is recognised by the shipped ONNX recogniser (``models/``), skipping frames where
+nothing changed as the appliance does. Then the
 appliance's path runs for real: the Bodentrumpf watcher proposes the face-up card, the
 table confirms it through the Speck API (which writes ``round_started`` with the
 forehand after the dealer), the trick tracker turns the frames into ``card_played`` /
@@ -20,8 +19,6 @@ Rendering costs about 30 s of CPU per game, so the suite renders one game (marke
 from __future__ import annotations
 
 import os
-import random
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -31,9 +28,9 @@ from jasscam.store import EventStore
 from jasscam.tournament.bodentrumpf import BodentrumpfWatcher, awaiting_bodentrumpf
 from jasscam.tracking import reread_correction
 from scoring.events import CardPlayed, Event, GameConfigured, RoundStarted
-from scoring.game import fold
+from scoring.game import fold, resolve
 from tests.speck.conftest import PIN, PLAYERS
-from vision.detection import FrameDetections
+from vision.detection import Detection, FrameDetections
 from vision.tracker.reread import CardReread
 from vision.tracker.tracker import TrackerEvent
 from web.app import create_app
@@ -44,29 +41,26 @@ GAMES = int(os.environ.get("JASSCAM_SPECK_RENDERED_GAMES", "1"))
 
 
 def render_speck(seed: int, games: int, fps: float = 10.0) -> tuple[list[FrameDetections], list[Event]]:
-    """Frames (oracle detections) and timed ground truth of a rendered Speck game."""
-    from tests.tracker.oracle import OracleQuality, _capture_states, _detect
+    """Frames (the shipped ONNX recogniser's detections) and timed ground truth of a
+    rendered Speck game; frames where nothing changed reuse the last detections, as the
+    appliance's gated recogniser does."""
+    from vision.recognizer import Recognizer
     from vision.synth.game import Director, make_table, simulate_game
+    from vision.tracker.gate import FrameGate
 
     events = simulate_game(seed, rounds=games, variant="speck")
     width, height = 640, 480
     rng = np.random.default_rng(seed)
     table = make_table(rng, width, height, "swiss-xvii", "clean")
     director = Director(table, fps, rng)
-    noise = random.Random(seed * 7919 + 1)
-    quality = OracleQuality.named("clean")
+    recognizer = Recognizer()
+    gate = FrameGate()
     frames: list[FrameDetections] = []
-    captured: list[tuple[object, Any]] = []
-    with _capture_states(captured):
-        for index, _frame in enumerate(director.run(events)):
-            state, labels = captured[-1]
-            captured.clear()
-            # plain floats, as the ONNX recogniser reports them (the oracle computes numpy floats)
-            dets = tuple(
-                replace(d, confidence=float(d.confidence), alternatives=tuple((c, float(p)) for c, p in d.alternatives))
-                for d in _detect(table, state, labels, quality, noise)
-            )
-            frames.append(FrameDetections(round(index / fps, 6), dets, width, height))
+    dets: tuple[Detection, ...] = ()
+    for index, (image, _labels) in enumerate(director.run(events)):
+        if gate.changed(image):
+            dets = tuple(recognizer.recognize(image))
+        frames.append(FrameDetections(round(index / fps, 6), dets, width, height))
     return frames, list(director.timed)
 
 
@@ -156,9 +150,9 @@ def store_camera_event(store: EventStore, game: int, ev: TrackerEvent) -> None:
 
 
 def plays_by_game(events: list[Event]) -> list[list[tuple[int, int, str]]]:
-    """``(position, seat, card)`` of every card_played, grouped by game."""
+    """``(position, seat, card)`` of every card_played (after corrections), grouped by game."""
     games: list[list[tuple[int, int, str]]] = []
-    for pos, ev in enumerate(events):
+    for pos, ev in resolve(events).events:
         if isinstance(ev, RoundStarted):
             games.append([])
         elif isinstance(ev, CardPlayed):

@@ -47,7 +47,11 @@ class TrackerConfig:
     left_distance: float = 1.2
     #: The trick's cards must have moved this far together (card sizes) towards a player
     #: before ``TrickCollected`` names that player as the collector.
-    collector_move: float = 0.4
+    collector_move: float = 0.6
+    #: A trick card carried away names the collector by the side it went to only once it
+    #: is this far (card sizes) from the table centre: gathering the trick in the middle
+    #: moves cards towards the opposite seat first.
+    collector_out: float = 1.0
     #: Frames a not-yet-counted card must have been seen to be kept when its trick is
     #: swept away before it came to rest (a trick collected early).
     flush_min_frames: int = 2
@@ -87,6 +91,7 @@ class TrackerConfig:
             "left_distance",
             "lost_track_buffer",
             "collector_move",
+            "collector_out",
         ):
             value = getattr(self, name)
             if value <= 0:

@@ -712,7 +712,8 @@ class TrickTracker:
                 continue
             dx, dy = track.centre[0] - laid.placed[0], track.centre[1] - laid.placed[1]
             moved = (dx * dx + dy * dy) ** 0.5 / laid.size
-            if moved > self.config.left_distance and (far is None or moved > far[0]):
+            out = ((track.centre[0] - centre[0]) ** 2 + (track.centre[1] - centre[1]) ** 2) ** 0.5 / laid.size
+            if moved > self.config.left_distance and out > self.config.collector_out and (far is None or moved > far[0]):
                 far = (moved, track)
             vx += dx
             vy += dy
