@@ -122,3 +122,32 @@ def test_bad_settings_are_refused() -> None:
 def test_a_missing_model_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="card-detector.onnx"):
         Recognizer(models_dir=tmp_path)
+
+
+def test_second_look_reads_only_unsure_cards_again(scenes: list[Scene]) -> None:
+    off = Recognizer(settings=RecognizerSettings(second_look_below=0.0))
+    always = Recognizer(settings=RecognizerSettings(second_look_below=1.0))
+    calls: list[int] = []
+    embed = always.embed
+
+    def counting(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        calls.append(len(crops))
+        return embed(crops)
+
+    always.embed = counting  # type: ignore[method-assign]
+    frame = scenes[0].image
+    plain = off.recognize(frame)
+    looked = always.recognize(frame)
+    assert calls == [len(plain), 4 * len(plain)]  # the quads, then four shifted views of each
+    # Same cards found, in the same places; a second look only refines names and confidence.
+    assert [d.box for d in looked] == [d.box for d in plain]
+
+
+def test_second_look_does_not_lose_cards_read_without_it(recognizer: Recognizer, scenes: list[Scene]) -> None:
+    off = Recognizer(settings=RecognizerSettings(second_look_below=0.0))
+    right_off = right_on = 0
+    for scene in scenes:
+        cards = [t for t in scene.cards if t.visible >= 0.9]
+        right_off += sum(d.card == t.card for d, t in matched(off.recognize(scene.image), cards))
+        right_on += sum(d.card == t.card for d, t in matched(recognizer.recognize(scene.image), cards))
+    assert right_on >= right_off
