@@ -32,6 +32,7 @@ from vision.enroll.enroller import DEFAULT_VIEWS
 from vision.enroll.names import RANK_NAMES, SUIT_NAMES
 from web.enroll.i18n import ENROLL_STRINGS
 from web.enroll.session import EnrollSession, SessionError
+from web.errors import answer_errors_as_json
 from web.i18n import LANGUAGES, STRINGS, pick_language
 
 #: Largest upload accepted (a phone photo).
@@ -71,11 +72,7 @@ class EnrollState:
             return self.recognizer
 
 
-@blueprint.errorhandler(SessionError)
-def _session_error(exc: SessionError) -> Response:
-    response = jsonify(error=exc.message)
-    response.status_code = exc.status
-    return response
+answer_errors_as_json(blueprint)
 
 
 # -- helpers ---------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from vision.enroll import (
     slugify,
 )
 from vision.enroll.names import SUIT_SYSTEMS
+from web.errors import ApiError
 
 #: The rows the user is asked to lay, in order: per suit its number cards, then its court cards and Ass.
 NUMBER_RANKS = ("6", "7", "8", "9", "10")
@@ -41,13 +42,8 @@ PLAN: tuple[tuple[str, ...], ...] = tuple(
 MAX_SAMPLES = 400
 
 
-class SessionError(ValueError):
+class SessionError(ApiError, ValueError):
     """A request the enrolment session refuses (message for the user; ``status`` for HTTP)."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
 
 
 @dataclass

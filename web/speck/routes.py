@@ -13,6 +13,7 @@ from scoring.cards import ALL_CARD_IDS, RANKS, SUITS
 from scoring.events import EventError, GameConfigured, MisplayRuled, RoundStarted, event_to_dict
 from scoring.game import RuleError, fold
 from scoring.rules import card_suit
+from web.errors import ApiError, answer_errors_as_json
 from web.i18n import LANGUAGES, STRINGS, pick_language
 from web.speck.blatt import NotSpeckError, punkteblatt
 from web.speck.export import blatt_csv, blatt_pdf, card_label
@@ -32,20 +33,11 @@ blueprint = Blueprint(
 _write_lock = threading.Lock()
 
 
-class SpeckError(Exception):
+class SpeckError(ApiError):
     """A request the Speck screens refuse: ``{"error": message}`` with ``status``."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
 
-
-@blueprint.errorhandler(SpeckError)
-def _speck_error(exc: SpeckError) -> Response:
-    response = jsonify(error=exc.message)
-    response.status_code = exc.status
-    return response
+answer_errors_as_json(blueprint)
 
 
 # -- helpers ---------------------------------------------------------------------------
