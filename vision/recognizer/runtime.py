@@ -15,6 +15,7 @@ import numpy as np
 import onnxruntime as ort
 
 from vision.detection import BACK, Detection
+from vision.recognizer.edges import edge_image, refine_quad
 from vision.recognizer.geometry import (
     CROP_H,
     CROP_W,
@@ -54,6 +55,9 @@ class RecognizerSettings:
     #: embeddings are averaged with the first. 0 turns it off.
     second_look_below: float = 0.9
     second_look_shift: float = 0.03
+    #: Snap each detected outline to the card's edges in the full-resolution frame
+    #: (``vision.recognizer.edges``) before the crop is cut.
+    refine_corners: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.threads, int) or self.threads < 1:
@@ -146,7 +150,11 @@ class Recognizer:
         quads = corners[:, ys, xs].T.reshape(-1, 4, 2)
         quads = np.stack([canonical_corners(q) for q in lb.to_frame(quads)])
         keep = nms_quads(quads, scores, self.settings.nms_iou)[: self.settings.max_cards]
-        return quads[keep], scores[keep].astype(np.float32), is_back[keep]
+        quads = quads[keep]
+        if self.settings.refine_corners and len(quads):
+            grey = edge_image(frame)
+            quads = np.stack([refine_quad(grey, q) for q in quads])
+        return quads.astype(np.float32), scores[keep].astype(np.float32), is_back[keep]
 
     def recognize(self, frame: np.ndarray) -> list[Detection]:
         """Every card in the frame, best first: id (or ``"back"``), confidence, box, corners, alternatives."""
