@@ -641,3 +641,32 @@ def test_a_misread_partial_view_counted_first_is_replaced_by_the_whole_card() ->
     assert state.round is not None
     assert [(c.seat, c.card) for c in state.round.trick] == [(3, "schilten-6"), (0, "schilten-8")]
     assert state.flags == ()
+
+
+def test_a_card_counted_on_early_misreads_is_reread_once_it_lies_still_and_reads_clearly() -> None:
+    table = Table()
+    # While it is laid and for its first frames at rest the card reads as eicheln-8; then,
+    # lying still and whole for two seconds, it reads clearly as what it is.
+    table.reads_as["eicheln-6"] = ("eicheln-8", 0.9, ())
+    table.lay("eicheln-6", 0, rest=3)
+    del table.reads_as["eicheln-6"]
+    table.step(20)
+    table.lay("eicheln-9", 1, rest=6)
+    events = run(table)
+    assert [(e.was, e.card) for e in events if isinstance(e, CardReread)] == [("eicheln-8", "eicheln-6")]
+    head: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="eicheln")]
+    state = fold([*head, *resolve_rereads(events, before=head)])
+    assert state.round is not None
+    assert [(c.seat, c.card) for c in state.round.trick] == [(0, "eicheln-6"), (1, "eicheln-9")]
+
+
+def test_a_hand_briefly_misread_over_a_counted_card_does_not_reread_it() -> None:
+    table = Table()
+    table.lay("eicheln-6", 0, rest=10)
+    table.reads_as["eicheln-6"] = ("eicheln-8", 0.9, ())  # three unlucky frames
+    table.step(3)
+    del table.reads_as["eicheln-6"]
+    table.step(10)
+    events = run(table)
+    assert not [e for e in events if isinstance(e, CardReread)]
+    assert plays(events) == [(0, "eicheln-6")]

@@ -229,7 +229,7 @@ class TrickTracker:
             return []
         events: list[TrackerEvent] = []
         events += self._check_collected(frame.t)
-        events += self._check_grown_cards(frame.t)
+        events += self._check_counted_reads(frame.t)
         ready = [
             tr for tr in self._tracks
             if tr.state is TrackState.CANDIDATE and tr.rest_frames >= self.config.minimum_consecutive_frames
@@ -519,23 +519,29 @@ class TrickTracker:
         order = _rename_order(changed)
         return (named[-1], order) if order is not None else None
 
-    def _check_grown_cards(self, t: float) -> list[TrackerEvent]:
-        """A card of this trick counted from a partial view that now shows whole and reads,
-        clearly and since it grew, as another unplayed card: reread it.
+    def _check_counted_reads(self, t: float) -> list[TrackerEvent]:
+        """A card of this trick whose reads since it counted clearly name another unplayed
+        card: reread it.
 
-        The same as a partial view replaced by a new track (``_take_over_partial_view``),
-        for when the whole card's detections continue the counted track itself.
+        A card counts a few frames after it comes to rest, sometimes on reads made while
+        the hand still covered part of it or it was still sliding; it then lies still and
+        whole for seconds. When those later reads outweigh the ones it counted on (twice
+        over), or it counted from a partial view and now shows whole, and they name one
+        unplayed card clearly, that card is what lies there. The same as a partial view
+        replaced by a new track (``_take_over_partial_view``), for when the whole card's
+        detections continue the counted track itself.
         """
         cfg = self.config
         events: list[TrackerEvent] = []
         for laid in self._trick:
             track = self._track(laid.track_id)
             count = self._counted.get(laid.card)
-            if track is None or count is None or track.missed or laid.size >= cfg.partial_size_ratio * track.size:
-                continue
-            if track.rest_frames < cfg.maximum_decision_frames:
+            if track is None or count is None or track.missed or track.rest_frames < cfg.maximum_decision_frames:
                 continue
             since = {c: v - count.votes.get(c, 0.0) for c, v in track.votes.items()}
+            partial = laid.size < cfg.partial_size_ratio * track.size
+            if not partial and sum(since.values()) < 2.0 * sum(count.votes.values()):
+                continue
             reading = resolve(since, self._played - {laid.card}, replay_share=2.0)
             if reading is None or reading.card == laid.card or reading.card in self._played:
                 continue
@@ -746,6 +752,11 @@ class TrickTracker:
             track = self._track(laid.track_id)
             if track is not None:
                 track.state = TrackState.RETIRED
+                count = self._counted.get(laid.card)
+                if count is not None:
+                    # Everything it was read as while it lay there: the evidence a later
+                    # reread of this card is weighed on.
+                    self._counted[laid.card] = replace(count, votes=dict(track.votes))
         self._trick = []
         self._tricks_done += 1
         self._last_collected_t = t
