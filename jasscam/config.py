@@ -117,7 +117,9 @@ FIELDS: Final[dict[str, dict[str, Field]]] = {
             "card prototypes; empty: the `models/` folder of the installed jasscam.",
         ),
         "min_confidence": Field(
-            (int, float), 0.3, "Card detections below this score are ignored.", check=_between(0.0, 1.0)
+            (int, float), 0.5,
+            "Card detections below this detector score are ignored (0.5: the threshold models/README.md measured).",
+            check=_between(0.0, 1.0),
         ),
         "threads": Field(
             int,

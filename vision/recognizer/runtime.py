@@ -45,7 +45,7 @@ class RecognizerSettings:
     """Tunable knobs; defaults are what models/README.md measured."""
 
     threads: int = 1
-    score_threshold: float = 0.4
+    score_threshold: float = 0.5
     nms_iou: float = 0.4
     max_cards: int = 40
     alternatives: int = 3
