@@ -183,8 +183,9 @@ def format_comparison(result: Comparison) -> str:
     lines = [
         f"Tricks right (cards, seats, winner): {s['tricks_right']} / {s['tricks']}",
         f"Rounds with the exact score: {s['rounds_exact']} / {s['rounds']}",
-        f"Cards reported: {s['cards_seen']} of {s['cards_truth']}, missed or misread: {s['cards_unmatched']},"
-        f" asked with alternatives: {s['asked']}, refused by the rules engine: {s['rejected_events']}",
+        f"Cards reported: {s['cards_seen']} of {s['cards_truth']}, missed or first misread: {s['cards_unmatched']},"
+        f" corrected by the tracker later: {s['corrected']}, asked with alternatives: {s['asked']},"
+        f" refused by the rules engine: {s['rejected_events']}",
         f"Latency from card at rest to event: median {s['latency_median_s']} s, p95 {s['latency_p95_s']} s",
         f"Collections seen: {s['collections']}, collector named {s['collectors_named']}, right {s['collectors_right']};"
         f" flags not in the truth: {s['extra_flags'] or 'none'}",

@@ -103,3 +103,4 @@ def test_a_camera_correction_is_renumbered_into_the_merged_game() -> None:
     assert isinstance(target, CardPlayed) and target.card == wrong
     result = compare(truth, cam)
     assert result.tricks_right == 9 and result.rounds_exact == 1 and result.rejected == []
+    assert result.corrected == 1

@@ -63,6 +63,7 @@ class Comparison:
     cards_seen: int = 0
     cards_unmatched: int = 0
     asked: int = 0  # cards emitted with alternatives (the dashboard would ask)
+    corrected: int = 0  # card_corrected events the camera sent (the tracker's rereads)
     collections: int = 0  # trick_collected events the camera reported
     collectors_named: int = 0  # ... naming a seat
     collectors_right: int = 0  # ... naming the truth's collector
@@ -98,6 +99,7 @@ class Comparison:
             "cards_seen": self.cards_seen,
             "cards_unmatched": self.cards_unmatched,
             "asked": self.asked,
+            "corrected": self.corrected,
             "rejected_events": len(self.rejected),
             "collections": self.collections,
             "collectors_named": self.collectors_named,
@@ -200,6 +202,7 @@ def compare(truth: Sequence[Event], camera: Sequence[Event]) -> Comparison:
     result.cards_truth = sum(1 for e in truth if isinstance(e, CardPlayed))
     result.cards_seen = sum(1 for e in camera if isinstance(e, CardPlayed))
     result.asked = sum(1 for e in camera if isinstance(e, CardPlayed) and e.alternatives)
+    result.corrected = sum(1 for e in camera if isinstance(e, CardCorrected))
     seen_collects = [e for e in camera if isinstance(e, TrickCollected)]
     truth_collects = [e for e in truth if isinstance(e, TrickCollected)]
     result.collections = len(seen_collects)
