@@ -547,16 +547,8 @@ class TrickTracker:
                 continue
             if reading.confidence < cfg.decide_confidence:
                 continue
-            was = laid.card
-            self._counted.pop(was)
-            self._counted[reading.card] = _Count(count.seat, reading.confidence, dict(track.votes))
-            self._played.discard(was)
-            self._played.add(reading.card)
-            laid.card = reading.card
             laid.placed, laid.size = track.anchor, track.size
-            track.card = reading.card
-            self._recompute_constraints()
-            events.append(CardReread(was=was, card=reading.card, t=t))
+            events.append(self._reread(laid.card, reading.card, t, _Count(count.seat, reading.confidence, dict(track.votes))))
         return events
 
     def _take_over_partial_view(self, track: Track, t: float, *, forced: bool) -> list[TrackerEvent] | None:
@@ -587,17 +579,9 @@ class TrickTracker:
             if old is not None:
                 old.state = TrackState.RETIRED
             events: list[TrackerEvent] = []
-            if reading.card != laid.card:
-                count = self._counted.pop(laid.card, None)
-                self._counted[reading.card] = _Count(
-                    count.seat if count else laid.seat, reading.confidence, dict(track.votes)
-                )
-                self._played.discard(laid.card)
-                self._played.add(reading.card)
-                events.append(CardReread(was=laid.card, card=reading.card, t=t))
-                laid.card = reading.card
-                self._recompute_constraints()
             laid.track_id, laid.placed, laid.size = track.id, track.anchor, track.size
+            if reading.card != laid.card:
+                events.append(self._reread(laid.card, reading.card, t, _Count(laid.seat, reading.confidence, dict(track.votes))))
             track.state = TrackState.PLAYED
             track.card = laid.card
             return events
@@ -617,10 +601,14 @@ class TrickTracker:
             return (dx * dx + dy * dy) ** 0.5 <= self.config.match_distance * laid.size
         return False
 
-    def _reread(self, was: str, now: str, t: float) -> CardReread:
-        """Count the earlier card ``was`` as ``now`` from now on, and say so."""
-        count = self._counted.pop(was)
-        self._counted[now] = replace(count, confidence=min(1.0, _shares(count.votes).get(now, 0.0)))
+    def _reread(self, was: str, now: str, t: float, count: _Count | None = None) -> CardReread:
+        """Count the earlier card ``was`` as ``now`` from now on, and say so. ``count``:
+        how ``now`` counts (default: ``was``'s count, with ``now``'s share of its vote)."""
+        old = self._counted.pop(was, None)
+        if count is None:
+            assert old is not None
+            count = replace(old, confidence=min(1.0, _shares(old.votes).get(now, 0.0)))
+        self._counted[now] = count
         self._played.discard(was)
         self._played.add(now)
         for laid in self._trick:
