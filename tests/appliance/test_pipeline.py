@@ -146,7 +146,9 @@ def test_a_source_that_fails_is_reopened_with_backoff_and_reported_lost(
     pipeline = Pipeline(source, detect, SimpleTracker(), store, lossless=True)
     pipeline.start()
     deadline = time.monotonic() + 15
-    while pipeline.stats.captured < 200 and time.monotonic() < deadline:
+    # Wait until the last frame was tracked, not just captured: stopping drops what is
+    # still queued, and the last trick's collection comes from the very last frames.
+    while pipeline.stats.tracked < 200 and time.monotonic() < deadline:
         time.sleep(0.02)
     pipeline.stop()
     pipeline.join(5)
