@@ -670,3 +670,29 @@ def test_a_hand_briefly_misread_over_a_counted_card_does_not_reread_it() -> None
     events = run(table)
     assert not [e for e in events if isinstance(e, CardReread)]
     assert plays(events) == [(0, "eicheln-6")]
+
+
+def test_first_card_counted_from_a_partial_view_gets_the_seat_where_it_lies_whole() -> None:
+    table = Table()
+    # Seat 2 leads the round. Under its hand only part of the card shows, off towards
+    # seat 1, long enough to count (no card size is known yet at the first card); then
+    # the hand withdraws and the whole card lies at seat 2's place.
+    sx, sy = SPOTS[2]
+    start = (sx + 75.0, sy + 40.0)
+    for _ in range(5):
+        table.extra.append(detection("eicheln-ass", start, confidence=0.95, scale=0.75))
+        table.step()
+    for k in range(1, 4):
+        f = k / 3
+        pos = (start[0] + (sx - start[0]) * f, start[1] + (sy - start[1]) * f)
+        table.extra.append(detection("eicheln-ass", pos, confidence=0.95, scale=0.75 + 0.25 * f))
+        table.step()
+    for _ in range(12):
+        table.extra.append(detection("eicheln-ass", (sx, sy), confidence=0.95))
+        table.step()
+    events = run(table, contract="rosen", forehand=2)
+    head: list[Event] = [GameConfigured(), RoundStarted(forehand=2, contract="rosen")]
+    state = fold([*head, *resolve_rereads(events, before=head)])
+    assert state.round is not None
+    assert [(c.seat, c.card) for c in state.round.trick] == [(2, "eicheln-ass")]
+    assert state.flags == ()

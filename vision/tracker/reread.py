@@ -19,11 +19,13 @@ from scoring.game import card_position
 
 @dataclass(frozen=True)
 class CardReread:
-    """The card this tracker reported as ``was`` in the round under way is really ``card``."""
+    """The card this tracker reported as ``was`` in the round under way is really ``card``
+    (laid by ``seat``, when that changed too)."""
 
     was: str
     card: str
     t: float | None = None
+    seat: int | None = None
     type: str = field(default="card_reread", init=False)
 
 
@@ -31,7 +33,7 @@ def correction(log: Sequence[Event], reread: CardReread) -> CardCorrected | None
     """The ``card_corrected`` for ``reread`` in ``log``; None when the card is not there
     (the store refused it, or the table already corrected it)."""
     ref = card_position(log, reread.was)
-    return None if ref is None else CardCorrected(ref=ref, card=reread.card, t=reread.t)
+    return None if ref is None else CardCorrected(ref=ref, card=reread.card, seat=reread.seat, t=reread.t)
 
 
 def resolve_rereads(events: Sequence[Event | CardReread], before: Sequence[Event] = ()) -> list[Event]:

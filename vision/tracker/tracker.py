@@ -540,6 +540,8 @@ class TrickTracker:
                 continue
             since = {c: v - count.votes.get(c, 0.0) for c, v in track.votes.items()}
             partial = laid.size < cfg.partial_size_ratio * track.size
+            if partial:
+                events += self._check_seat(laid, track, t)
             if not partial and sum(since.values()) < 2.0 * sum(count.votes.values()):
                 continue
             reading = resolve(since, self._played - {laid.card}, replay_share=2.0)
@@ -550,6 +552,29 @@ class TrickTracker:
             laid.placed, laid.size = track.anchor, track.size
             events.append(self._reread(laid.card, reading.card, t, _Count(count.seat, reading.confidence, dict(track.votes))))
         return events
+
+    def _check_seat(self, laid: _Laid, track: Track, t: float) -> list[TrackerEvent]:
+        """A card counted from a partial view now lies whole: where it lies names its seat.
+
+        A hand that lays a card hides part of it, so the view it counted from lay off its
+        true place, towards the hand; the first card of a game (no card size known yet to
+        tell a partial view) may then have been given the neighbour's seat.
+        """
+        index = self._trick.index(laid)
+        others = {other.seat for other in self._trick if other is not laid}
+        guess = self.layout.assign(
+            track.anchor, *self._size, corners=track.anchor_corners,
+            expected=(self._leader + index) % 4, exclude=others, centre=self.table_centre,
+        )
+        laid.placed, laid.size = track.anchor, track.size
+        if guess.seat == laid.seat:
+            return []
+        laid.seat = guess.seat
+        count = self._counted.get(laid.card)
+        if count is not None:
+            self._counted[laid.card] = replace(count, seat=guess.seat)
+        self._recompute_constraints()
+        return [CardReread(was=laid.card, card=laid.card, t=t, seat=guess.seat)]
 
     def _take_over_partial_view(self, track: Track, t: float, *, forced: bool) -> list[TrackerEvent] | None:
         """A card counted from a partial view (a hand still over it, so smaller than the
