@@ -50,14 +50,20 @@ def test_perfect_camera_gets_every_trick_and_the_exact_score() -> None:
     assert result.rejected == []
 
 
-def test_one_wrong_card_fails_its_trick_and_the_score() -> None:
-    truth = truth_round()
-    cam = camera_view(truth)
+def misread_first_card(cam: list[Event]) -> tuple[int, CardPlayed, str]:
+    """Make the camera's first card a misread; (its position, the true event, the misread id)."""
     first = next(i for i, e in enumerate(cam) if isinstance(e, CardPlayed))
     card = cam[first]
     assert isinstance(card, CardPlayed)
     wrong = next(c for c in ("rosen-ass", "schellen-ass", "schilten-6") if c != card.card)
     cam[first] = replace(card, card=wrong)
+    return first, card, wrong
+
+
+def test_one_wrong_card_fails_its_trick_and_the_score() -> None:
+    truth = truth_round()
+    cam = camera_view(truth)
+    misread_first_card(cam)
     result = compare(truth, cam)
     assert result.tricks_right <= 8
     assert not result.tricks[0].ok
@@ -90,11 +96,7 @@ def test_merge_keeps_weis_in_the_first_trick_however_late_the_camera_is() -> Non
 def test_a_camera_correction_is_renumbered_into_the_merged_game() -> None:
     truth = truth_round()
     cam = camera_view(truth)
-    first = next(i for i, e in enumerate(cam) if isinstance(e, CardPlayed))
-    card = cam[first]
-    assert isinstance(card, CardPlayed)
-    wrong = next(c for c in ("rosen-ass", "schellen-ass", "schilten-6") if c != card.card)
-    cam[first] = replace(card, card=wrong)
+    first, card, wrong = misread_first_card(cam)
     # Three cards later the tracker's reread corrects it; the ref points into ``cam``.
     cam.insert(first + 4, CardCorrected(ref=first, card=card.card, t=5.0))
     merged = merge(truth, cam)

@@ -398,14 +398,19 @@ class TrickTracker:
         events.append(self._play(track, seat_guess.seat, reading, t, place))
         return events
 
-    def _assign(self, place: tuple[float, float], corners: tuple[tuple[float, float], ...]) -> SeatGuess:
+    def _assign(
+        self, place: tuple[float, float], corners: tuple[tuple[float, float], ...], laid: _Laid | None = None
+    ) -> SeatGuess:
+        """The seat of a card lying at ``place``: the next card of the trick, or (``laid``)
+        a card of the trick already counted, whose turn and other seats follow from it."""
+        if laid is None:
+            expected = self._expected_seat()
+            others = {other.seat for other in self._trick} if len(self._trick) < 4 else set()
+        else:
+            expected = (self._leader + self._trick.index(laid)) % 4
+            others = {other.seat for other in self._trick if other is not laid}
         return self.layout.assign(
-            place,
-            *self._size,
-            corners=corners,
-            expected=self._expected_seat(),
-            exclude={laid.seat for laid in self._trick} if len(self._trick) < 4 else set(),
-            centre=self.table_centre,
+            place, *self._size, corners=corners, expected=expected, exclude=others, centre=self.table_centre
         )
 
     def _may_be_old_card(self, track: Track, card: str) -> bool:
@@ -560,12 +565,7 @@ class TrickTracker:
         true place, towards the hand; the first card of a game (no card size known yet to
         tell a partial view) may then have been given the neighbour's seat.
         """
-        index = self._trick.index(laid)
-        others = {other.seat for other in self._trick if other is not laid}
-        guess = self.layout.assign(
-            track.anchor, *self._size, corners=track.anchor_corners,
-            expected=(self._leader + index) % 4, exclude=others, centre=self.table_centre,
-        )
+        guess = self._assign(track.anchor, track.anchor_corners, laid)
         laid.placed, laid.size = track.anchor, track.size
         if guess.seat == laid.seat:
             return []
