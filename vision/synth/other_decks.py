@@ -22,11 +22,8 @@ import numpy as np
 
 from scoring.cards import ALL_CARD_IDS
 from vision.synth import scene as _scene
-from vision.synth.assets import BACK, LEVEL_HEIGHTS, level_for
-from vision.synth.camera import Camera, blur, lighting, sensor
-from vision.synth.compose import paste_card
+from vision.synth.assets import BACK, LEVEL_HEIGHTS
 from vision.synth.deck import DeckStyle
-from vision.synth.textures import surface
 
 OTHER_DECKS: tuple[str, ...] = ("four-colour", "flat-swiss")
 W0, H0 = 316, 492
@@ -224,25 +221,7 @@ def render_other_scene(seed: int, deck: str, *, width: int = 640, height: int = 
     rng = np.random.default_rng(seed)
     d = _scene._difficulty(rng, style)
     rng.random()  # keep step with render_scene, which draws a deck style here
-    cards = OtherDeckCache(deck)
-    camera = Camera.random(rng, width, height, 0.5 + 0.5 * d)
-    card_h = min(width, height) * rng.uniform(0.17, 0.3)
-    table = surface(rng, height, width)
-    img = cv2.warpPerspective(table, camera.H, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-    labels = np.zeros((height, width), np.uint8)
-    placed = _scene._layout(rng, width, height, card_h, d)[:254]
-    scale = float(np.sqrt(abs(np.linalg.det(camera.H[:2, :2]))))
-    level = level_for(card_h * scale)
-    for i, p in enumerate(placed):
-        paste_card(img, labels, cards.get(p.card, level), p.pose, camera, i + 1, shadow=float(rng.uniform(0.15, 0.4)), lift=p.lift)
-    _scene._props(rng, img, labels, placed, camera, card_h * scale, d)
-    img = lighting(rng, img, d)
-    img = camera.distort(img)
-    labels = camera.distort(labels, cv2.INTER_NEAREST)
-    img = blur(rng, img, d)
-    img = sensor(rng, img, d)
-    truth, kept = _scene._truth(placed, camera, labels, cards.style)
-    return _scene.Scene(img, truth, labels, seed, style, deck, d, kept, cards.style)
+    return _scene.draw_table(rng, d, OtherDeckCache(deck), seed=seed, width=width, height=height, style=style, deck=deck)
 
 
 def write_deck(deck: str, folder: str) -> list[str]:

@@ -14,7 +14,7 @@ pixels in a label map rendered alongside the image, so occlusion and cropping ar
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -251,7 +251,25 @@ def render_scene(
     rng = np.random.default_rng(seed)
     d = _difficulty(rng, style)
     deck_style = random_style(rng, deck, 0.0 if rng.random() < 0.2 else 1.0)
-    cards = CardCache(deck_style)
+    return draw_table(rng, d, CardCache(deck_style), seed=seed, width=width, height=height, style=style, deck=deck)
+
+
+class CardSource(Protocol):
+    """Card art by id and level of detail, and the ``DeckStyle`` it was drawn in (``CardCache`` and kin)."""
+
+    style: DeckStyle
+
+    def get(self, card: str, level: int) -> np.ndarray: ...
+
+
+def draw_table(
+    rng: np.random.Generator, d: float, cards: CardSource, *, seed: int, width: int, height: int, style: str, deck: str
+) -> Scene:
+    """Camera, table, layout, props, light and sensor for one scene, with the cards drawn from ``cards``.
+
+    Shared by ``render_scene`` and the renderers that swap the card art (procedural decks
+    for benchmarks and for training), so every deck is seen on the same tables.
+    """
     camera = Camera.random(rng, width, height, 0.5 + 0.5 * d)
     card_h = min(width, height) * rng.uniform(0.17, 0.3)
 
@@ -270,5 +288,5 @@ def render_scene(
     labels = camera.distort(labels, cv2.INTER_NEAREST)
     img = blur(rng, img, d)
     img = sensor(rng, img, d)
-    truth, kept = _truth(placed, camera, labels, deck_style)
-    return Scene(img, truth, labels, seed, style, deck, d, kept, deck_style)
+    truth, kept = _truth(placed, camera, labels, cards.style)
+    return Scene(img, truth, labels, seed, style, deck, d, kept, cards.style)

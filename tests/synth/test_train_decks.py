@@ -1,0 +1,50 @@
+"""The French decks drawn for training the identifier: varied, labelled, and apart from the measured decks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from scoring.cards import ALL_CARD_IDS
+from vision.synth.assets import BACK, LEVEL_HEIGHTS
+from vision.synth.train_decks import DECKS, FAMILY, RUN, french_deck, render_scene
+
+
+def test_every_deck_has_all_36_faces_and_a_back_at_every_level() -> None:
+    deck = french_deck(3)
+    assert set(deck) == {*ALL_CARD_IDS, BACK}
+    for card, levels in deck.items():
+        assert [img.shape[0] for img in levels] == list(LEVEL_HEIGHTS), card
+        assert levels[0].shape[2] == 4 and levels[0][0, 0, 3] == 0  # rounded, transparent corner
+
+
+def test_the_cards_of_one_deck_differ_and_two_decks_draw_one_card_differently() -> None:
+    a, b = french_deck(0), french_deck(1)
+    faces = np.stack([a[c][1][..., :3].astype(np.int16) for c in ALL_CARD_IDS])
+    diffs = [np.abs(faces[i] - faces[j]).mean() for i in range(36) for j in range(i + 1, 36)]
+    assert min(diffs) > 0.3  # the closest pair, a 7 and an 8 of one suit, differs by one pip
+    assert np.abs(a["rosen-7"][2].astype(np.int16) - b["rosen-7"][2]).mean() > 5.0
+
+
+def test_a_scene_is_deterministic_and_marks_every_card_as_readable_either_way_up() -> None:
+    one, two = render_scene(300_123), render_scene(300_123)
+    assert np.array_equal(one.image, two.image)
+    assert one.deck == FAMILY and one.cards
+    assert all(t.symmetric for t in one.cards)
+
+
+def test_training_decks_never_draw_the_measured_decks() -> None:
+    source = (Path(__file__).resolve().parents[2] / "vision" / "synth" / "train_decks.py").read_text()
+    code = source.split('"""', 2)[2]  # after the module docstring, which names what it keeps apart from
+    assert "other_decks" not in code and "paris" not in code and "load_deck" not in code
+
+
+def test_a_run_of_seeds_shares_a_deck_and_the_decks_cycle() -> None:
+    def deck_of(seed: int) -> str:
+        return render_scene(seed, width=64, height=64).deck_style.deck
+
+    first = deck_of(300_000)
+    assert deck_of(300_000 + RUN - 1) == first
+    assert deck_of(300_000 + RUN) != first
+    assert deck_of(300_000 + RUN * DECKS) == first
