@@ -444,9 +444,8 @@ class TrickTracker:
         assert self._contract is not None
         track.state = TrackState.PLAYED
         track.card = reading.card
-        if self._trick:
-            self._not_held[seat] |= cards_not_held(self._trick[0].card, reading.card, self._contract)
         self._trick.append(_Laid(track.id, seat, reading.card, place, track.size))
+        self._recompute_constraints()
         self._card_sizes.append(track.size)
         self._counted[reading.card] = _Count(seat, reading.confidence, dict(track.votes))
         self._drop_partial_views(track, place)
@@ -649,7 +648,9 @@ class TrickTracker:
 
     def _recompute_constraints(self) -> None:
         """Who leads and which suits each player has shown not to hold, from the cards as
-        now counted (a reread may change a trick's winner or a follow)."""
+        now counted. Recomputed after every card, collection and reread rather than kept
+        up incrementally, so a reread that changes a trick's winner or a follow cannot
+        leave a stale constraint behind (nine tricks: the cost is nothing)."""
         assert self._contract is not None
         self._not_held = {s: set() for s in range(4)}
         tricks = [*self._done, [(laid.seat, laid.card) for laid in self._trick]]
@@ -750,17 +751,14 @@ class TrickTracker:
 
     def _collect(self, t: float, collector: int | None) -> list[Event]:
         assert self._contract is not None
-        cards = [laid.card for laid in self._trick]
         self._done.append([(laid.seat, laid.card) for laid in self._trick])
-        if len(cards) == 4:
-            self._leader = self._trick[trick_winner(cards, self._contract)].seat
-            if len({laid.seat for laid in self._trick}) == 4:
-                self._trick_centres.append(
-                    (
-                        sum(laid.placed[0] for laid in self._trick) / 4,
-                        sum(laid.placed[1] for laid in self._trick) / 4,
-                    )
+        if len(self._trick) == 4 and len({laid.seat for laid in self._trick}) == 4:
+            self._trick_centres.append(
+                (
+                    sum(laid.placed[0] for laid in self._trick) / 4,
+                    sum(laid.placed[1] for laid in self._trick) / 4,
                 )
+            )
         for laid in self._trick:
             track = self._track(laid.track_id)
             if track is not None:
@@ -771,6 +769,7 @@ class TrickTracker:
                     # reread of this card is weighed on.
                     self._counted[laid.card] = replace(count, votes=dict(track.votes))
         self._trick = []
+        self._recompute_constraints()
         self._tricks_done += 1
         self._last_collected_t = t
         return [TrickCollected(seat=collector, t=t)]
