@@ -48,3 +48,11 @@ def test_a_duplicate_and_a_detection_on_bare_table_are_false() -> None:
     pairs = dict((j, i) for i, j in match(dets, [card]))
     assert pairs == {0: 0}
     assert false_detections(dets, [card], pairs) == 2
+
+
+def test_a_roughly_placed_detection_of_a_mostly_hidden_card_is_not_false_but_one_beside_a_visible_card_is() -> None:
+    hidden, shown = _card(100, 100, visible=0.35), _card(300, 100, visible=1.0)
+    dets = [_det(112, 110), _det(312, 110)]  # both shifted by a third of a card: IoU about 0.4
+    pairs = dict((j, i) for i, j in match(dets, [hidden, shown]))
+    assert pairs == {}
+    assert false_detections(dets, [hidden, shown], pairs) == 1
