@@ -16,8 +16,8 @@ from tests.appliance.test_wiring_bodentrumpf import LoopSource
 from tests.enroll.conftest import paris_profile, recognizer, table_photo  # noqa: F401  (fixtures)
 from vision.enroll import BUILTIN, DeckProfile
 
-PHOTO_CARDS = ["kreuz-6", "kreuz-7", "kreuz-8", "kreuz-9", "kreuz-10"]  # paris file stems (French names)
-SWISS_IDS = {"eicheln-6", "eicheln-7", "eicheln-8", "eicheln-9", "eicheln-10"}  # the same cards' canonical ids
+PHOTO_CARDS = ["schaufel-6", "schaufel-7", "schaufel-8", "schaufel-9", "schaufel-10"]  # paris file stems (French names)
+SWISS_IDS = {"schilten-6", "schilten-7", "schilten-8", "schilten-9", "schilten-10"}  # the same cards' canonical ids
 
 
 def test_the_appliance_reads_the_deck_the_table_enrols_and_selects_on_the_dashboard(
@@ -45,7 +45,7 @@ def test_the_appliance_reads_the_deck_the_table_enrols_and_selects_on_the_dashbo
         assert client.get("/enroll/").status_code == 200
         assert client.get("/enroll/api/active").json["deck"] == BUILTIN
         builtin_read = {d.card for d in decks.recognize(photo) if d.face_up}
-        assert builtin_read != SWISS_IDS  # the shipped Swiss prototypes cannot read French clubs
+        assert builtin_read != SWISS_IDS  # the shipped Swiss prototypes take these French spades for clubs
 
         # /enroll captures from the appliance's camera: the very frame the pipeline got, not a copy.
         assert appliance.wait_first_frame(10.0) and appliance.latest_frame() is photo
