@@ -72,13 +72,16 @@ def load_deck(deck: str) -> dict[str, tuple[np.ndarray, ...]]:
         img = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
         if img is None or img.ndim != 3 or img.shape[2] != 4:
             raise DeckError(f"{path} is not a readable RGBA PNG")
-        img = _clean_edge(img)
-        levels = []
-        for h in LEVEL_HEIGHTS:
-            w = round(img.shape[1] * h / img.shape[0])
-            levels.append(img if h == img.shape[0] else cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA))
-        out[card] = tuple(levels)
+        out[card] = art_levels(_clean_edge(img))
     return out
+
+
+def art_levels(img: np.ndarray) -> tuple[np.ndarray, ...]:
+    """One card's art at every height of LEVEL_HEIGHTS (the art itself where it is that tall)."""
+    return tuple(
+        img if h == img.shape[0] else cv2.resize(img, (round(img.shape[1] * h / img.shape[0]), h), interpolation=cv2.INTER_AREA)
+        for h in LEVEL_HEIGHTS
+    )
 
 
 def level_for(height_px: float) -> int:

@@ -84,9 +84,9 @@ def random_style(rng: np.random.Generator, deck: str = TRAINING_DECK, strength: 
     )
 
 
-def _rounded_alpha(h: int, w: int, radius: float) -> np.ndarray:
+def rounded_alpha(h: int, w: int, r: int) -> np.ndarray:
+    """Opacity of an h x w card whose corners are rounded with radius ``r`` pixels."""
     alpha = np.zeros((h, w), np.uint8)
-    r = max(1, round(radius * w))
     cv2.rectangle(alpha, (r, 0), (w - 1 - r, h - 1), 255, -1)
     cv2.rectangle(alpha, (0, r), (w - 1, h - 1 - r), 255, -1)
     for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
@@ -130,7 +130,7 @@ def card_image(card: str, style: DeckStyle, level: int) -> np.ndarray:
     base = load_deck(style.deck)[card][level]
     h, w = base.shape[:2]
     bgr = base[..., :3].copy()
-    alpha = base[..., 3] if style.corner_radius < 0 else _rounded_alpha(h, w, style.corner_radius)
+    alpha = base[..., 3] if style.corner_radius < 0 else rounded_alpha(h, w, max(1, round(style.corner_radius * w)))
     paper = (255, 255, 255)
     if card == BACK:
         if style.back_kind == 2:

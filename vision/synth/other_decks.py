@@ -22,8 +22,8 @@ import numpy as np
 
 from scoring.cards import ALL_CARD_IDS
 from vision.synth import scene as _scene
-from vision.synth.assets import BACK, LEVEL_HEIGHTS
-from vision.synth.deck import DeckStyle
+from vision.synth.assets import BACK, art_levels
+from vision.synth.deck import DeckStyle, rounded_alpha
 
 OTHER_DECKS: tuple[str, ...] = ("four-colour", "flat-swiss")
 W0, H0 = 316, 492
@@ -179,39 +179,16 @@ def _draw_back(deck: str) -> np.ndarray:
     return img
 
 
-def _rounded(img: np.ndarray) -> np.ndarray:
-    alpha = np.zeros(img.shape[:2], np.uint8)
-    r = 18
-    cv2.rectangle(alpha, (r, 0), (W0 - 1 - r, H0 - 1), 255, -1)
-    cv2.rectangle(alpha, (0, r), (W0 - 1, H0 - 1 - r), 255, -1)
-    for cx, cy in ((r, r), (W0 - 1 - r, r), (r, H0 - 1 - r), (W0 - 1 - r, H0 - 1 - r)):
-        cv2.circle(alpha, (cx, cy), r, 255, -1, AA)
-    return np.dstack([img, alpha])
-
-
 @lru_cache(maxsize=2)
 def other_deck(deck: str) -> dict[str, tuple[np.ndarray, ...]]:
     """All 36 faces and the back of ``deck`` (one of OTHER_DECKS) as BGRA, one array per LEVEL_HEIGHTS."""
     if deck not in OTHER_DECKS:
         raise ValueError(f"unknown procedural deck {deck!r}; available: {', '.join(OTHER_DECKS)}")
-    out = {}
-    for card in (*ALL_CARD_IDS, BACK):
-        img = _rounded(_draw_back(deck) if card == BACK else _draw_face(deck, card))
-        out[card] = tuple(
-            img if h == H0 else cv2.resize(img, (round(W0 * h / H0), h), interpolation=cv2.INTER_AREA) for h in LEVEL_HEIGHTS
-        )
-    return out
-
-
-class OtherDeckCache:
-    """Drop-in for ``vision.synth.deck.CardCache`` that serves a procedural deck's images."""
-
-    def __init__(self, deck: str) -> None:
-        self.style = DeckStyle(deck=deck)
-        self.images = other_deck(deck)
-
-    def get(self, card: str, level: int) -> np.ndarray:
-        return self.images[card][level]
+    alpha = rounded_alpha(H0, W0, 18)
+    return {
+        card: art_levels(np.dstack([_draw_back(deck) if card == BACK else _draw_face(deck, card), alpha]))
+        for card in (*ALL_CARD_IDS, BACK)
+    }
 
 
 def render_other_scene(seed: int, deck: str, *, width: int = 640, height: int = 480, style: str = "mixed") -> _scene.Scene:
@@ -221,7 +198,7 @@ def render_other_scene(seed: int, deck: str, *, width: int = 640, height: int = 
     rng = np.random.default_rng(seed)
     d = _scene._difficulty(rng, style)
     rng.random()  # keep step with render_scene, which draws a deck style here
-    return _scene.draw_table(rng, d, OtherDeckCache(deck), seed=seed, width=width, height=height, style=style, deck=deck)
+    return _scene.draw_table(rng, d, _scene.DrawnCards(DeckStyle(deck=deck), other_deck(deck)), seed=seed, width=width, height=height, style=style, deck=deck)
 
 
 def write_deck(deck: str, folder: str) -> list[str]:

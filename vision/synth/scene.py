@@ -257,9 +257,21 @@ def render_scene(
 class CardSource(Protocol):
     """Card art by id and level of detail, and the ``DeckStyle`` it was drawn in (``CardCache`` and kin)."""
 
-    style: DeckStyle
+    @property
+    def style(self) -> DeckStyle: ...
 
     def get(self, card: str, level: int) -> np.ndarray: ...
+
+
+@dataclass(frozen=True)
+class DrawnCards:
+    """A ``CardSource`` for a deck drawn once in full: ``images[card]`` is its art per level."""
+
+    style: DeckStyle
+    images: dict[str, tuple[np.ndarray, ...]]
+
+    def get(self, card: str, level: int) -> np.ndarray:
+        return self.images[card][level]
 
 
 def draw_table(

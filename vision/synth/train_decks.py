@@ -29,8 +29,8 @@ import numpy as np
 
 from scoring.cards import ALL_CARD_IDS
 from vision.synth import scene as _scene
-from vision.synth.assets import BACK, LEVEL_HEIGHTS
-from vision.synth.deck import DeckStyle
+from vision.synth.assets import BACK, art_levels
+from vision.synth.deck import DeckStyle, rounded_alpha
 
 #: Distinct decks: scene ``seed`` uses deck ``(seed // RUN) % DECKS``, so runs of seeds
 #: share a deck and a chunk of scenes draws a few decks, not one per scene.
@@ -162,7 +162,6 @@ def _index(img: np.ndarray, look: FrenchLook, suit: str, rank: str) -> None:
     colour = look.red if suit in ("rosen", "schellen") else look.black
     thick = max(2, int(look.index_scale * 2))
     (tw, th), _ = cv2.getTextSize(text, look.font, look.index_scale, thick)
-    half = np.full_like(img, 0)
     mask = np.zeros(img.shape[:2], np.uint8)
     corners = [16] + ([W0 - 16 - tw] if look.four_indices else [])
     for x in corners:
@@ -170,9 +169,8 @@ def _index(img: np.ndarray, look: FrenchLook, suit: str, rank: str) -> None:
         pip = _pip_mask(look, suit, x + tw / 2, 14 + th + 26, 15, False, img.shape[:2])
         mask = np.maximum(mask, pip)
     mask = np.maximum(mask, mask[::-1, ::-1])
-    half[:] = colour
     a = (mask.astype(np.float32) / 255)[..., None]
-    img[:] = (img * (1 - a) + half * a).astype(np.uint8)
+    img[:] = (img * (1 - a) + np.array(colour, np.float32) * a).astype(np.uint8)
 
 
 def _court(img: np.ndarray, look: FrenchLook, suit: str, rank: str, rng: np.random.Generator) -> None:
@@ -243,15 +241,6 @@ def draw_back(look: FrenchLook) -> np.ndarray:
     return img
 
 
-def _rounded(img: np.ndarray, radius: int) -> np.ndarray:
-    alpha = np.zeros(img.shape[:2], np.uint8)
-    cv2.rectangle(alpha, (radius, 0), (W0 - 1 - radius, H0 - 1), 255, -1)
-    cv2.rectangle(alpha, (0, radius), (W0 - 1, H0 - 1 - radius), 255, -1)
-    for cx, cy in ((radius, radius), (W0 - 1 - radius, radius), (radius, H0 - 1 - radius), (W0 - 1 - radius, H0 - 1 - radius)):
-        cv2.circle(alpha, (cx, cy), radius, 255, -1, AA)
-    return np.dstack([img, alpha])
-
-
 @lru_cache(maxsize=8)
 def french_deck(index: int) -> dict[str, tuple[np.ndarray, ...]]:
     """Deck ``index`` (0..DECKS-1): all 36 faces and the back as BGRA, one array per LEVEL_HEIGHTS."""
@@ -259,25 +248,11 @@ def french_deck(index: int) -> dict[str, tuple[np.ndarray, ...]]:
         raise ValueError(f"deck index must be in 0..{DECKS - 1}, got {index}")
     rng = np.random.default_rng(8_800_000 + index)
     look = FrenchLook.random(rng)
-    radius = int(rng.integers(10, 26))
-    out = {}
-    for card in (*ALL_CARD_IDS, BACK):
-        img = _rounded(draw_back(look) if card == BACK else draw_face(look, card, rng), radius)
-        out[card] = tuple(
-            img if h == H0 else cv2.resize(img, (round(W0 * h / H0), h), interpolation=cv2.INTER_AREA) for h in LEVEL_HEIGHTS
-        )
-    return out
-
-
-class FrenchDeckCache:
-    """Serves one drawn deck's art to ``vision.synth.scene.draw_table``."""
-
-    def __init__(self, index: int) -> None:
-        self.style = DeckStyle(deck=f"{FAMILY}-{index}", double_headed=True)
-        self.images = french_deck(index)
-
-    def get(self, card: str, level: int) -> np.ndarray:
-        return self.images[card][level]
+    alpha = rounded_alpha(H0, W0, int(rng.integers(10, 26)))
+    return {
+        card: art_levels(np.dstack([draw_back(look) if card == BACK else draw_face(look, card, rng), alpha]))
+        for card in (*ALL_CARD_IDS, BACK)
+    }
 
 
 def render_scene(seed: int, *, width: int = 640, height: int = 480, style: str = "mixed", deck: str = FAMILY) -> _scene.Scene:
@@ -286,7 +261,9 @@ def render_scene(seed: int, *, width: int = 640, height: int = 480, style: str =
         raise ValueError(f"style must be one of {', '.join(_scene.STYLES)}, got {style!r}")
     rng = np.random.default_rng(seed)
     d = _scene._difficulty(rng, style)
-    scene = _scene.draw_table(rng, d, FrenchDeckCache((seed // RUN) % DECKS), seed=seed, width=width, height=height, style=style, deck=FAMILY)
+    index = (seed // RUN) % DECKS
+    cards = _scene.DrawnCards(DeckStyle(deck=f"{FAMILY}-{index}", double_headed=True), french_deck(index))
+    scene = _scene.draw_table(rng, d, cards, seed=seed, width=width, height=height, style=style, deck=FAMILY)
     # Indices in two opposite corners and pips turned below the middle: a French card reads
     # the same either way up, so no crop teaches which end is up.
     scene.cards = [replace(t, symmetric=True) for t in scene.cards]
