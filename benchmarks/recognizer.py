@@ -20,7 +20,7 @@ import numpy as np
 
 from vision.detection import BACK, Detection
 from vision.recognizer import MODELS_DIR, Prototypes, Recognizer, RecognizerSettings, build_prototypes
-from vision.recognizer.geometry import CROP_H, CROP_W, clockwise, quad_iou, rectify
+from vision.recognizer.geometry import CROP_H, CROP_W, quad_areas, quad_iou, rectify
 
 HELD_OUT_SEED = 10_000_000
 PEER = Path(__file__).resolve().parents[1].parent / "shared" / "peers" / "yolov8n-640-untrained.onnx"
@@ -63,14 +63,8 @@ def match(dets: list[Detection], truth: list, min_visible: float = MIN_VISIBLE) 
 
 def _share_inside(a: np.ndarray, b: np.ndarray) -> float:
     """Fraction of quad ``a``'s area that lies inside quad ``b``."""
-    import cv2
-
-    pa, pb = clockwise(a).astype(np.float32), clockwise(b).astype(np.float32)
-    area = abs(cv2.contourArea(pa))
-    if area <= 0:
-        return 0.0
-    inter, _ = cv2.intersectConvexConvex(pa, pb)
-    return max(float(inter), 0.0) / area
+    area_a, _, inter = quad_areas(a, b)
+    return inter / area_a if area_a > 0 else 0.0
 
 
 def false_detections(dets: list[Detection], truth: list, pairs: dict[int, int], min_visible: float = MIN_VISIBLE) -> int:

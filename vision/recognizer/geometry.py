@@ -110,18 +110,23 @@ def quad_box(quad: np.ndarray) -> tuple[float, float, float, float]:
     return (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
 
 
-def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
-    """Intersection over union of two convex quads (polygon areas, not boxes)."""
+def quad_areas(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
+    """(area of a, area of b, area of their intersection) of two convex quads, in pixels."""
     pa = clockwise(a).astype(np.float32)
     pb = clockwise(b).astype(np.float32)
     area_a = abs(cv2.contourArea(pa))
     area_b = abs(cv2.contourArea(pb))
     if area_a <= 0 or area_b <= 0:
-        return 0.0
+        return area_a, area_b, 0.0
     inter, _ = cv2.intersectConvexConvex(pa, pb)
-    inter = max(float(inter), 0.0)
+    return area_a, area_b, max(float(inter), 0.0)
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads (polygon areas, not boxes)."""
+    area_a, area_b, inter = quad_areas(a, b)
     union = area_a + area_b - inter
-    return inter / union if union > 0 else 0.0
+    return inter / union if union > 0 and area_a > 0 and area_b > 0 else 0.0
 
 
 def nms_quads(quads: np.ndarray, scores: np.ndarray, iou_threshold: float) -> list[int]:
