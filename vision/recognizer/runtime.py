@@ -15,7 +15,7 @@ import numpy as np
 import onnxruntime as ort
 
 from vision.detection import BACK, Detection
-from vision.recognizer.edges import edge_image, refine_quad
+from vision.recognizer.edges import refine_quads
 from vision.recognizer.geometry import (
     CROP_H,
     CROP_W,
@@ -152,8 +152,7 @@ class Recognizer:
         keep = nms_quads(quads, scores, self.settings.nms_iou)[: self.settings.max_cards]
         quads = quads[keep]
         if self.settings.refine_corners and len(quads):
-            grey = edge_image(frame)
-            quads = np.stack([refine_quad(grey, q) for q in quads])
+            quads = refine_quads(frame, quads)
         return quads.astype(np.float32), scores[keep].astype(np.float32), is_back[keep]
 
     def recognize(self, frame: np.ndarray) -> list[Detection]:
