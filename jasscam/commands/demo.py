@@ -116,12 +116,14 @@ def run(args: argparse.Namespace) -> int:
         print(format_tricks(state))
         print()
         print(format_sheet(state))
-        same = state.totals == truth.totals
         print()
-        print(
-            f"The camera's score {'equals' if same else 'differs from'} the recorded game's "
-            f"({truth.totals[0].total} : {truth.totals[1].total})."
-        )
+        recorded = f"{truth.totals[0].total} : {truth.totals[1].total}"
+        if stop.is_set() and not appliance.pipeline.finished.is_set():
+            # Stopped by the user: a comparison with the whole game's score would only mislead.
+            print(f"Stopped before the end of the recording; the recorded game's score is {recorded}.")
+        else:
+            same = state.totals == truth.totals
+            print(f"The camera's score {'equals' if same else 'differs from'} the recorded game's ({recorded}).")
         if args.stay and ready.url and not stop.is_set():
             print(f"The dashboard stays on {ready.url} until Ctrl-C.", flush=True)
             stop.wait()

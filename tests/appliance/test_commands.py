@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -64,3 +65,19 @@ def test_demo_replays_the_bundled_game_with_the_dashboard_and_prints_the_sheet()
     assert re.search(r"Dashboard: http://127\.0\.0\.1:\d+/", result.stdout)
     assert "Table PIN:" in result.stdout and "Score sheet" in result.stdout
     assert re.search(r"The camera's score (equals|differs from) the recorded game's", result.stdout)
+
+
+@pytest.mark.skipif(not (MODELS_DIR / "card-detector.onnx").exists(), reason="recogniser models not trained yet")
+def test_demo_stopped_early_says_so_instead_of_comparing_with_the_whole_games_score(tmp_path: Path) -> None:
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "jasscam", "demo", "--no-dashboard", "--state-dir", str(tmp_path)],
+        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    assert demo.stdout is not None
+    first = demo.stdout.readline()  # printed once the replay runs (in real time: 115 s of play)
+    assert first.startswith("Replaying"), first
+    demo.send_signal(signal.SIGINT)
+    out, err = demo.communicate(timeout=60)
+    assert demo.returncode == 0, err[-2000:]
+    assert "Stopped before the end of the recording; the recorded game's score is 101 : 116." in out
+    assert "differs from" not in out
