@@ -19,6 +19,7 @@ Bodentrumpf proposal (``jasscam.tournament.bodentrumpf``), fed every tracked fra
 from __future__ import annotations
 
 import logging
+import signal
 import socket
 import threading
 import time
@@ -50,6 +51,23 @@ log = logging.getLogger(__name__)
 
 Recognize = Callable[[np.ndarray], list[Detection]]
 
+
+
+def stop_on_signals(stop: threading.Event, signals: Sequence[int] = (signal.SIGTERM, signal.SIGINT)) -> None:
+    """Set ``stop`` when the process is asked to end (systemd's SIGTERM, Ctrl-C).
+
+    Why not ``stop.set()`` in the handler itself: a handler runs on the main thread, which
+    may at that moment be inside ``stop.wait()`` or inside a first handler's ``stop.set()``
+    holding the event's lock; a second signal then (Ctrl-C twice, SIGTERM then SIGINT)
+    made ``set`` wait for a lock its own thread held, and the process hung. A short-lived
+    thread sets the event instead, so the handler never takes the lock.
+    """
+
+    def handler(signum: int, frame: object) -> None:
+        threading.Thread(target=stop.set, name="stop-on-signal", daemon=True).start()
+
+    for sig in signals:
+        signal.signal(sig, handler)
 
 class ApplianceError(RuntimeError):
     """The appliance cannot start as configured; the message says what to do."""

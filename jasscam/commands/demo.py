@@ -42,9 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import signal
 
-    from jasscam.appliance import Appliance, ApplianceError, TableScript
+    from jasscam.appliance import Appliance, ApplianceError, TableScript, stop_on_signals
     from jasscam.commands.replay import format_sheet, format_tricks
     from jasscam.config import ConfigError, validate
     from jasscam.sources import RecordingSource, SourceUnavailable
@@ -87,8 +86,7 @@ def run(args: argparse.Namespace) -> int:
         on_frame=lambda frame: script[0].on_frame(frame) if script else None,
     )
     stop = threading.Event()
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    stop_on_signals(stop)
     try:
         try:
             ready = appliance.start(prepare)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import signal
 import sys
 import threading
 from typing import Any
@@ -72,7 +71,7 @@ def load_config(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     from jasscam import sdnotify
-    from jasscam.appliance import Appliance, ApplianceError
+    from jasscam.appliance import Appliance, ApplianceError, stop_on_signals
     from jasscam.config import ConfigError
     from jasscam.sources import SourceUnavailable
     from jasscam.store import StoreError
@@ -92,8 +91,7 @@ def run(args: argparse.Namespace) -> int:
     setup_logging(config.log.level)
     log = logging.getLogger("jasscam")
     stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
+    stop_on_signals(stop)
     appliance = Appliance(config)
     try:
         ready = appliance.start()

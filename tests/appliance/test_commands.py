@@ -77,6 +77,7 @@ def test_demo_stopped_early_says_so_instead_of_comparing_with_the_whole_games_sc
     first = demo.stdout.readline()  # printed once the replay runs (in real time: 115 s of play)
     assert first.startswith("Replaying"), first
     demo.send_signal(signal.SIGINT)
+    demo.send_signal(signal.SIGINT)  # twice, as an impatient user would
     out, err = demo.communicate(timeout=60)
     assert demo.returncode == 0, err[-2000:]
     assert "Stopped before the end of the recording; the recorded game's score is 101 : 116." in out
