@@ -33,9 +33,10 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks import models_dir
 from benchmarks.recognizer import match
 from vision.detection import BACK, Detection
-from vision.recognizer import MODELS_DIR, Recognizer, RecognizerSettings
+from vision.recognizer import Recognizer, RecognizerSettings
 
 SCENE_SEED = 40_000_000
 GAME_SEED = 5_100_000
@@ -150,7 +151,7 @@ def main() -> int:
     quick = os.environ.get("BENCH_QUICK") == "1"
     n_scenes = 40 if quick else 120
     games = int(os.environ.get("BENCH_ENROLL_GAMES", "0" if quick else "1"))
-    rec = Recognizer(os.environ.get("JASSCAM_MODELS") or MODELS_DIR, settings=RecognizerSettings(threads=1))
+    rec = Recognizer(models_dir(), settings=RecognizerSettings(threads=1))
     builtin = rec.prototypes
     result: dict[str, Any] = {"scenes_per_deck": n_scenes, "min_visible": MIN_VISIBLE}
 

@@ -18,8 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks import models_dir
 from vision.detection import BACK, Detection
-from vision.recognizer import MODELS_DIR, Prototypes, Recognizer, RecognizerSettings, build_prototypes
+from vision.recognizer import Prototypes, Recognizer, RecognizerSettings, build_prototypes
 from vision.recognizer.geometry import CROP_H, CROP_W, quad_areas, quad_iou, rectify
 
 HELD_OUT_SEED = 10_000_000
@@ -241,7 +242,7 @@ MEMORY_SCRIPT = """
 import sys, numpy as np
 from vision.recognizer import Recognizer
 frames = np.load(sys.argv[1])
-r = Recognizer()
+r = Recognizer(sys.argv[2])
 for _ in range(3):
     for f in frames:
         r.recognize(f)
@@ -255,7 +256,7 @@ def memory(frames: list[np.ndarray]) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "frames.npy"
         np.save(path, np.stack(frames))
-        out = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT, str(path)], capture_output=True, text=True, check=True)
+        out = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT, str(path), str(models_dir())], capture_output=True, text=True, check=True)
     return {k: int(v) for k, v in (line.split() for line in out.stdout.split("\n") if line)}
 
 
@@ -264,8 +265,8 @@ def main() -> None:
 
     quick = os.environ.get("BENCH_QUICK") == "1"
     n_mixed, n_hard, n_paris = (60, 30, 30) if quick else (300, 150, 100)
-    result: dict = {"models": {p.name: p.stat().st_size for p in sorted(MODELS_DIR.glob("*")) if p.is_file()}}
-    rec = Recognizer(settings=RecognizerSettings(threads=1))
+    result: dict = {"models": {p.name: p.stat().st_size for p in sorted(models_dir().glob("*")) if p.is_file()}}
+    rec = Recognizer(models_dir(), settings=RecognizerSettings(threads=1))
     acc = [accuracy(rec, "mixed", n_mixed), accuracy(rec, "hard", n_hard, seed0=HELD_OUT_SEED + 500_000)]
     # Enrolment preview (issue 8): one art image per card, no retraining.
     enrol_from_art(rec, "swiss-xvii")
@@ -279,7 +280,7 @@ def main() -> None:
     frames = [render_scene(HELD_OUT_SEED + 900_000 + k, style="mixed").image for k in range(30)]
     result["speed"] = {}
     for threads in (1, 2):
-        r = Recognizer(settings=RecognizerSettings(threads=threads))
+        r = Recognizer(models_dir(), settings=RecognizerSettings(threads=threads))
         s = speed(r, frames, 3 if quick else 10)
         peer = peer_speed(threads)
         s["yolov8n_640_median_ms"] = peer

@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks import models_dir
+
 FIRST_SEED = 5_000_100
 TARGETS = {"trick_accuracy": 0.995, "round_exact": 0.98, "latency_median_s": 0.5, "latency_p95_s": 1.0, "speed": 3.0}
 
@@ -220,13 +222,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     mode = args.mode
     recognize = None
     if mode in ("auto", "recognizer"):
-        from vision.recognizer import MODELS_DIR, Recognizer
+        from vision.recognizer import Recognizer
 
-        if (MODELS_DIR / "card-detector.onnx").is_file() or mode == "recognizer":
-            recognize = Recognizer().recognize
+        models = models_dir()
+        if (models / "card-detector.onnx").is_file() or mode == "recognizer":
+            recognize = Recognizer(models).recognize
             mode = "recognizer"
         else:
-            print("benchmarks.tracker: no recogniser models in models/, measuring the tracker with the oracle",
+            print(f"benchmarks.tracker: no recogniser models in {models}, measuring the tracker with the oracle",
                   file=sys.stderr)
             mode = "oracle"
 

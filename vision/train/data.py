@@ -149,8 +149,12 @@ def render_dataset(
     return sorted(out.glob("chunk-*.npz"))
 
 
-def load_chunks(folder: Path) -> dict[str, np.ndarray]:
-    """Concatenate every chunk in ``folder`` (object image indices made global); ``a,b`` joins folders."""
+def load_chunks(folder: Path, prefix: str = "") -> dict[str, np.ndarray]:
+    """Concatenate every chunk in ``folder`` (object image indices made global); ``a,b`` joins folders.
+
+    ``prefix`` loads only the arrays whose name starts with it: the identifier needs the
+    crops, and the scenes beside them would double its memory (15,000 scenes are 4.6 GB).
+    """
     files = sorted(f for part in str(folder).split(",") for f in Path(part).glob("chunk-*.npz"))
     if not files:
         raise FileNotFoundError(f"no chunk-*.npz in {folder}; run `python -m vision.train render` first")
@@ -159,7 +163,10 @@ def load_chunks(folder: Path) -> dict[str, np.ndarray]:
     for f in files:
         with np.load(f) as z:
             for key in z.files:
+                if not key.startswith(prefix):
+                    continue
                 arr = z[key] + offset if key == "obj_img" else z[key]
                 parts.setdefault(key, []).append(arr)
-            offset += len(z["det_img"])
+            if "obj_img".startswith(prefix):
+                offset += len(z["det_img"])
     return {k: np.concatenate(v) for k, v in parts.items()}

@@ -20,7 +20,7 @@ SCALE, MARGIN = 16.0, 0.25
 
 class CropData:
     def __init__(self, folder: Path, min_visible: float = 0.0) -> None:
-        d = load_chunks(folder)
+        d = load_chunks(folder, prefix="crop_")
         keep = d["crop_vis"] >= min_visible
         self.img = d["crop_img"][keep]
         self.label = d["crop_label"][keep].astype(np.int64)
