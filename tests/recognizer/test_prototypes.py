@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from vision.recognizer import PrototypeError, Prototypes, build_prototypes
+from vision.recognizer.runtime import MODELS_DIR, PROTOTYPES_FILE
 
 
 def unit(v: np.ndarray) -> np.ndarray:
@@ -50,3 +51,16 @@ def test_bad_prototypes_are_refused_with_a_clear_error(tmp_path: Path) -> None:
         Prototypes(("a", "b"), np.zeros((3, 8), np.float32))
     with pytest.raises(PrototypeError, match="not found"):
         Prototypes.load(tmp_path / "missing.npz")
+
+
+def test_the_built_in_deck_overrules_a_back_only_when_all_but_certain() -> None:
+    builtin = Prototypes.load(MODELS_DIR / PROTOTYPES_FILE)
+    names = list(builtin.names)
+    certain = np.eye(len(names))[names.index("schellen-10")]
+    fairly_sure = np.full(len(names), 0.05 / (len(names) - 1))
+    fairly_sure[names.index("schellen-10")] = 0.95
+    assert builtin.overrules_back(certain)
+    assert not builtin.overrules_back(fairly_sure)
+    assert not builtin.overrules_back(np.eye(len(names))[names.index("back")])
+    no_back = Prototypes(tuple(n for n in builtin.labels if n != "back"), builtin.vectors[[lab != "back" for lab in builtin.labels]])
+    assert not no_back.overrules_back(np.eye(len(no_back.names))[0])  # it could never have said "back"
