@@ -696,3 +696,33 @@ def test_first_card_counted_from_a_partial_view_gets_the_seat_where_it_lies_whol
     assert state.round is not None
     assert [(c.seat, c.card) for c in state.round.trick] == [(2, "eicheln-ass")]
     assert state.flags == ()
+
+
+def test_a_card_counted_under_the_hand_then_pushed_into_place_is_that_card_reread() -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=8)
+    table.lay("rosen-ass", 1, rest=8)
+    # Seat 2's card comes down in the hand, nearer the camera and so bigger; then it rests
+    # long enough to count with the hand still over its top (an outline a little smaller
+    # and off its place, misread: the Ober's bottom looks like an Under's); then the hand
+    # pushes it into place, too far for the counted card's track to follow a card that
+    # reads as another, and withdraws (game 5,000,124 with the detector5 model).
+    sx, sy = SPOTS[2]
+    ex, ey = EDGE[2]
+    for k in range(1, 4):
+        f = k / 4
+        table.extra.append(detection("rosen-9", (ex + (sx - ex) * f, ey + (sy - ey) * f), confidence=0.45, scale=1.25))
+        table.step()
+    for _ in range(4):
+        table.extra.append(detection("rosen-under", (sx, sy + 18.0), confidence=0.8, scale=0.9))
+        table.step()
+    for _ in range(12):
+        table.extra.append(detection("rosen-ober", (sx, sy), confidence=0.9))
+        table.step()
+    table.lay("rosen-10", 3, rest=8)
+    events = run(table, contract="eicheln", forehand=0)
+    head: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="eicheln")]
+    state = fold([*head, *resolve_rereads(events, before=head)])
+    assert state.round is not None
+    assert [(c.seat, c.card) for c in state.round.trick] == [(0, "rosen-6"), (1, "rosen-ass"), (2, "rosen-ober"), (3, "rosen-10")]
+    assert state.flags == ()

@@ -32,6 +32,9 @@ from vision.tracker.reread import CardReread
 from vision.tracker.tracks import Track, TrackState, associate
 
 TRICKS_PER_ROUND = 9
+#: A counted card that vanished at once, outlined smaller than this share of the card
+#: then lying in its place, was a view of that card under the hand (``_take_over_partial_view``).
+PUSHED_SIZE_RATIO = 0.95
 #: What the tracker returns: schema events, and its second thoughts on a card it reported.
 TrackerEvent = Event | CardReread
 #: A reread names the earlier card's runner-up only if it had at least this share of that
@@ -101,6 +104,8 @@ class TrickTracker:
         self._tracks: list[Track] = []
         self._next_id = 0
         self._last_t: float | None = None
+        #: Time between the last two frames (seconds); 0.1 until two frames have come.
+        self._frame_dt = 0.1
         self._last_detections: tuple[Detection, ...] = ()
         self._waiting = False  # set by _decide when a card waits for a clearer read
         #: Sizes (pixels) of recently counted cards: how big a whole card looks here.
@@ -222,6 +227,8 @@ class TrickTracker:
                 a is b for a, b in zip(frame.detections, self._last_detections, strict=False)
             ) and len(frame.detections) == len(self._last_detections)
         self._last_detections = frame.detections
+        if self._last_t is not None and frame.t > self._last_t:
+            self._frame_dt = frame.t - self._last_t
         self._last_t = frame.t
         self._size = (frame.width, frame.height)
         self._follow(frame, vote=not repeated)
@@ -334,7 +341,7 @@ class TrickTracker:
                     old.state = TrackState.RETIRED
                 laid.track_id = track.id
                 laid.placed = track.anchor
-                laid.size = track.size
+                laid.size = track.rest_size
                 track.state = TrackState.PLAYED
                 track.card = laid.card
                 return []
@@ -444,9 +451,9 @@ class TrickTracker:
         assert self._contract is not None
         track.state = TrackState.PLAYED
         track.card = reading.card
-        self._trick.append(_Laid(track.id, seat, reading.card, place, track.size))
+        self._trick.append(_Laid(track.id, seat, reading.card, place, track.rest_size))
         self._recompute_constraints()
-        self._card_sizes.append(track.size)
+        self._card_sizes.append(track.rest_size)
         self._counted[reading.card] = _Count(seat, reading.confidence, dict(track.votes))
         self._drop_partial_views(track, place)
         self._played.add(reading.card)
@@ -543,7 +550,7 @@ class TrickTracker:
             if track is None or count is None or track.missed or track.rest_frames < cfg.maximum_decision_frames:
                 continue
             since = {c: v - count.votes.get(c, 0.0) for c, v in track.votes.items()}
-            partial = laid.size < cfg.partial_size_ratio * track.size
+            partial = laid.size < cfg.partial_size_ratio * track.rest_size
             if partial:
                 events += self._check_seat(laid, track, t)
             if not partial and sum(since.values()) < 2.0 * sum(count.votes.values()):
@@ -553,7 +560,7 @@ class TrickTracker:
                 continue
             if reading.confidence < cfg.decide_confidence:
                 continue
-            laid.placed, laid.size = track.anchor, track.size
+            laid.placed, laid.size = track.anchor, track.rest_size
             events.append(self._reread(laid.card, reading.card, t, _Count(count.seat, reading.confidence, dict(track.votes))))
         return events
 
@@ -565,7 +572,7 @@ class TrickTracker:
         tell a partial view) may then have been given the neighbour's seat.
         """
         guess = self._assign(track.anchor, track.anchor_corners, laid)
-        laid.placed, laid.size = track.anchor, track.size
+        laid.placed, laid.size = track.anchor, track.rest_size
         if guess.seat == laid.seat:
             return []
         laid.seat = guess.seat
@@ -584,6 +591,13 @@ class TrickTracker:
         ``track`` takes the counted card's place and seat, and if it reads as another card
         the counted one is reread. None when ``track`` is no such card; ``[]`` while its
         read is not yet clear enough.
+
+        It was such a view when it looked clearly smaller than ``track``, or somewhat
+        smaller and it vanished within a moment of coming to rest with ``track`` showing
+        up in its place at that very moment: a card resting a few frames under the hand,
+        then pushed into place. The outline the detector draws around a card half under a
+        hand need not be much smaller (a game's Ober read as Under looked 0.85 of the
+        whole card); a whole card that another player's card covers at once is not taken.
         """
         cfg = self.config
         for laid in self._trick:
@@ -592,7 +606,14 @@ class TrickTracker:
                 continue
             dx, dy = track.anchor[0] - laid.placed[0], track.anchor[1] - laid.placed[1]
             near = (dx * dx + dy * dy) ** 0.5 <= cfg.match_distance * track.size
-            if not near or laid.size >= cfg.partial_size_ratio * track.size or self._looks_partial(track):
+            smaller = laid.size < cfg.partial_size_ratio * track.rest_size
+            pushed = (
+                old is not None
+                and laid.size < PUSHED_SIZE_RATIO * track.rest_size
+                and old.rest_frames <= cfg.maximum_decision_frames
+                and old.last_t <= track.first_t <= old.last_t + 2.5 * self._frame_dt
+            )
+            if not near or not (smaller or pushed) or self._looks_partial(track):
                 continue
             reading = resolve(track.votes, self._played - {laid.card}, replay_share=2.0)
             if reading is None:
@@ -603,7 +624,7 @@ class TrickTracker:
             if old is not None:
                 old.state = TrackState.RETIRED
             events: list[TrackerEvent] = []
-            laid.track_id, laid.placed, laid.size = track.id, track.anchor, track.size
+            laid.track_id, laid.placed, laid.size = track.id, track.anchor, track.rest_size
             if reading.card != laid.card:
                 events.append(self._reread(laid.card, reading.card, t, _Count(laid.seat, reading.confidence, dict(track.votes))))
             track.state = TrackState.PLAYED
@@ -671,7 +692,7 @@ class TrickTracker:
         if not self._card_sizes:
             return False
         sizes = sorted(self._card_sizes)
-        return track.size < self.config.partial_size_ratio * sizes[len(sizes) // 2]
+        return track.rest_size < self.config.partial_size_ratio * sizes[len(sizes) // 2]
 
     def _drop_partial_views(self, counted: Track, place: tuple[float, float]) -> None:
         """Forget vanished candidates that lay where ``counted`` now lies.

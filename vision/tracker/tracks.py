@@ -63,6 +63,9 @@ class Track:
     #: low while a hand still half covers it.
     rest_confidence: float = 0.0
     rest_reads: int = 0
+    #: Sum of the outline sizes since the card came to rest: the size of the card as it
+    #: lies, not as it looked in the hand on its way down (nearer the camera, bigger).
+    rest_size_sum: float = 0.0
     #: Where the card lay still the longest (earliest on ties): the place it was laid,
     #: even if it was swept away before it settled for long.
     settled: tuple[float, float] = (0.0, 0.0)
@@ -92,6 +95,7 @@ class Track:
             rest_t=t,
             rest_confidence=det.confidence,
             rest_reads=1,
+            rest_size_sum=card_size(det.corners),
             settled=centre,
             settled_corners=tuple(det.corners),
             settled_frames=1,
@@ -144,6 +148,7 @@ class Track:
             self.anchor = (self.anchor[0] + (centre[0] - self.anchor[0]) * k, self.anchor[1] + (centre[1] - self.anchor[1]) * k)
             if vote:
                 self.rest_confidence += det.confidence
+                self.rest_size_sum += card_size(det.corners)
                 self.rest_reads += 1
         else:
             self.anchor = centre
@@ -151,6 +156,7 @@ class Track:
             self.rest_frames = 1
             self.rest_t = t
             self.rest_confidence = det.confidence
+            self.rest_size_sum = card_size(det.corners)
             self.rest_reads = 1
         if self.rest_frames > self.settled_frames:
             self.settled = self.anchor
@@ -165,6 +171,11 @@ class Track:
     def rest_read_confidence(self) -> float:
         """Mean recogniser confidence of the reads since the card came to rest."""
         return self.rest_confidence / self.rest_reads if self.rest_reads else 0.0
+
+    @property
+    def rest_size(self) -> float:
+        """Mean outline size (pixels) of the reads since the card came to rest."""
+        return self.rest_size_sum / self.rest_reads if self.rest_reads else self.size
 
     def miss(self) -> None:
         self.missed += 1
