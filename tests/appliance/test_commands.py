@@ -64,7 +64,8 @@ def test_demo_replays_the_bundled_game_with_the_dashboard_and_prints_the_sheet()
     assert result.returncode == 0, result.stderr[-2000:]
     assert re.search(r"Dashboard: http://127\.0\.0\.1:\d+/", result.stdout)
     assert "Table PIN:" in result.stdout and "Score sheet" in result.stdout
-    assert re.search(r"The camera's score (equals|differs from) the recorded game's", result.stdout)
+    # The shipped models read the bundled game right: a model that does not must not ship.
+    assert "The camera's score equals the recorded game's (101 : 116)" in result.stdout, result.stdout[-2000:]
 
 
 @pytest.mark.skipif(not (MODELS_DIR / "card-detector.onnx").exists(), reason="recogniser models not trained yet")
