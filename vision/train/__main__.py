@@ -45,6 +45,11 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--data", type=Path, default=Path("data/val"), help="crops of the built-in deck for its prototypes")
     e.add_argument("--detector-run", default="detector", help="runs/<name>/best.pt to export")
     e.add_argument("--identifier-run", default="identifier", help="runs/<name>/best.pt to export")
+    for net in ("detector", "identifier"):
+        e.add_argument(
+            f"--{net}-checkpoint", choices=("best", "last"), default="best",
+            help=f"the {net} run's best.pt (best validation) or last.pt (end of its schedule)",
+        )
     a = p.parse_args(argv)
 
     if a.cmd == "render":
@@ -59,7 +64,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         from vision.train.export import export_all
 
-        export_all(a.models, a.data, detector_run=a.detector_run, identifier_run=a.identifier_run)
+        export_all(
+            a.models, a.data, detector_run=a.detector_run, identifier_run=a.identifier_run,
+            detector_checkpoint=a.detector_checkpoint, identifier_checkpoint=a.identifier_checkpoint,
+        )
     return 0
 
 

@@ -58,11 +58,21 @@ def embed_crops(identifier: Path, crops: np.ndarray, batch: int = 256) -> np.nda
 def export_all(
     models_dir: Path, data_dir: Path, deck: str = "swiss-xvii", per_label: int = 60,
     detector_run: str = "detector", identifier_run: str = "identifier",
+    detector_checkpoint: str = "best", identifier_checkpoint: str = "best",
 ) -> None:
-    """Write the detector and identifier ONNX files and ``<deck>.prototypes.npz`` into ``models_dir``."""
+    """Write the detector and identifier ONNX files and ``<deck>.prototypes.npz`` into ``models_dir``.
+
+    A checkpoint "last" takes the end of a run's schedule instead of its best validation
+    score: a fine-tuning run's first validation, still close to the weights it started
+    from, can score best on the small validation set while the finished run reads more
+    cards on the scenes the choice is made on (detector6).
+    """
+    for which in (detector_checkpoint, identifier_checkpoint):
+        if which not in ("best", "last"):
+            raise ValueError(f"a checkpoint is 'best' or 'last', got {which!r}")
     models_dir.mkdir(parents=True, exist_ok=True)
-    export_detector(RUNS_DIR / detector_run / "best.pt", models_dir / DETECTOR_FILE)
-    export_identifier(RUNS_DIR / identifier_run / "best.pt", models_dir / IDENTIFIER_FILE)
+    export_detector(RUNS_DIR / detector_run / f"{detector_checkpoint}.pt", models_dir / DETECTOR_FILE)
+    export_identifier(RUNS_DIR / identifier_run / f"{identifier_checkpoint}.pt", models_dir / IDENTIFIER_FILE)
     d = load_chunks(data_dir)
     # The deck and its procedural variants: the renderer draws "swiss-xvii" scenes with both.
     keep = np.char.startswith(d["crop_deck"], deck) & (d["crop_vis"] >= 0.9)
