@@ -110,20 +110,31 @@ class EventStore:
     # -- schema -----------------------------------------------------------------------
 
     def _migrate(self) -> None:
-        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"{self.path} has schema version {version}, newer than this jasscam "
-                f"({SCHEMA_VERSION}); upgrade jasscam or use another state directory"
-            )
-        for number in range(version, SCHEMA_VERSION):
+        """Bring the schema up to ``SCHEMA_VERSION``, one migration per transaction.
+
+        The pipeline and the dashboard open the same file, often at the same moment on a
+        fresh state directory: both read version 0, one migrates, and the other, let in
+        once the first commits, finds the tables made. A step that fails while the
+        version moved on meanwhile was done by the other process; read it again.
+        """
+        while True:
+            version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"{self.path} has schema version {version}, newer than this jasscam "
+                    f"({SCHEMA_VERSION}); upgrade jasscam or use another state directory"
+                )
+            if version == SCHEMA_VERSION:
+                return
             # executescript commits first, so run each step in its own explicit transaction.
-            script = f"BEGIN IMMEDIATE;\n{MIGRATIONS[number]}\nPRAGMA user_version = {number + 1};\nCOMMIT;"
+            script = f"BEGIN IMMEDIATE;\n{MIGRATIONS[version]}\nPRAGMA user_version = {version + 1};\nCOMMIT;"
             try:
                 self._db.executescript(script)
             except sqlite3.Error:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
+                if int(self._db.execute("PRAGMA user_version").fetchone()[0]) > version:
+                    continue
                 raise
 
     @property

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from jasscam.store import SCHEMA_VERSION, EventStore, StoreError, UnknownGameError
+from jasscam.store import MIGRATIONS, SCHEMA_VERSION, EventStore, StoreError, UnknownGameError
 from scoring.events import CardPlayed, EventError, GameConfigured, RoundStarted, TrickCollected, event_to_dict
 from scoring.game import RuleError
 from tests.appliance.gamegen import config, round_events
@@ -110,6 +110,36 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     db.close()
     with pytest.raises(StoreError, match="newer than this jasscam"):
         EventStore(tmp_path / "g.db")
+
+
+def test_two_processes_opening_a_fresh_store_at_once_both_get_it(tmp_path: Path) -> None:
+    """The pipeline and the dashboard open a new state directory's store at the same moment."""
+    path = tmp_path / "g.db"
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("PRAGMA journal_mode=WAL").fetchone()
+    # The other process is migrating right now: its transaction is open, not committed.
+    other.executescript(f"BEGIN IMMEDIATE;\n{MIGRATIONS[0]}\nPRAGMA user_version = 1;")
+    opened: list[EventStore] = []
+    errors: list[BaseException] = []
+
+    def open_store() -> None:
+        try:
+            opened.append(EventStore(path))
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    thread = threading.Thread(target=open_store)
+    thread.start()
+    time.sleep(0.5)  # it has read version 0 and waits for the write lock
+    other.execute("COMMIT")
+    other.close()
+    thread.join(timeout=30)
+    assert not errors, errors
+    (store,) = opened
+    assert store.schema_version == SCHEMA_VERSION
+    game = store.new_game(config())
+    assert [type(e) for e in store.events(game)] == [GameConfigured]
+    store.close()
 
 
 def test_concurrent_appenders_lose_nothing_and_positions_are_unique(tmp_path: Path) -> None:
