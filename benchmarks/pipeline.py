@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import tempfile
 import threading
 import time
@@ -108,7 +109,10 @@ def one_pass(recording: Path, models: str, gate: bool) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="benchmarks.pipeline", description=__doc__.splitlines()[0])
-    parser.add_argument("--models", default="", help="recogniser models folder (default: models/)")
+    parser.add_argument(
+        "--models", default=os.environ.get("JASSCAM_MODELS", ""),
+        help="recogniser models folder (default: $JASSCAM_MODELS, else models/)",
+    )
     parser.add_argument("--recording", default=str(BUNDLED), help="recording to replay (default: the bundled demo)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
