@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import cv2
 import numpy as np
 
-from vision.detection import BACK
 from vision.recognizer.geometry import CROP_H, CROP_W
 from vision.recognizer.prototypes import PrototypeError, Prototypes
 
@@ -35,8 +35,6 @@ RIDGE = 1.0
 #: 41,000,000+), weight 1.0 / 0.3 / 0 read paris 0.976 / 0.985 / 0.947, four-colour
 #: 0.896 / 0.920 / 0.860, flat-swiss 0.898 / 0.891 / 0.754.
 HEAD_WEIGHT = 0.3
-#: How sure an enrolled deck that knows its back must be to call a detector's "back" a face.
-BACK_OVERRULE = 0.9
 #: Probabilities are a softmax of the combined z-scores at this temperature.
 Z_TEMPERATURE = 2.0
 
@@ -124,6 +122,8 @@ class DeckPrototypes(Prototypes):
     head_mean: np.ndarray | None = None
     head_weight: float = HEAD_WEIGHT
     knows_back: bool = False
+    #: The deck head has seen this deck's own back, so a lower certainty will do.
+    back_overrule: ClassVar[float] = 0.9
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -179,11 +179,7 @@ class DeckPrototypes(Prototypes):
         The detector learnt backs from the training deck; a deck with a plain or banded
         face design can look like a back to it, while the deck head has seen both sides.
         """
-        if not self.knows_back or self.head_weights is None:
-            return False
-        names = self.names
-        top = int(np.argmax(probs))
-        return names[top] != BACK and float(probs[top]) >= BACK_OVERRULE
+        return self.knows_back and self.head_weights is not None and super().overrules_back(probs)
 
     def save(self, path: Path) -> None:
         extra: dict[str, np.ndarray] = {"head_weight": np.float32(self.head_weight), "knows_back": np.bool_(self.knows_back)}  # type: ignore[dict-item]

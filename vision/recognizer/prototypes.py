@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
@@ -17,8 +18,6 @@ from vision.detection import BACK
 
 #: Softmax temperature turning cosine similarity into a probability over labels.
 DEFAULT_TEMPERATURE: float = 16.0
-#: How sure of a face a set that has a ``back`` prototype must be to overrule the detector's "back".
-BACK_OVERRULE: float = 0.98
 
 
 class PrototypeError(ValueError):
@@ -32,6 +31,8 @@ class Prototypes:
     labels: tuple[str, ...]
     vectors: np.ndarray
     temperature: float = DEFAULT_TEMPERATURE
+    #: How sure of a face a set that has a ``back`` prototype must be to overrule the detector's "back".
+    back_overrule: ClassVar[float] = 0.98
 
     def __post_init__(self) -> None:
         v = self.vectors
@@ -79,7 +80,7 @@ class Prototypes:
         if BACK not in names:
             return False
         top = int(np.argmax(probs))
-        return names[top] != BACK and float(probs[top]) >= BACK_OVERRULE
+        return names[top] != BACK and float(probs[top]) >= self.back_overrule
 
     def save(self, path: Path) -> None:
         np.savez(path, labels=np.array(self.labels), vectors=self.vectors.astype(np.float32), temperature=self.temperature)
