@@ -252,11 +252,11 @@ for line in open('/proc/self/status'):
 """
 
 
-def memory(frames: list[np.ndarray]) -> dict:
+def memory(frames: list[np.ndarray], models: Path) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "frames.npy"
         np.save(path, np.stack(frames))
-        out = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT, str(path), str(models_dir())], capture_output=True, text=True, check=True)
+        out = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT, str(path), str(models)], capture_output=True, text=True, check=True)
     return {k: int(v) for k, v in (line.split() for line in out.stdout.split("\n") if line)}
 
 
@@ -265,8 +265,9 @@ def main() -> None:
 
     quick = os.environ.get("BENCH_QUICK") == "1"
     n_mixed, n_hard, n_paris = (60, 30, 30) if quick else (300, 150, 100)
-    result: dict = {"models": {p.name: p.stat().st_size for p in sorted(models_dir().glob("*")) if p.is_file()}}
-    rec = Recognizer(models_dir(), settings=RecognizerSettings(threads=1))
+    models = models_dir()
+    result: dict = {"models": {p.name: p.stat().st_size for p in sorted(models.glob("*")) if p.is_file()}}
+    rec = Recognizer(models, settings=RecognizerSettings(threads=1))
     acc = [accuracy(rec, "mixed", n_mixed), accuracy(rec, "hard", n_hard, seed0=HELD_OUT_SEED + 500_000)]
     # Enrolment preview (issue 8): one art image per card, no retraining.
     enrol_from_art(rec, "swiss-xvii")
@@ -280,7 +281,7 @@ def main() -> None:
     frames = [render_scene(HELD_OUT_SEED + 900_000 + k, style="mixed").image for k in range(30)]
     result["speed"] = {}
     for threads in (1, 2):
-        r = Recognizer(models_dir(), settings=RecognizerSettings(threads=threads))
+        r = Recognizer(models, settings=RecognizerSettings(threads=threads))
         s = speed(r, frames, 3 if quick else 10)
         peer = peer_speed(threads)
         s["yolov8n_640_median_ms"] = peer
@@ -288,7 +289,7 @@ def main() -> None:
         result["speed"][f"{threads}_thread"] = s
     if not PEER.is_file():
         result["speed"]["note"] = f"{PEER} missing: reference timing skipped"
-    result["memory_mb"] = memory(frames[:10])
+    result["memory_mb"] = memory(frames[:10], models)
 
     for a in acc:
         print(

@@ -52,7 +52,6 @@ log = logging.getLogger(__name__)
 Recognize = Callable[[np.ndarray], list[Detection]]
 
 
-
 def stop_on_signals(stop: threading.Event, signals: Sequence[int] = (signal.SIGTERM, signal.SIGINT)) -> None:
     """Set ``stop`` when the process is asked to end (systemd's SIGTERM, Ctrl-C).
 
@@ -68,6 +67,7 @@ def stop_on_signals(stop: threading.Event, signals: Sequence[int] = (signal.SIGT
 
     for sig in signals:
         signal.signal(sig, handler)
+
 
 class ApplianceError(RuntimeError):
     """The appliance cannot start as configured; the message says what to do."""

@@ -42,7 +42,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-
     from jasscam.appliance import Appliance, ApplianceError, TableScript, stop_on_signals
     from jasscam.commands.replay import format_sheet, format_tricks
     from jasscam.config import ConfigError, validate
