@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 
 from jasscam.decks import DeckAwareRecognizer, open_library
-from vision.enroll import BUILTIN, DeckLibrary, DeckProfile, Enroller
+from tests.enroll.conftest import PARIS
+from vision.enroll import BUILTIN, DeckLibrary, DeckProfile, Enroller, picture_from_image, read_image
+from vision.enroll.enroller import clean_crop
+from vision.enroll.head import DeckPrototypes
 from vision.recognizer import Recognizer
 from vision.synth.scene import render_scene
 
@@ -61,6 +65,30 @@ def test_a_profile_from_another_identifier_is_rebuilt_from_its_pictures(
     try:
         assert rec.deck == "paris" and rec.error is None
         fresh = library.load("paris")
+        assert Enroller(recognizer).is_current(fresh)
+    finally:
+        recognizer.prototypes = rec.builtin
+
+
+def test_a_profile_whose_deck_head_reads_older_features_is_rebuilt(
+    tmp_path: Path, paris_profile: DeckProfile, recognizer: Recognizer
+) -> None:
+    protos = paris_profile.prototypes
+    assert isinstance(protos, DeckPrototypes) and protos.head_weights is not None and protos.head_mean is not None
+    # a head fitted on a shorter feature vector, as the enroller before session 5 saved them
+    old = dataclasses.replace(protos, head_weights=protos.head_weights[:912], head_mean=protos.head_mean[:912])
+    assert not old.has_head
+    crops = np.stack([clean_crop(picture_from_image(read_image(PARIS / f"{c}.png"))) for c in ("herz-7", "kreuz-ass")])
+    emb, _ = recognizer.embed(crops)
+    assert old.scores(emb, crops).shape == (2, len(old.names))  # read by the embedding alone, not a crash
+    library = DeckLibrary(tmp_path / "decks")
+    library.save(DeckProfile(**{**paris_profile.__dict__, "prototypes": old}))
+    library.set_active("paris")
+    rec = DeckAwareRecognizer(recognizer, library)
+    try:
+        assert rec.deck == "paris" and rec.error is None
+        fresh = library.load("paris")
+        assert isinstance(fresh.prototypes, DeckPrototypes) and fresh.prototypes.has_head
         assert Enroller(recognizer).is_current(fresh)
     finally:
         recognizer.prototypes = rec.builtin

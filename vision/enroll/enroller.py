@@ -423,8 +423,10 @@ class Enroller:
         return names[half.logits(best, features[:, test].reshape(len(test) * n, -1)).argmax(axis=1)].reshape(n, len(test))
 
     def is_current(self, profile: DeckProfile) -> bool:
-        """Were the profile's prototypes made by this enroller's identifier?"""
-        return same_identifier(profile.probe, self.probe)
+        """Were the profile's prototypes made by this enroller's identifier and, if it has a deck head, its features?"""
+        protos = profile.prototypes
+        old_head = isinstance(protos, DeckPrototypes) and protos.head_weights is not None and not protos.has_head
+        return not old_head and same_identifier(profile.probe, self.probe)
 
     def refresh(self, profile: DeckProfile, progress: Progress | None = None) -> DeckProfile:
         """The profile with prototypes rebuilt from its pictures (as many views as it was enrolled with) for this identifier."""

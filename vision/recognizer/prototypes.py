@@ -50,8 +50,9 @@ class Prototypes:
     def scores(self, embeddings: np.ndarray, crops: np.ndarray | None = None) -> np.ndarray:
         """Probabilities (N, len(names)): softmax over each label's best cosine similarity.
 
-        ``crops`` are the upright crops the embeddings were made from; unused here, a
-        subclass (an enrolled deck's, ``vision.enroll``) may read them.
+        ``crops`` are the upright crops the embeddings were made from, (N, H, W, 3), or
+        several views of each card, (N, V, H, W, 3), whose embeddings were averaged;
+        unused here, a subclass (an enrolled deck's, ``vision.enroll``) may read them.
         """
         sims = np.asarray(embeddings, dtype=np.float32) @ self.vectors.T  # (N, P)
         names = self.names

@@ -206,7 +206,8 @@ class Recognizer:
         Why: most misreads come from corners a few pixels off, which cut off or add a strip
         of the card's edge where the index and pips are; a crop slightly off the other way
         sees them. Averaging the embeddings (not the guesses) keeps one good view from being
-        outvoted, and costs four identifier runs only for cards that need them.
+        outvoted, and costs four identifier runs only for cards that need them. The
+        prototypes get all five crops of each card (an enrolled deck's head reads them all).
         """
         d = self.settings.second_look_shift
         views = []
@@ -214,14 +215,16 @@ class Recognizer:
             q = quads[i]
             across, along = q[1] - q[0], q[3] - q[0]
             views += [rectify(frame, q + d * v) for v in (across, -across, along, -along)]
-        more, more_flip = self.embed(np.stack(views))
+        stacked = np.stack(views)
+        more, more_flip = self.embed(stacked)
         emb, flip, probs = emb.copy(), flip.copy(), probs.copy()
         k = 4
         for n, i in enumerate(unsure):
             mean = emb[i] + more[n * k : (n + 1) * k].sum(axis=0)
             emb[i] = mean / max(float(np.linalg.norm(mean)), 1e-9)
             flip[i] = (flip[i] + more_flip[n * k : (n + 1) * k].sum()) / (k + 1)
-        probs[unsure] = self.prototypes.scores(emb[unsure], crops[unsure])
+        shifted = stacked.reshape(len(unsure), k, *crops.shape[1:])
+        probs[unsure] = self.prototypes.scores(emb[unsure], np.concatenate([crops[unsure][:, None], shifted], axis=1))
         return probs, flip
 
     __call__ = recognize
