@@ -16,8 +16,9 @@ For each: identity accuracy of matched detections of cards at least 70 % visible
 recogniser benchmark's definition) on rendered "mixed" scenes with held-out seeds; for
 the enrolled decks also the same with plain art prototypes (no views, no deck head), to
 show what enrolment adds; and whether the built-in deck reads exactly as before once
-the other decks are enrolled. Optionally, trick accuracy on a rendered game replayed
-through recogniser and tracker (``jasscam replay --compare``), built-in vs paris.
+the other decks are enrolled. Optionally, trick accuracy on rendered games replayed
+through recogniser and tracker (``jasscam replay --compare``), the built-in deck against
+each enrolled deck.
 Writes ``out/bench-enroll.json``.
 """
 
@@ -195,8 +196,9 @@ def main() -> int:
         if games > 0:
             work = Path(os.environ.get("BENCH_ENROLL_WORK") or Path(tmp) / "games")
             result["tricks"] = {"swiss-xvii": trick_accuracy("swiss-xvii", rec.recognize, work, games)}
-            rec.prototypes = profiles["paris"].prototypes
-            result["tricks"]["paris"] = trick_accuracy("paris", rec.recognize, work, games)
+            for deck in ("paris", *OTHER_DECKS):
+                rec.prototypes = profiles[deck].prototypes
+                result["tricks"][deck] = trick_accuracy(deck, rec.recognize, work, games)
             rec.prototypes = builtin
 
     for deck in ("swiss-xvii", "paris", *OTHER_DECKS):

@@ -41,8 +41,13 @@ def test_an_enrolled_deck_that_knows_its_back_overrules_the_detector(paris_profi
     unsure = np.full(len(names), 1.0 / len(names))
     back = np.zeros(len(names))
     back[names.index("back")] = 1.0
-    assert protos.overrules_back(sure_face)
-    assert not protos.overrules_back(unsure) and not protos.overrules_back(back)
+    # not sure which face, but sure it is not this deck's back: a face the tracker reads again
+    two_faces = np.zeros(len(names))
+    two_faces[[names.index("rosen-koenig"), names.index("rosen-ober"), names.index("back")]] = (0.6, 0.38, 0.02)
+    maybe_back = two_faces.copy()
+    maybe_back[[names.index("rosen-ober"), names.index("back")]] = (0.35, 0.05)
+    assert protos.overrules_back(sure_face) and protos.overrules_back(two_faces)
+    assert not protos.overrules_back(unsure) and not protos.overrules_back(back) and not protos.overrules_back(maybe_back)
 
 
 def test_an_enrolled_deck_reads_its_flat_pictures_with_the_head(paris_profile: DeckProfile, recognizer: Recognizer) -> None:

@@ -109,3 +109,14 @@ def test_bundled_demo_recording_is_a_full_round_of_a_few_mb() -> None:
     frames = rec.frames()
     t, first = next(frames)
     assert t == 0.0 and first.shape == (480, 640, 3)
+
+
+def test_a_game_can_be_rendered_with_a_procedural_benchmark_deck(tmp_path: Path) -> None:
+    from vision.synth.other_decks import other_deck
+
+    table = make_table(np.random.default_rng(0), 160, 120, "flat-swiss", "clean")
+    assert np.array_equal(table.cards.get("eicheln-ober", 0), other_deck("flat-swiss")["eicheln-ober"][0])
+    render_game(6, tmp_path / "flat", size=(96, 64), fps=3, deck="flat-swiss")
+    assert Recording.open(tmp_path / "flat").meta["deck"] == "flat-swiss"
+    with pytest.raises(ValueError, match="unknown deck 'tarot'"):
+        render_game(6, tmp_path / "tarot", size=(96, 64), fps=3, deck="tarot")

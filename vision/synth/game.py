@@ -38,8 +38,8 @@ from vision.synth import props
 from vision.synth.assets import available_decks, level_for
 from vision.synth.camera import Camera, Light, random_light
 from vision.synth.compose import Pose, fill_quad, paste_card
-from vision.synth.deck import CardCache, random_style
-from vision.synth.scene import SEAT_ANGLES, SEAT_DIRS
+from vision.synth.deck import CardCache, DeckStyle, random_style
+from vision.synth.scene import SEAT_ANGLES, SEAT_DIRS, CardSource, DrawnCards
 from vision.synth.textures import fine_noise, surface
 
 VARIANTS = ("schieber", "speck")
@@ -110,7 +110,7 @@ class Table:
     camera: Camera
     light: Light
     background: np.ndarray
-    cards: CardCache
+    cards: CardSource
     card_h: float
     level: int
     centre: np.ndarray
@@ -132,6 +132,15 @@ class Table:
         return self.camera.to_ideal(np.asarray(p, float).reshape(1, 2))[0]
 
 
+def _card_source(rng: np.random.Generator, deck: str) -> CardSource:
+    """The deck's art: a bundled deck (the training deck in a random procedural style) or a procedural benchmark deck."""
+    from vision.synth.other_decks import OTHER_DECKS, other_deck
+
+    if deck in OTHER_DECKS:
+        return DrawnCards(DeckStyle(deck=deck), other_deck(deck))
+    return CardCache(random_style(rng, deck, 1.0 if deck == "swiss-xvii" else 0.0))
+
+
 def make_table(rng: np.random.Generator, width: int, height: int, deck: str, style: str) -> Table:
     hard = style == "hard"
     d = float(rng.uniform(0.55, 0.8)) if hard else float(rng.uniform(0.0, 0.2))
@@ -148,7 +157,7 @@ def make_table(rng: np.random.Generator, width: int, height: int, deck: str, sty
         camera=camera,
         light=light,
         background=background,
-        cards=CardCache(random_style(rng, deck, 1.0 if deck == "swiss-xvii" else 0.0)),
+        cards=_card_source(rng, deck),
         card_h=card_h,
         level=level_for(card_h * scale),
         centre=centre,
@@ -392,8 +401,10 @@ def render_game(
     """
     if style not in ("clean", "hard"):
         raise ValueError(f"style must be 'clean' or 'hard', got {style!r}")
-    if deck not in available_decks():
-        raise ValueError(f"unknown deck {deck!r}; available: {', '.join(available_decks())}")
+    from vision.synth.other_decks import OTHER_DECKS
+
+    if deck not in available_decks() and deck not in OTHER_DECKS:
+        raise ValueError(f"unknown deck {deck!r}; available: {', '.join(available_decks() + list(OTHER_DECKS))}")
     if not 1 <= fps <= 60:
         raise ValueError(f"fps must be between 1 and 60, got {fps}")
     width, height = size
