@@ -55,12 +55,22 @@ def test_table_centre_setting_moves_the_dividing_lines() -> None:
     assert layout.assign((320, 300), W, H).seat == 2
 
 
-def test_near_the_diagonal_the_cards_long_axis_decides() -> None:
+def test_near_the_diagonal_the_cards_long_axis_decides_when_the_turn_does_not() -> None:
     point = (420.0, 315.0)  # about equally near the bottom and the right edge
     upright = TableLayout().assign(point, W, H, corners=corners(point, 0.0))
     sideways = TableLayout().assign(point, W, H, corners=corners(point, 90.0))
     assert (upright.seat, upright.by) == (0, "orientation")
     assert (sideways.seat, sideways.by) == (1, "orientation")
+    # whose turn it is is neither of the two nearest edges (a card of the trick was missed)
+    assert TableLayout().assign(point, W, H, corners=corners(point, 90.0), expected=2).seat == 1
+
+
+def test_near_the_diagonal_whose_turn_it_is_decides_before_the_cards_long_axis() -> None:
+    point = (420.0, 315.0)
+    # still in the hand, held sideways, but it is the bottom seat's turn
+    guess = TableLayout().assign(point, W, H, corners=corners(point, 90.0), expected=0)
+    assert (guess.seat, guess.by) == (0, "turn")
+    assert TableLayout().assign(point, W, H, corners=corners(point, 90.0), expected=0, exclude={0}).seat == 1
 
 
 def test_upside_down_card_has_the_same_axis() -> None:

@@ -726,3 +726,38 @@ def test_a_card_counted_under_the_hand_then_pushed_into_place_is_that_card_rerea
     assert state.round is not None
     assert [(c.seat, c.card) for c in state.round.trick] == [(0, "rosen-6"), (1, "rosen-ass"), (2, "rosen-ober"), (3, "rosen-10")]
     assert state.flags == ()
+
+
+def test_a_card_laid_over_a_counted_card_while_still_held_high_is_a_new_card() -> None:
+    table = Table()
+    lay_trick(table)
+    table.sweep(2)
+    table.step(5)
+    table.lay("schilten-6", 2, rest=8)
+    table.lay("schilten-ass", 3, rest=8)
+    table.lay("schilten-9", 0, rest=8)
+    # Seat 1 lays its card half over seat 0's, still held above the table (nearer the
+    # camera, so bigger), and it rests there a while with seat 0's card hidden under it
+    # and the hand (a rendered paris game: the Under looked 1.2 times the card under it).
+    # Bigger than the counted card is not enough to make that card a partial view of it.
+    sx, sy = SPOTS[0]
+    ex, ey = EDGE[1]
+    target = (sx + 30.0, sy - 25.0)
+    table.hidden.add("schilten-9")
+    for k in range(1, 4):
+        f = k / 4
+        table.extra.append(detection("schilten-10", (ex + (target[0] - ex) * f, ey + (target[1] - ey) * f), angle=90.0, scale=1.2))
+        table.step()
+    for _ in range(12):
+        table.extra.append(detection("schilten-10", target, angle=90.0, confidence=0.9, scale=1.2))
+        table.step()
+    table.hidden.discard("schilten-9")
+    for _ in range(6):
+        table.extra.append(detection("schilten-10", target, angle=90.0, confidence=0.9, scale=1.2))
+        table.step()
+    events = run(table, contract="eicheln", forehand=0)
+    head: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="eicheln")]
+    state = fold([*head, *resolve_rereads(events, before=head)])
+    assert state.round is not None
+    assert [(c.seat, c.card) for c in state.round.trick] == [(2, "schilten-6"), (3, "schilten-ass"), (0, "schilten-9"), (1, "schilten-10")]
+    assert state.flags == ()

@@ -177,9 +177,13 @@ class TableLayout:
     ) -> SeatGuess:
         """The seat a card lying at ``point`` belongs to.
 
-        Nearest edge relative to the table centre; on a near-diagonal the card's long axis
-        (from ``corners``) picks between the two nearest edges, and if that is unclear too
-        the ``expected`` seat (whose turn it is) is taken when it is one of the two.
+        Nearest edge relative to the table centre; on a near-diagonal the ``expected``
+        seat (whose turn it is) is taken when it is one of the two nearest edges, else the
+        card's long axis (from ``corners``) picks between them. Turn before the long axis:
+        a card is often first seen at rest still in the hand, turned as the hand holds it
+        (a rendered paris game: a card read while in the hand on the diagonal went, by its
+        axis, to the seat after the one whose turn it was, and every later card of the
+        trick to a wrong seat).
         ``exclude`` names seats that cannot have laid it (they already have a card in the
         trick): then the nearest edge of another seat is taken, by position alone.
         ``centre`` (pixels) overrides the configured table centre, e.g. with the centre
@@ -201,14 +205,14 @@ class TableLayout:
                     return SeatGuess(self.seat_of_edge(edge), (s1 - score) / size, "exclusion")
         if margin >= self.ambiguity_margin:
             return SeatGuess(self.seat_of_edge(e1), margin, "position")
+        if expected is not None and self.edges[expected] in (e1, e2) and expected not in exclude:
+            return SeatGuess(expected, margin, "turn")
         if corners is not None and len(corners) == 4:
             vertical = _long_axis_is_vertical(corners)
             if vertical is not None:
                 for edge in (e1, e2):
                     if (edge in ("top", "bottom")) == vertical and self.seat_of_edge(edge) not in exclude:
                         return SeatGuess(self.seat_of_edge(edge), margin, "orientation")
-        if expected is not None and self.edges[expected] in (e1, e2) and expected not in exclude:
-            return SeatGuess(expected, margin, "turn")
         return SeatGuess(self.seat_of_edge(e1), margin, "position")
 
 

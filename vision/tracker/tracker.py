@@ -597,19 +597,27 @@ class TrickTracker:
         up in its place at that very moment: a card resting a few frames under the hand,
         then pushed into place. The outline the detector draws around a card half under a
         hand need not be much smaller (a game's Ober read as Under looked 0.85 of the
-        whole card); a whole card that another player's card covers at once is not taken.
+        whole card); a whole card that another player's card covers at once is not taken,
+        nor one that a card still held above the table (so bigger) is laid over.
         """
         cfg = self.config
+        # Smaller than the card lying there now and, once a trick's worth of cards has
+        # been counted (fewer could be mostly this very view), than the cards counted on
+        # this table: a card still held above the table looks bigger than the one under it.
+        whole = track.rest_size
+        if len(self._card_sizes) >= 4:
+            sizes = sorted(self._card_sizes)
+            whole = min(whole, sizes[len(sizes) // 2])
         for laid in self._trick:
             old = self._track(laid.track_id)
             if old is track or laid.track_id > track.id or (old is not None and old.missed == 0):
                 continue
             dx, dy = track.anchor[0] - laid.placed[0], track.anchor[1] - laid.placed[1]
             near = (dx * dx + dy * dy) ** 0.5 <= cfg.match_distance * track.size
-            smaller = laid.size < cfg.partial_size_ratio * track.rest_size
+            smaller = laid.size < cfg.partial_size_ratio * whole
             pushed = (
                 old is not None
-                and laid.size < PUSHED_SIZE_RATIO * track.rest_size
+                and laid.size < PUSHED_SIZE_RATIO * whole
                 and old.rest_frames <= cfg.maximum_decision_frames
                 and old.last_t <= track.first_t <= old.last_t + 2.5 * self._frame_dt
             )
