@@ -698,6 +698,15 @@ def test_first_card_counted_from_a_partial_view_gets_the_seat_where_it_lies_whol
     assert state.flags == ()
 
 
+def trick_on_the_table(table: Table) -> list[tuple[int, str]]:
+    """The trick left on the table once the tracker's events (rereads resolved) are folded: it must raise no flags."""
+    events = run(table, contract="eicheln", forehand=0)
+    head: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="eicheln")]
+    state = fold([*head, *resolve_rereads(events, before=head)])
+    assert state.round is not None and state.flags == ()
+    return [(c.seat, c.card) for c in state.round.trick]
+
+
 def test_a_card_counted_under_the_hand_then_pushed_into_place_is_that_card_reread() -> None:
     table = Table()
     table.lay("rosen-6", 0, rest=8)
@@ -720,12 +729,7 @@ def test_a_card_counted_under_the_hand_then_pushed_into_place_is_that_card_rerea
         table.extra.append(detection("rosen-ober", (sx, sy), confidence=0.9))
         table.step()
     table.lay("rosen-10", 3, rest=8)
-    events = run(table, contract="eicheln", forehand=0)
-    head: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="eicheln")]
-    state = fold([*head, *resolve_rereads(events, before=head)])
-    assert state.round is not None
-    assert [(c.seat, c.card) for c in state.round.trick] == [(0, "rosen-6"), (1, "rosen-ass"), (2, "rosen-ober"), (3, "rosen-10")]
-    assert state.flags == ()
+    assert trick_on_the_table(table) == [(0, "rosen-6"), (1, "rosen-ass"), (2, "rosen-ober"), (3, "rosen-10")]
 
 
 def test_a_card_laid_over_a_counted_card_while_still_held_high_is_a_new_card() -> None:
@@ -755,9 +759,4 @@ def test_a_card_laid_over_a_counted_card_while_still_held_high_is_a_new_card() -
     for _ in range(6):
         table.extra.append(detection("schilten-10", target, angle=90.0, confidence=0.9, scale=1.2))
         table.step()
-    events = run(table, contract="eicheln", forehand=0)
-    head: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="eicheln")]
-    state = fold([*head, *resolve_rereads(events, before=head)])
-    assert state.round is not None
-    assert [(c.seat, c.card) for c in state.round.trick] == [(2, "schilten-6"), (3, "schilten-ass"), (0, "schilten-9"), (1, "schilten-10")]
-    assert state.flags == ()
+    assert trick_on_the_table(table) == [(2, "schilten-6"), (3, "schilten-ass"), (0, "schilten-9"), (1, "schilten-10")]
