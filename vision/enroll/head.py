@@ -10,7 +10,8 @@ camera-like views in milliseconds. Its scores are standardised and added, at
 ``HEAD_WEIGHT``, to the standardised embedding similarities.
 
 Everything is numpy and OpenCV and runs on the crops the recognizer already makes
-(``Prototypes.scores(embeddings, crops)``), well under a millisecond per card.
+(``Prototypes.scores(embeddings, crops)``): the features took 0.24 ms for one card and
+0.62 ms for four (median of 200 calls, session 5).
 """
 
 from __future__ import annotations

@@ -39,6 +39,7 @@ from vision.synth.assets import available_decks, level_for
 from vision.synth.camera import Camera, Light, random_light
 from vision.synth.compose import Pose, fill_quad, paste_card
 from vision.synth.deck import CardCache, DeckStyle, random_style
+from vision.synth.other_decks import OTHER_DECKS, other_deck
 from vision.synth.scene import SEAT_ANGLES, SEAT_DIRS, CardSource, DrawnCards
 from vision.synth.textures import fine_noise, surface
 
@@ -134,8 +135,6 @@ class Table:
 
 def _card_source(rng: np.random.Generator, deck: str) -> CardSource:
     """The deck's art: a bundled deck (the training deck in a random procedural style) or a procedural benchmark deck."""
-    from vision.synth.other_decks import OTHER_DECKS, other_deck
-
     if deck in OTHER_DECKS:
         return DrawnCards(DeckStyle(deck=deck), other_deck(deck))
     return CardCache(random_style(rng, deck, 1.0 if deck == "swiss-xvii" else 0.0))
@@ -401,8 +400,6 @@ def render_game(
     """
     if style not in ("clean", "hard"):
         raise ValueError(f"style must be 'clean' or 'hard', got {style!r}")
-    from vision.synth.other_decks import OTHER_DECKS
-
     if deck not in available_decks() and deck not in OTHER_DECKS:
         raise ValueError(f"unknown deck {deck!r}; available: {', '.join(available_decks() + list(OTHER_DECKS))}")
     if not 1 <= fps <= 60:

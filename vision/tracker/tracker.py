@@ -33,7 +33,8 @@ from vision.tracker.tracks import Track, TrackState, associate
 
 TRICKS_PER_ROUND = 9
 #: A counted card that vanished at once, outlined smaller than this share of the card
-#: then lying in its place, was a view of that card under the hand (``_take_over_partial_view``).
+#: then lying in its place (and of a whole card here), was a view of that card under the
+#: hand (``_take_over_partial_view``).
 PUSHED_SIZE_RATIO = 0.95
 #: What the tracker returns: schema events, and its second thoughts on a card it reported.
 TrackerEvent = Event | CardReread
@@ -604,10 +605,8 @@ class TrickTracker:
         # Smaller than the card lying there now and, once a trick's worth of cards has
         # been counted (fewer could be mostly this very view), than the cards counted on
         # this table: a card still held above the table looks bigger than the one under it.
-        whole = track.rest_size
-        if len(self._card_sizes) >= 4:
-            sizes = sorted(self._card_sizes)
-            whole = min(whole, sizes[len(sizes) // 2])
+        typical = self._whole_card_size(min_cards=4)
+        whole = track.rest_size if typical is None else min(track.rest_size, typical)
         for laid in self._trick:
             old = self._track(laid.track_id)
             if old is track or laid.track_id > track.id or (old is not None and old.missed == 0):
@@ -697,10 +696,16 @@ class TrickTracker:
         """The card looks clearly smaller than the cards counted so far: part of it is
         hidden (a hand still over it), so neither its read nor its place can be trusted yet.
         """
-        if not self._card_sizes:
-            return False
+        whole = self._whole_card_size()
+        return whole is not None and track.rest_size < self.config.partial_size_ratio * whole
+
+    def _whole_card_size(self, min_cards: int = 1) -> float | None:
+        """How big a whole card looks here: the median size of the recently counted cards
+        (None with fewer than ``min_cards``)."""
+        if len(self._card_sizes) < min_cards:
+            return None
         sizes = sorted(self._card_sizes)
-        return track.rest_size < self.config.partial_size_ratio * sizes[len(sizes) // 2]
+        return sizes[len(sizes) // 2]
 
     def _drop_partial_views(self, counted: Track, place: tuple[float, float]) -> None:
         """Forget vanished candidates that lay where ``counted`` now lies.
