@@ -110,10 +110,17 @@ class CardPlayed:
 
 @dataclass(frozen=True)
 class TrickCollected:
-    """The four cards left the table; ``seat`` is who the camera saw collect them."""
+    """The four cards left the table; ``seat`` is who the camera saw collect them.
+
+    ``unseen``: the camera saw the trick swept with only three cards read; this seat's
+    card was never seen. The rules engine keeps the trick open for that card (the table
+    enters it, or it is the one card of the round nobody else played) instead of letting
+    the next trick's lead fill the gap and shift every later trick.
+    """
 
     seat: int | None = None
     t: float | None = None
+    unseen: int | None = None
     type: str = field(default="trick_collected", init=False)
 
 
@@ -278,6 +285,8 @@ def _validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
     elif cls is TrickCollected:
         if out.get("seat") is not None:
             out["seat"] = _seat(out["seat"])
+        if out.get("unseen") is not None:
+            out["unseen"] = _seat(out["unseen"], "unseen")
     elif cls is WeisDeclared:
         out["seat"] = _seat(out.get("seat"))
         cards = out.get("cards")

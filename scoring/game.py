@@ -12,7 +12,8 @@ store must reject it whole: anything before ``game_configured`` or a second one;
 ``card_played``/``weis_declared``/``trick_collected`` with no round running; a 37th card
 in a round (a trick closes by itself after four cards, so a "fifth card" is the next
 trick's lead; only the 37th card has nowhere to go); a seat laying a second card in the
-same trick; collecting a trick that is not complete; a new round after the game is over;
+same trick; collecting a trick that is not complete (unless the camera names the one seat
+whose card it never saw); a new round after the game is over;
 a ``ref`` that points forward or at an event of the wrong type; declared Weis cards that
 form no Weis; a Speck round whose contract is not its Bodentrumpf's suit.
 
@@ -22,7 +23,18 @@ on, and the table decides (usually with a ``card_corrected``, ``event_voided`` o
 (not following suit, not following trump, undertrumping; detected as soon as the same
 hand later shows the card it kept back), Stöck too early/late/by the wrong seat/without
 trump, Weis late or not in the hand, trick collected by someone other than the winner,
-an unfinished round abandoned by a new ``round_started``, a Speck game not summing to 157.
+an unfinished round abandoned by a new ``round_started``, a Speck game not summing to 157,
+a trick collected with a card the camera never saw (and, when the rest of the round
+showed which card it was, that it was filled in).
+
+**A card the camera never saw.** A ``trick_collected`` with ``unseen`` closes a trick of
+three cards: the trick waits for its fourth card while the round goes on, counted
+provisionally from the three (winner, points) and flagged ``card_unseen``. The card comes
+from the table (a ``card_corrected`` whose ``ref`` is that ``trick_collected``) or, once
+the round's other 35 cards are known, it is the one card nobody else played
+(``card_deduced``). Either way it is put back where its seat's turn was, before the
+trick's later cards, and the fold runs again, so the lead suit, the winner, the next
+trick's lead, Stöck and the legality checks all see the card where it was laid.
 
 Seats play 0, 1, 2, 3 (counter-clockwise); teams are 0+2 and 1+3.
 """
@@ -33,6 +45,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from scoring.cards import CARD_INDEX
 from scoring.events import (
     BLOCKS,
     CardCorrected,
@@ -103,7 +116,11 @@ class PlayedCard:
 
 @dataclass(frozen=True)
 class Trick:
-    """A completed trick: cards in play order, winning seat, card points (+5 on the last)."""
+    """A completed trick: cards in play order, winning seat, card points (+5 on the last).
+
+    ``unseen``: the seat whose card the camera never saw; ``cards`` then holds three and
+    ``winner`` and ``points`` are the three seen cards' (provisional until it is known).
+    """
 
     index: int
     cards: tuple[PlayedCard, ...]
@@ -112,6 +129,7 @@ class Trick:
     points: int
     last: bool
     collected: bool = False
+    unseen: int | None = None
 
 
 @dataclass(frozen=True)
@@ -297,10 +315,15 @@ def _jsonable(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class Resolved:
-    """The list after voids and corrections: (position, event) pairs and the rulings."""
+    """The list after voids and corrections: (position, event) pairs and the rulings.
+
+    ``fills``: the table's card for a trick collected with an unseen card, by the
+    position of that ``trick_collected``: (position of the correction, the card).
+    """
 
     events: tuple[tuple[int, Event], ...]
     rulings: dict[int, str]
+    fills: dict[int, tuple[int, CardPlayed]] = field(default_factory=dict)
 
 
 def resolve(events: Sequence[Event]) -> Resolved:
@@ -308,7 +331,8 @@ def resolve(events: Sequence[Event]) -> Resolved:
 
     Voids are taken from the end backwards, so voiding a void restores its target (redo).
     A correction replaces the card (and seat, if given) of a ``card_played``; the latest
-    correction wins. Voided corrections and rulings have no effect.
+    correction wins. Voided corrections and rulings have no effect. A correction of a
+    ``trick_collected`` with an ``unseen`` card supplies that card (``Resolved.fills``).
     """
     voided: set[int] = set()
     for pos in range(len(events) - 1, -1, -1):
@@ -316,18 +340,27 @@ def resolve(events: Sequence[Event]) -> Resolved:
         if isinstance(ev, (EventVoided, CardCorrected, MisplayRuled)):
             if ev.ref >= pos:
                 raise RuleError(f"ref {ev.ref} must point to an earlier event", pos)
-            if isinstance(ev, (CardCorrected, MisplayRuled)) and not isinstance(events[ev.ref], CardPlayed):
-                raise RuleError(f"ref {ev.ref} is a {events[ev.ref].type}, not a card_played", pos)
+            target = events[ev.ref]
+            fills_gap = isinstance(ev, CardCorrected) and isinstance(target, TrickCollected) and target.unseen is not None
+            if isinstance(ev, (CardCorrected, MisplayRuled)) and not isinstance(target, CardPlayed) and not fills_gap:
+                what = "a card_played or a trick_collected with an unseen card" if isinstance(ev, CardCorrected) else "a card_played"
+                raise RuleError(f"ref {ev.ref} is a {target.type}, not {what}", pos)
+            if isinstance(ev, CardCorrected) and isinstance(target, TrickCollected) and ev.seat not in (None, target.unseen):
+                raise RuleError(f"the card never seen in that trick is seat {target.unseen}'s, not seat {ev.seat}'s", pos)
         if pos in voided:
             continue
         if isinstance(ev, EventVoided):
             voided.add(ev.ref)
     corrected: dict[int, CardPlayed] = {}
     rulings: dict[int, str] = {}
+    fills: dict[int, tuple[int, CardPlayed]] = {}
     for pos, ev in enumerate(events):
         if pos in voided:
             continue
-        if isinstance(ev, CardCorrected):
+        gap = events[ev.ref] if isinstance(ev, CardCorrected) else None
+        if isinstance(ev, CardCorrected) and isinstance(gap, TrickCollected) and gap.unseen is not None:
+            fills[ev.ref] = (pos, CardPlayed(seat=gap.unseen, card=ev.card, t=gap.t, source="manual"))
+        elif isinstance(ev, CardCorrected):
             target = corrected.get(ev.ref, events[ev.ref])
             assert isinstance(target, CardPlayed)
             corrected[ev.ref] = replace(target, card=ev.card, seat=target.seat if ev.seat is None else ev.seat)
@@ -338,7 +371,7 @@ def resolve(events: Sequence[Event]) -> Resolved:
         for pos, ev in enumerate(events)
         if pos not in voided and not isinstance(ev, (EventVoided, CardCorrected, MisplayRuled))
     )
-    return Resolved(out, rulings)
+    return Resolved(out, rulings, fills)
 
 
 def card_position(events: Sequence[Event], card: str) -> int | None:
@@ -388,6 +421,10 @@ class _Round:
     decls: list[_Decl] = field(default_factory=list)
     checked: set[int] = field(default_factory=set)  # refs already flagged as illegal
     abandoned: bool = False
+    #: Index into ``plays`` where each trick began (a trick with an unseen card has three).
+    starts: list[int] = field(default_factory=list)
+    #: Positions of cards the fold filled in as the one card nobody else played.
+    deduced: set[int] = field(default_factory=set)
 
     @property
     def contract(self) -> str:
@@ -410,6 +447,8 @@ class _Round:
             return None
         trick = self.open_trick
         if not trick:
+            if self.tricks and self.tricks[-1].unseen is not None and len(self.tricks[-1].cards) < 4:
+                return None  # the last trick's winner is not known yet: anyone may lead
             return self.leader
         seen = {p.seat for p in trick}
         seat = next_seat(trick[-1].seat)
@@ -418,12 +457,38 @@ class _Round:
         return seat
 
 
+@dataclass(frozen=True)
+class _Gap:
+    """A trick collected with one card unseen, as the fold met it."""
+
+    round: int
+    trick: int
+    ref: int  # position of its trick_collected
+    leader: int
+    seen: tuple[tuple[int, int], ...]  # (seat, position) of the three seen cards, in play order
+    event: TrickCollected
+
+    def anchor(self) -> tuple[int, bool]:
+        """Where the unseen card was laid, as (position of a seen card, after it): right
+        after the seen card of the turn before it, or before the first seen card when it
+        led. Right after, so that what was said while it lay there (a Stöck call, a Weis)
+        stays after it."""
+        assert self.event.unseen is not None
+        order = [self.leader]
+        while len(order) < 4:
+            order.append(next_seat(order[-1]))
+        k = order.index(self.event.unseen)
+        earlier = [ref for seat, ref in self.seen if order.index(seat) < k]
+        return (earlier[-1], True) if earlier else (self.seen[0][1], False)
+
+
 class _Folder:
     def __init__(self, rulings: dict[int, str]) -> None:
         self.rulings = rulings
         self.config: GameConfigured | None = None
         self.rounds: list[_Round] = []
         self.flags: list[Flag] = []
+        self.gaps: list[_Gap] = []
 
     # -- helpers
     def flag(self, code: str, message: str, ref: int | None, seat: int | None = None, **kw: Any) -> None:
@@ -512,7 +577,7 @@ class _Folder:
         if any(p.seat == ev.seat for p in r.table):
             raise RuleError(f"seat {ev.seat} already laid a card in this trick", pos)
         expected = r.expected_seat()
-        if ev.seat != expected:
+        if expected is not None and ev.seat != expected:
             leading = not r.table
             lead = "ausgespielt" if leading else "gespielt"
             rule = ("2.8.3" if leading else "2.8.6") if self.speck else None
@@ -520,6 +585,10 @@ class _Folder:
         if ev.card in {p.card for p in r.plays}:
             self.flag("card_already_played", f"{ev.card} wurde in dieser Runde schon gespielt", pos, ev.seat)
         card = PlayedCard(ev.seat, ev.card, pos, self.rulings.get(pos) == "penalty")
+        if ev.source == "deduced":
+            r.deduced.add(pos)
+        if not r.table:
+            r.starts.append(len(r.plays))
         r.stoeck.on_card(ev.seat, ev.card, pos)
         r.plays.append(card)
         r.table.append(card)
@@ -542,7 +611,10 @@ class _Folder:
         if len(r.table) < 4:
             if not r.table:
                 raise RuleError("no trick on the table to collect", pos)
-            raise RuleError(f"trick collected with only {len(r.table)} cards on the table", pos)
+            if ev.unseen is None or len(r.table) != 3 or ev.unseen in {p.seat for p in r.table}:
+                raise RuleError(f"trick collected with only {len(r.table)} cards on the table", pos)
+            self.collect_with_gap(r, pos, ev)
+            return
         trick = r.tricks[-1]
         if trick.collected:
             raise RuleError("this trick was already collected", pos)
@@ -556,6 +628,70 @@ class _Folder:
                 ev.seat,
             )
         r.table = []
+        if ev.unseen is not None:
+            filled = next((p for p in trick.cards if p.seat == ev.unseen), None)
+            if filled is not None and filled.ref in r.deduced:
+                self.flag(
+                    "card_deduced",
+                    f"Stich {trick.index + 1}: die Karte von Platz {ev.unseen} wurde nicht gesehen; "
+                    f"es ist die einzige Karte, die sonst niemand gespielt hat: {filled.card}",
+                    pos,
+                    ev.unseen,
+                )
+
+    def collect_with_gap(self, r: _Round, pos: int, ev: TrickCollected) -> None:
+        """Close a trick of three seen cards whose fourth (``ev.unseen``'s) is not known yet."""
+        assert ev.unseen is not None
+        cards = tuple(r.table)
+        leader = r.leader
+        idx = trick_winner([c.card for c in cards], r.contract, void=[c.void for c in cards])
+        last = len(r.tricks) == 8
+        points = sum(card_points(c.card, r.contract) for c in cards) + (LAST_TRICK_BONUS if last else 0)
+        trick = Trick(len(r.tricks), cards, leader, cards[idx].seat, points, last, collected=True, unseen=ev.unseen)
+        r.tricks.append(trick)
+        r.stoeck.on_collect()
+        r.table = []
+        order = [leader]
+        while len(order) < 4:
+            order.append(next_seat(order[-1]))
+        refs = {c.ref for c in cards}
+        if [c.seat for c in cards] == [seat for seat in order if seat != ev.unseen]:
+            # In turn once the unseen card is counted: the skipped turn was that card.
+            self.flags = [f for f in self.flags if not (f.code == "out_of_turn" and f.ref in refs)]
+        # Cards laid after the unseen one followed a lead (or a trump) nobody saw: their
+        # legality cannot be judged until it is known (the fold runs again then).
+        after = {c.ref for c in cards if c.seat in order and order.index(c.seat) > order.index(ev.unseen)}
+        r.checked |= after
+        self.flags = [f for f in self.flags if not (f.code in _ILLEGAL and f.ref in after)]
+        self.gaps.append(_Gap(r.index, trick.index, pos, leader, tuple((c.seat, c.ref) for c in cards), ev))
+        self.flag(
+            "card_unseen",
+            f"Stich {trick.index + 1}: die Karte von Platz {ev.unseen} wurde nicht erkannt; bitte eintragen "
+            "(bis dahin zählt der Stich nur mit den drei gesehenen Karten)",
+            pos,
+            ev.unseen,
+        )
+
+    def next_fill(self, fills: dict[int, tuple[int, CardPlayed]]) -> tuple[tuple[int, bool], int, CardPlayed] | None:
+        """The first trick with an unseen card whose card is now known: where it goes
+        (``_Gap.anchor``), its position and the card.
+
+        Known from the table (``fills``), or as the one card of 36 nobody else played,
+        once the round's nine tricks are collected and this is its only gap.
+        """
+        for gap in self.gaps:
+            r = self.rounds[gap.round]
+            card: tuple[int, CardPlayed] | None = fills.get(gap.ref)
+            if card is None:
+                others = [g for g in self.gaps if g.round == gap.round]
+                left = set(CARD_INDEX) - {p.card for p in r.plays}
+                if len(others) != 1 or len(r.tricks) < 9 or len(r.plays) != 35 or len(left) != 1:
+                    continue
+                unseen = gap.event.unseen
+                assert unseen is not None
+                card = (gap.ref, CardPlayed(seat=unseen, card=left.pop(), t=gap.event.t, source="deduced"))
+            return gap.anchor(), card[0], card[1]
+        return None
 
     def weis_declared(self, pos: int, ev: WeisDeclared) -> None:
         r = self.current(pos, "weis_declared")
@@ -600,7 +736,7 @@ class _Folder:
             if play.ref in r.checked:
                 continue
             hand = [r.plays[j].card for j in mine[n:]]
-            start = (i // 4) * 4  # tricks are always four consecutive plays
+            start = max(k for k in r.starts if k <= i)
             before = [p.card for p in r.plays[start:i]]
             if play.card in legal_cards(hand, before, r.contract):
                 continue
@@ -722,6 +858,9 @@ class _Folder:
         )
 
 
+#: Flags of a card that broke the follow rules (``_illegal_reason``).
+_ILLEGAL = frozenset({"not_following_suit", "not_following_trump", "undertrump"})
+
 _SPECK_RULE = {"out_of_turn": "2.8.3", "not_following_suit": "2.8.4", "not_following_trump": "2.8.4", "undertrump": "2.8.5"}
 
 
@@ -820,10 +959,17 @@ def fold(events: Sequence[Event]) -> GameState:
     correction and crash recovery are all the same call.
     """
     res = resolve(events)
-    folder = _Folder(res.rulings)
-    for pos, ev in res.events:
-        folder.apply(pos, ev)
-    return folder.state(len(events), len(res.events))
+    seq = list(res.events)
+    while True:
+        folder = _Folder(res.rulings)
+        for pos, ev in seq:
+            folder.apply(pos, ev)
+        fill = folder.next_fill(res.fills)
+        if fill is None:
+            return folder.state(len(events), len(res.events))
+        (anchor, after), pos, card = fill
+        at = next(i for i, (p, ev) in enumerate(seq) if p == anchor and isinstance(ev, CardPlayed))
+        seq.insert(at + after, (pos, card))
 
 
 def check_append(events: Sequence[Event], new: Event) -> GameState:

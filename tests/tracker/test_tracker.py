@@ -760,3 +760,40 @@ def test_a_card_laid_over_a_counted_card_while_still_held_high_is_a_new_card() -
         table.extra.append(detection("schilten-10", target, angle=90.0, confidence=0.9, scale=1.2))
         table.step()
     assert trick_on_the_table(table) == [(2, "schilten-6"), (3, "schilten-ass"), (0, "schilten-9"), (1, "schilten-10")]
+
+
+@pytest.mark.parametrize("trick,nth", [(2, 1), (4, 0), (8, 3), (8, 0)])
+def test_a_card_never_seen_costs_its_trick_not_the_round(trick: int, nth: int) -> None:
+    rng = random.Random(21)
+    _, plays_ = random_round(rng, "rosen", 1)
+    table = Table()
+    unseen_seat, unseen_card = plays_[4 * trick + nth]
+    table.hidden = {unseen_card}
+    _play_round(table, plays_, "rosen", rng)
+    events = run(table, "rosen", 1)
+    assert plays(events) == [p for p in plays_ if p[1] != unseen_card]
+    collected = [e for e in events if isinstance(e, TrickCollected)]
+    assert len(collected) == 9
+    assert [e.unseen for e in collected] == [unseen_seat if k == trick else None for k in range(9)]
+    # The rules engine puts the one card nobody else played back where it was laid.
+    start: list[Event] = [GameConfigured(), RoundStarted(forehand=1, contract="rosen")]
+    seen, truth = fold([*start, *events]), fold([*start, *(CardPlayed(seat=s, card=c) for s, c in plays_)])
+    assert seen.round is not None and truth.round is not None
+    assert [[(c.seat, c.card) for c in t.cards] for t in seen.round.tricks] == [
+        [(c.seat, c.card) for c in t.cards] for t in truth.round.tricks
+    ]
+    assert seen.totals == truth.totals
+
+
+def test_a_hand_over_three_cards_while_the_fourth_is_laid_does_not_close_the_trick() -> None:
+    table = Table()
+    lay_trick(table, TRICK[:3])
+    table.hidden = {card for _, card in TRICK[:3]}
+    table.lay("rosen-10", 3, rest=2)
+    table.hidden = set()
+    table.step(8)
+    table.sweep(2)
+    table.step(5)
+    events = run(table)
+    assert plays(events) == TRICK
+    assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [None]

@@ -128,3 +128,29 @@ def test_a_flagged_card_can_be_tapped_and_corrected_and_the_flag_goes(phone, liv
     phone.wait_for_selector(f"body[data-count='{count + 1}']")
     assert phone.locator("#flags li").count() == 0
     assert phone.get_attribute("#seat1 .slot .card", "data-card") == "schellen-7"
+
+
+def test_a_card_the_camera_never_saw_is_entered_from_its_flag(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+    game = new_game()
+    count = feed(store, game, [
+        {"type": "round_started", "forehand": 0, "contract": "rosen"},
+        {"type": "card_played", "seat": 0, "card": "schellen-6"},
+        {"type": "card_played", "seat": 2, "card": "schellen-10"},  # seat 1's card was never read
+        {"type": "card_played", "seat": 3, "card": "schellen-7"},
+        {"type": "trick_collected", "seat": 1, "unseen": 1},
+    ])
+    open_game(phone, live, game, count)
+    phone.wait_for_selector("#flags li[data-code='card_unseen']")
+    assert phone.locator("#last-cards .card.unseen").count() == 1
+    assert "10" in phone.text_content("#last .meta")  # the three seen cards, provisionally
+    phone.click("#flags li.tap")
+    phone.click("#pick-psuit button[data-value='schellen']")
+    phone.click(".picker button[data-card='schellen-ass']")
+    phone.click("#dlg-ok")
+    phone.wait_for_selector(f"body[data-count='{count + 1}']")
+    assert phone.locator("#flags li").count() == 0
+    assert phone.locator("#last-cards .card.unseen").count() == 0
+    cards = phone.locator("#last-cards .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert cards == ["schellen-6", "schellen-ass", "schellen-10", "schellen-7"]  # in the order laid
+    assert "21" in phone.text_content("#last .meta")
+    assert store.events(game)[-1] == parse_event({"type": "card_corrected", "ref": count - 1, "card": "schellen-ass"})

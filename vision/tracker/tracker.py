@@ -8,7 +8,10 @@ Per frame it (1) follows each card on the table with a track (``tracks``), (2) c
 card as played once its track has lain still for a few frames and its identity vote is
 clear enough or has waited long enough (``identity``), assigning the seat from where it
 lies (``layout``), and (3) counts the trick as collected once all its cards have left
-their places. The rules engine decides who won each trick (the leader of the next one);
+their places. A trick swept with one card never read is collected with that seat's card
+``unseen`` when the next trick's first card is counted (or at once, for the round's last
+trick), so a card the camera missed costs one trick, not every later one: the rules
+engine keeps that trick open for the card. The rules engine decides who won each trick (the leader of the next one);
 a card laid out of turn or by the wrong player is reported as seen and left for the rules
 engine to flag.
 """
@@ -114,6 +117,8 @@ class TrickTracker:
         self._size: tuple[int, int] = (0, 0)
         self._contract: str | None = None
         self._leader = 0
+        #: False after a trick collected with an unseen card, until the next trick's lead.
+        self._leader_known = True
         self._trick: list[_Laid] = []
         self._tricks_done = 0
         self._played: set[str] = set()
@@ -189,6 +194,7 @@ class TrickTracker:
         self._bodentrumpf = event.bodentrumpf
         self._shown = {}
         self._leader = event.forehand
+        self._leader_known = True
         self._trick = []
         self._tricks_done = 0
         self._played = set()
@@ -202,14 +208,18 @@ class TrickTracker:
 
     def _replay_history(self, history: Sequence[Event]) -> None:
         assert self._contract is not None
-        cards = [(e.seat, e.card) for e in history if isinstance(e, CardPlayed)]
-        collected = sum(1 for e in history if isinstance(e, TrickCollected))
-        done = min(collected, len(cards) // 4, TRICKS_PER_ROUND)
-        for i in range(done):
-            trick = cards[4 * i : 4 * i + 4]
-            self._played.update(c for _, c in trick)
-            self._done.append(list(trick))
-        self._tricks_done = done
+        trick: list[tuple[int, str]] = []
+        for e in history:
+            if isinstance(e, CardPlayed):
+                if len(trick) == 4:  # a trick left uncollected: the next card leads anew
+                    trick = []
+                trick.append((e.seat, e.card))
+            elif isinstance(e, TrickCollected) and (len(trick) == 4 or (len(trick) == 3 and e.unseen is not None)):
+                self._played.update(c for _, c in trick)
+                self._done.append(trick)
+                trick = []
+        self._done = self._done[:TRICKS_PER_ROUND]
+        self._tricks_done = len(self._done)
         self._recompute_constraints()
 
     def update(self, frame: FrameDetections, *, repeated: bool | None = None) -> list[TrackerEvent]:
@@ -324,7 +334,10 @@ class TrickTracker:
 
     # -- decisions ------------------------------------------------------------------------
 
-    def _expected_seat(self) -> int:
+    def _expected_seat(self) -> int | None:
+        """Whose turn it is; None when nobody knows who leads (the last trick had an unseen card)."""
+        if not self._trick and not self._leader_known:
+            return None
         return (self._leader + len(self._trick)) % 4
 
     def _decide(self, track: Track, t: float, *, forced: bool) -> list[TrackerEvent]:
@@ -396,10 +409,13 @@ class TrickTracker:
         events: list[TrackerEvent] = []
         for was, now in reread:
             events.append(self._reread(was, now, t))
-        if len(self._trick) >= 4:
+        unseen = None if forced else self._unseen_seat()  # forced: a card swept with its trick
+        if len(self._trick) >= 4 or unseen is not None:
             # A fifth card: the last trick must have gone unseen (e.g. lifted straight up
-            # while a hand hid it). Close it before counting the new card.
-            events += self._collect(t, collector=None)
+            # while a hand hid it). Or the trick was swept with three cards counted and
+            # this card leads the next: the fourth was never read. Close it before
+            # counting the new card.
+            events += self._collect(t, collector=None if unseen is None else self._collector(), unseen=unseen)
             if self.round_over:
                 return events
             seat_guess = self._assign(place, place_corners)  # a new trick: new leader, no seat taken
@@ -420,6 +436,13 @@ class TrickTracker:
         return self.layout.assign(
             place, *self._size, corners=corners, expected=expected, exclude=others, centre=self.table_centre
         )
+
+    def _unseen_seat(self) -> int | None:
+        """The seat whose card was never read, when the trick was swept with three counted."""
+        if len(self._trick) != 3 or not all(self._left_its_place(laid) for laid in self._trick):
+            return None
+        seats = {laid.seat for laid in self._trick}
+        return next(s for s in range(4) if s not in seats)
 
     def _may_be_old_card(self, track: Track, card: str) -> bool:
         """Could ``track``, read as the already played ``card``, really be that old card?
@@ -688,9 +711,14 @@ class TrickTracker:
             lead = trick[0][1]
             for seat, card in trick[1:]:
                 self._not_held[seat] |= cards_not_held(lead, card, self._contract)
+        self._leader_known = True
         if self._done and len(self._done[-1]) == 4:
             last = self._done[-1]
             self._leader = last[trick_winner([c for _, c in last], self._contract)][0]
+        elif self._done and self._trick:  # after an unseen card: whoever led this trick
+            self._leader = self._trick[0].seat
+        elif self._done:
+            self._leader_known = False
 
     def _looks_partial(self, track: Track) -> bool:
         """The card looks clearly smaller than the cards counted so far: part of it is
@@ -729,13 +757,21 @@ class TrickTracker:
         missing = 4 - len(self._trick)
         if missing > 0:
             # Swept away before every card had settled (a trick collected early): the
-            # cards seen briefly still count, oldest first, if there are just enough.
+            # cards seen briefly still count, oldest first, if there are just enough. Only
+            # cards already there while the trick's cards were: one that came after them
+            # (sliding in, so it too has moved) is the next trick's lead.
+            left_at = max((tr.last_t for laid in self._trick if (tr := self._track(laid.track_id))), default=None)
             swept = [
                 tr for tr in self._tracks
                 if tr.state is TrackState.CANDIDATE and tr.seen >= self.config.flush_min_frames
                 and (tr.missed >= 1 or tr.displacement() > self.config.left_distance)
+                and left_at is not None and tr.first_t <= left_at
             ]
             if len(swept) < missing:
+                if self._tricks_done == TRICKS_PER_ROUND - 1 and (unseen := self._unseen_seat()) is not None:
+                    # The round's last trick, swept with a card never read: no next card
+                    # will come to show it was swept, and the card is the round's last.
+                    return events + self._collect(t, collector=self._collector(), unseen=unseen)
                 return []  # a hand over the cards, or a card taken back: wait
             swept.sort(key=lambda tr: (tr.first_t, tr.id))
             for track in swept[:missing]:
@@ -783,7 +819,7 @@ class TrickTracker:
             return None
         return self.layout.seat_towards((vx, vy))
 
-    def _collect(self, t: float, collector: int | None) -> list[Event]:
+    def _collect(self, t: float, collector: int | None, unseen: int | None = None) -> list[Event]:
         assert self._contract is not None
         self._done.append([(laid.seat, laid.card) for laid in self._trick])
         if len(self._trick) == 4 and len({laid.seat for laid in self._trick}) == 4:
@@ -806,4 +842,4 @@ class TrickTracker:
         self._recompute_constraints()
         self._tricks_done += 1
         self._last_collected_t = t
-        return [TrickCollected(seat=collector, t=t)]
+        return [TrickCollected(seat=collector, t=t, unseen=unseen)]

@@ -191,6 +191,15 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig) -> float | None
     if track.state in (TrackState.RETIRED, TrackState.IGNORED) and det.card != track.card:
         # A card that no longer counts must never take over a new card's detections.
         return None
+    if (
+        track.state is TrackState.PLAYED and track.missed and det.card != track.card and det.confidence >= 0.8
+        and all(card != track.card for card, _ in det.alternatives)
+    ):
+        # A counted card that vanished (swept, lifted, under a hand): a card read otherwise
+        # that shows up where it was is another card, often the next trick's lead coming
+        # from the side the trick was swept to. Taken for the gone card, it would keep that
+        # card in its place, and the trick would never be collected.
+        return None
     gate = cfg.moving_match_distance if track.moving else cfg.match_distance
     if track.missed:
         # A card reappearing after a gap may have been nudged meanwhile.

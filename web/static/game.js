@@ -199,7 +199,9 @@
     $("last-panel").hidden = !last;
     if (!last) return;
     J.put($("last"), 
-      el("div", { class: "cards", id: "last-cards" }, ...last.cards.map((pc) => cardButton(pc, pc.seat === last.winner ? "win" : ""))),
+      el("div", { class: "cards", id: "last-cards" }, ...last.cards.map((pc) => cardButton(pc, pc.seat === last.winner ? "win" : "")),
+        ...(last.unseen !== null && last.unseen !== undefined && last.cards.length < 4
+          ? [el("span", { class: "card unseen", title: `${name(last.unseen)}: ${t("unseen_card")}`, text: "?" })] : [])),
       el("div", { class: "meta", text: `${t("trick")} ${last.index + 1} · ${name(last.winner)} · ${last.points} ${t("points")}${last.last ? " · " + t("last_trick") + " +5" : ""}` }));
   }
 
@@ -209,8 +211,12 @@
     J.put($("flags"), ...s.flags.map((f) => {
       const row = f.ref !== null && f.ref !== undefined ? view.events[f.ref] : null;
       const fix = row && row.type === "card_played" && !row.voided;
-      return el("li", { "data-code": f.code, class: fix ? "tap" : "", onclick: fix ? () => correctDialog({ ref: row.pos, card: row.card, seat: row.seat }) : null },
-        f.message, fix ? el("span", { class: "muted small", text: ` · ${t("correct")} ›` }) : null);
+      // A trick collected with a card the camera never saw: tap to enter that card.
+      const gap = f.code === "card_unseen" && row && row.type === "trick_collected" && !row.voided;
+      const onclick = fix ? () => correctDialog({ ref: row.pos, card: row.card, seat: row.seat })
+        : gap ? () => unseenDialog({ ref: row.pos, seat: row.unseen }) : null;
+      return el("li", { "data-code": f.code, class: onclick ? "tap" : "", onclick },
+        f.message, onclick ? el("span", { class: "muted small", text: ` · ${t(gap ? "enter_unseen" : "correct")} ›` }) : null);
     }));
   }
 
@@ -273,7 +279,8 @@
       case "game_configured": return `${t("ev_game_configured")}: ${row.players.join(", ")} · ${row.target}`;
       case "round_started": return `${t("ev_round_started")}: ${t(row.contract)} · ${t("forehand")} ${name(row.forehand)}${row.schoben ? " · " + t("schieben") : ""}`;
       case "card_played": return `${name(row.seat)}: ${J.cardName(row.card)}${row.source === "manual" ? " ✍" : ""}`;
-      case "trick_collected": return t("ev_trick_collected") + (row.seat !== undefined ? ` (${name(row.seat)})` : "");
+      case "trick_collected": return t("ev_trick_collected") + (row.seat !== undefined ? ` (${name(row.seat)})` : "")
+        + (row.unseen !== undefined ? ` · ${name(row.unseen)}: ${t("unseen_card")}` : "");
       case "weis_declared": return `${t("ev_weis_declared")} ${name(row.seat)}: ${row.cards.map(J.cardName).join(", ")}`;
       case "stoeck_called": return `${t("ev_stoeck_called")}: ${name(row.seat)}`;
       case "card_corrected": return `${t("ev_card_corrected")} #${row.ref} → ${J.cardName(row.card)}${row.seat !== undefined ? " (" + name(row.seat) + ")" : ""}`;
@@ -424,6 +431,15 @@
         if (out.card === pc.card && out.seat === undefined) return "=";
         return out;
       };
+    });
+    if (ev) await send(ev);
+  }
+
+  async function unseenDialog(gap) {
+    const ev = await dialog(`${t("enter_unseen")} · ${name(gap.seat)}`, (body) => {
+      const pick = cardPicker(null);
+      body.replaceChildren(pick.node);
+      return () => (pick.get() ? { type: "card_corrected", ref: gap.ref, card: pick.get() } : "?");
     });
     if (ev) await send(ev);
   }
