@@ -27,7 +27,7 @@ import numpy as np
 
 from jasscam.store import EventStore
 from scoring.events import CardCorrected, CardPlayed, Event, RoundStarted
-from scoring.game import fold
+from scoring.game import fold, resolve
 from vision.detection import Detection, FrameDetections
 from vision.tracker.reread import CardReread, correction
 from vision.tracker.tracker import TrackerEvent
@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 class Tracker(Protocol):
     """What this glue needs of a tracker (``vision.tracker.TrickTracker`` has it)."""
 
-    def start_round(self, event: RoundStarted) -> None: ...
+    def start_round(self, event: RoundStarted, history: Sequence[Event] = ()) -> None: ...
 
     def update(self, frame: FrameDetections) -> list[TrackerEvent]: ...
 
@@ -125,13 +125,14 @@ class GameTracker:
         state = fold(events)
         if state.game_over is not None or state.round is None or state.round.complete:
             return
-        started = next(
-            (e for e in reversed(events) if isinstance(e, RoundStarted)),
-            None,
-        )
-        if started is None:
+        at = next((i for i in range(len(events) - 1, -1, -1) if isinstance(events[i], RoundStarted)), None)
+        if at is None:
             return
-        self.tracker.start_round(started)
+        started = events[at]
+        assert isinstance(started, RoundStarted)
+        # The tricks already collected count as done (who leads, which cards are gone,
+        # how many tricks are left); the trick on the table the camera will see again.
+        self.tracker.start_round(started, _round_history(events, at))
         self.resumed_cards = set(state.round.played)
         if self.resumed_cards:
             log.info(
@@ -151,6 +152,11 @@ class GameTracker:
                 continue
             out.append(event)
         return out
+
+
+def _round_history(events: Sequence[Event], at: int) -> list[Event]:
+    """The round's events after its ``round_started`` at ``at``, undo and corrections applied."""
+    return [ev for pos, ev in resolve(events).events if pos > at]
 
 
 def reread_correction(store: EventStore, game_id: int, reread: CardReread) -> CardCorrected | None:

@@ -1,0 +1,45 @@
+"""The tracker glue resumes a round under way from the store after a restart."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from jasscam.store import EventStore
+from jasscam.tracking import GameTracker
+from scoring.events import CardPlayed, GameConfigured, RoundStarted, TrickCollected
+from scoring.rules import trick_winner
+from scoring.simulate import random_round
+from vision.tracker import TrickTracker
+
+
+def stored_round(store: EventStore, tricks: int, on_table: int, unseen_in: int | None = None) -> tuple[int, list[tuple[int, str]]]:
+    """A game whose round has ``tricks`` collected and ``on_table`` cards of the next laid."""
+    _, plays = random_round(random.Random(4), "schellen", 2)
+    game = store.new_game(GameConfigured())
+    store.append(game, RoundStarted(forehand=2, contract="schellen"))
+    for k in range(tricks):
+        trick = plays[4 * k : 4 * k + 4]
+        for n, (seat, card) in enumerate(trick):
+            if k == unseen_in and n == 1:
+                continue
+            store.append(game, CardPlayed(seat=seat, card=card))
+        winner = trick[trick_winner([c for _, c in trick], "schellen")][0]
+        store.append(game, TrickCollected(seat=winner, unseen=trick[1][0] if k == unseen_in else None))
+    for seat, card in plays[4 * tricks : 4 * tricks + on_table]:
+        store.append(game, CardPlayed(seat=seat, card=card))
+    return game, plays
+
+
+def test_a_restart_mid_round_resumes_the_tricks_already_collected(tmp_path: Path) -> None:
+    with EventStore(tmp_path / "games.db") as store:
+        game, plays = stored_round(store, tricks=5, on_table=2, unseen_in=3)
+        glue = GameTracker(store, lambda _game: TrickTracker(), game=lambda: game)
+        glue._follow()
+        tracker = glue.tracker
+        assert isinstance(tracker, TrickTracker)
+        assert tracker.tricks_done == 5
+        last = plays[16:20]
+        assert tracker.leader == last[trick_winner([c for _, c in last], "schellen")][0]
+        assert tracker.current_trick == []  # the camera will see the two cards on the table again
+        assert glue.resumed_cards == {c for _, c in plays[:22]} - {plays[13][1]}
