@@ -797,3 +797,47 @@ def test_a_hand_over_three_cards_while_the_fourth_is_laid_does_not_close_the_tri
     events = run(table)
     assert plays(events) == TRICK
     assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [None]
+
+
+def test_the_next_lead_read_unsure_where_a_gone_card_lay_is_not_that_card_back() -> None:
+    table = Table()
+    table.hidden = {"rosen-ass"}  # seat 1's card is never seen
+    lay_trick(table)
+    for c in table.cards.values():  # gathered a little, then picked up
+        c.pos = (c.pos[0] + (320.0 - c.pos[0]) * 0.3, c.pos[1] + (240.0 - c.pos[1]) * 0.3)
+    table.step()
+    table.lift()
+    table.step(12)
+    # The next lead, brought in under the hand and first seen where seat 0's card lay,
+    # read unsure at first, with the gone card as the runner-up.
+    table.hidden.add("schellen-ass")
+    table.lay("schellen-ass", 0, at=(SPOTS[0][0] - 15.0, SPOTS[0][1] - 20.0))
+    table.hidden.discard("schellen-ass")
+    table.unsure["schellen-ass"] = (0.4, (("rosen-6", 0.3),))
+    table.step(3)
+    del table.unsure["schellen-ass"]
+    table.step(8)
+    table.lay("schellen-6", 1, rest=8)
+    events = run(table)
+    assert plays(events) == [(0, "rosen-6"), (2, "eicheln-9"), (3, "rosen-10"), (0, "schellen-ass"), (1, "schellen-6")]
+    assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [1]
+    kinds = [type(e).__name__ for e in events]
+    assert kinds.index("TrickCollected") == 3  # collected before the next lead counts
+
+
+def test_a_counted_card_misread_then_under_a_hand_is_not_counted_again_when_read_clearly() -> None:
+    table = Table()
+    lay_trick(table, TRICK[:3])
+    table.reads_as["rosen-10"] = ("eicheln-6", 0.6, (("rosen-10", 0.3),))
+    table.lay("rosen-10", 3, rest=8)  # counted as the eicheln-6
+    table.hidden = {"rosen-10"}  # a hand over it for a moment
+    table.step(6)
+    table.hidden = set()
+    del table.reads_as["rosen-10"]
+    table.step(30)  # it lies there, read clearly now
+    events = resolve_rereads(run(table))
+    # Still the one card it was counted as (a hand over a card does not carry it off):
+    # the clear reads go to its track, none becomes a fifth card of the trick.
+    assert [seat for seat, _ in plays(events)] == [0, 1, 2, 3]
+    assert plays(events)[:3] == TRICK[:3]
+    assert collects(events) == []

@@ -191,16 +191,26 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig) -> float | None
     if track.state in (TrackState.RETIRED, TrackState.IGNORED) and det.card != track.card:
         # A card that no longer counts must never take over a new card's detections.
         return None
+    carried = track.missed > 0 and track.moving  # vanished while moving: swept or lifted, not under a hand
     if (
-        track.state is TrackState.PLAYED and track.missed and det.card != track.card and det.confidence >= 0.8
-        and all(card != track.card for card, _ in det.alternatives)
+        track.state is TrackState.PLAYED and carried and det.card != track.card
+        and (
+            track.missed >= cfg.collect_after_frames
+            or (det.confidence >= 0.8 and all(card != track.card for card, _ in det.alternatives))
+        )
     ):
         # A counted card that vanished (swept, lifted, under a hand): a card read otherwise
         # that shows up where it was is another card, often the next trick's lead coming
         # from the side the trick was swept to. Taken for the gone card, it would keep that
-        # card in its place, and the trick would never be collected.
+        # card in its place, and the trick would never be collected. Right after it
+        # vanished only a sure read that does not even name it as a runner-up counts as
+        # another card (a swept card blurs and is misread, and the sweep names the
+        # collector); once it has been carried off and gone as long as a collected card,
+        # any read that puts another card first does (a flat 6 read with the 8 as
+        # runner-up, game flat-swiss 4). A card that vanished lying still was under a hand
+        # and keeps its detections: a clearer read of it there rereads it.
         return None
-    gate = cfg.moving_match_distance if track.moving else cfg.match_distance
+    gate = cfg.moving_match_distance if track.moving and track.missed < cfg.collect_after_frames else cfg.match_distance
     if track.missed:
         # A card reappearing after a gap may have been nudged meanwhile.
         gate = max(gate, cfg.match_distance * 1.5)
