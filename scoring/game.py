@@ -32,7 +32,8 @@ three cards: the trick waits for its fourth card while the round goes on, counte
 provisionally from the three (winner, points) and flagged ``card_unseen``. The card comes
 from the table (a ``card_corrected`` whose ``ref`` is that ``trick_collected``) or, once
 the round's other 35 cards are known, it is the one card nobody else played
-(``card_deduced``). Either way it is put back where its seat's turn was, before the
+(``card_deduced``); with two or three missing, the one way of handing out the unplayed
+cards under which everybody followed suit (``_deduce_several``). Either way it is put back where its seat's turn was, before the
 trick's later cards, and the fold runs again, so the lead suit, the winner, the next
 trick's lead, Stöck and the legality checks all see the card where it was laid.
 
@@ -41,6 +42,7 @@ Seats play 0, 1, 2, 3 (counter-clockwise); teams are 0+2 and 1+3.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -961,15 +963,66 @@ def fold(events: Sequence[Event]) -> GameState:
     res = resolve(events)
     seq = list(res.events)
     while True:
-        folder = _Folder(res.rulings)
-        for pos, ev in seq:
-            folder.apply(pos, ev)
-        fill = folder.next_fill(res.fills)
+        folder = _fold_seq(seq, res.rulings)
+        fill = folder.next_fill(res.fills) or _deduce_several(folder, seq, res.rulings)
         if fill is None:
             return folder.state(len(events), len(res.events))
-        (anchor, after), pos, card = fill
-        at = next(i for i, (p, ev) in enumerate(seq) if p == anchor and isinstance(ev, CardPlayed))
-        seq.insert(at + after, (pos, card))
+        seq = _insert(seq, fill)
+
+
+Fill = tuple[tuple[int, bool], int, CardPlayed]
+
+#: Rounds with this many tricks whose card was never seen (or fewer, but more than one)
+#: are filled in by trying every way to hand the unplayed cards to those seats.
+MAX_DEDUCED_GAPS = 3
+
+
+def _fold_seq(seq: Sequence[tuple[int, Event]], rulings: dict[int, str]) -> _Folder:
+    folder = _Folder(rulings)
+    for pos, ev in seq:
+        folder.apply(pos, ev)
+    return folder
+
+
+def _insert(seq: list[tuple[int, Event]], fill: Fill) -> list[tuple[int, Event]]:
+    (anchor, after), pos, card = fill
+    at = next(i for i, (p, ev) in enumerate(seq) if p == anchor and isinstance(ev, CardPlayed))
+    return [*seq[: at + after], (pos, card), *seq[at + after :]]
+
+
+def _deduce_several(folder: _Folder, seq: list[tuple[int, Event]], rulings: dict[int, str]) -> Fill | None:
+    """A round over with two or three cards never seen: the one way of handing the unplayed
+    cards to those seats under which every seat followed suit, if there is exactly one.
+
+    Each way is tried by putting its cards back one trick at a time (each at its seat's
+    turn, as the winner of the trick before says) and counting the follow-rule flags the
+    round then raises; a way with fewer than every other is taken. Players do revoke now
+    and then, so a tie (or one way as bad as another) is left to the table.
+    """
+    for r in folder.rounds:
+        gaps = [g for g in folder.gaps if g.round == r.index]
+        left = sorted(set(CARD_INDEX) - {p.card for p in r.plays}, key=CARD_INDEX.__getitem__)
+        if not 2 <= len(gaps) <= MAX_DEDUCED_GAPS or len(r.tricks) < 9 or len(left) != len(gaps):
+            continue
+        counts: list[tuple[int, tuple[str, ...]]] = []
+        for way in itertools.permutations(left):
+            trial = seq
+            try:
+                for gap, card in zip(gaps, way, strict=True):
+                    now = next(g for g in _fold_seq(trial, rulings).gaps if g.ref == gap.ref)
+                    assert now.event.unseen is not None
+                    trial = _insert(trial, (now.anchor(), gap.ref, CardPlayed(seat=now.event.unseen, card=card, t=gap.event.t, source="deduced")))
+                flags = _fold_seq(trial, rulings).flags
+            except RuleError:
+                continue
+            counts.append((sum(1 for f in flags if f.code in _ILLEGAL and f.round == r.index), way))
+        counts.sort()
+        if not counts or (len(counts) > 1 and counts[0][0] == counts[1][0]):
+            continue
+        first = gaps[0]
+        assert first.event.unseen is not None
+        return first.anchor(), first.ref, CardPlayed(seat=first.event.unseen, card=counts[0][1][0], t=first.event.t, source="deduced")
+    return None
 
 
 def check_append(events: Sequence[Event], new: Event) -> GameState:

@@ -113,13 +113,62 @@ def test_a_stoeck_call_after_the_unseen_card_still_counts() -> None:
     assert got.totals == want.totals
 
 
-def test_two_unseen_cards_in_a_round_wait_for_the_table() -> None:
+def two_unseen(truth: list[Event], a: tuple[int, int], b: tuple[int, int]) -> list[Event]:
+    events, _s, _p = without_card(truth, *b)  # the later one first: trick indices stay put
+    return without_card(events, *a)[0]
+
+
+def swapped_is_legal(truth: list[Event], a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Would the round raise no follow-rule flag with the two cards' owners swapped?"""
+    cards = [i for i, e in enumerate(truth) if isinstance(e, CardPlayed)]
+    i, j = cards[4 * a[0] + a[1]], cards[4 * b[0] + b[1]]
+    ci, cj = truth[i], truth[j]
+    assert isinstance(ci, CardPlayed) and isinstance(cj, CardPlayed)
+    swapped = list(truth)
+    swapped[i], swapped[j] = CardPlayed(seat=ci.seat, card=cj.card), CardPlayed(seat=cj.seat, card=ci.card)
+    try:
+        flags = fold(swapped).flags
+    except RuleError:
+        return False
+    return not any(f.code in ("not_following_suit", "not_following_trump", "undertrump") for f in flags)
+
+
+def pairs_of_unseen_cards(truth: list[Event]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    plays = [e for e in truth if isinstance(e, CardPlayed)]
+    out = []
+    for ta in range(9):
+        for tb in range(ta + 1, 9):
+            for na in range(4):
+                for nb in range(4):
+                    if plays[4 * ta + na].seat != plays[4 * tb + nb].seat:
+                        out.append(((ta, na), (tb, nb)))
+    return out
+
+
+def test_two_unseen_cards_are_filled_in_when_only_one_way_follows_suit() -> None:
     truth = a_round()
-    events, _s1, _a1 = without_card(truth, trick=1, nth=0)
-    events, _s2, _a2 = without_card(events, trick=6, nth=3)
-    state = fold(events)
+    want = fold(truth)
+    pairs = [p for p in pairs_of_unseen_cards(truth) if not swapped_is_legal(truth, *p)]
+    assert len(pairs) > 10
+    for a, b in pairs[:: len(pairs) // 8]:
+        got = fold(two_unseen(truth, a, b))
+        assert tricks(got) == tricks(want), (a, b)
+        assert got.totals == want.totals
+        assert codes(got) == ["card_deduced", "card_deduced"]
+
+
+def test_two_unseen_cards_that_either_way_follow_suit_wait_for_the_table() -> None:
+    truth = a_round()
+    pairs = [p for p in pairs_of_unseen_cards(truth) if swapped_is_legal(truth, *p)]
+    assert pairs
+    state = fold(two_unseen(truth, *pairs[0]))
     assert state.round is not None and not state.round.complete
     assert codes(state) == ["card_unseen", "card_unseen"]
+    # The table enters one of them; the other is then the one card left.
+    first = next(i for i, e in enumerate(two_unseen(truth, *pairs[0])) if isinstance(e, TrickCollected) and e.unseen is not None)
+    gone = [e for e in truth if isinstance(e, CardPlayed)][4 * pairs[0][0][0] + pairs[0][0][1]]
+    done = fold([*two_unseen(truth, *pairs[0]), CardCorrected(ref=first, card=gone.card)])
+    assert tricks(done) == tricks(fold(truth))
 
 
 def test_a_collection_of_three_cards_without_an_unseen_seat_is_still_refused() -> None:
