@@ -846,7 +846,7 @@ class _Folder:
             declarer=r.start.declarer,
             schoben=r.start.schoben,
             bodentrumpf=r.start.bodentrumpf,
-            leader=None if r.complete else (r.open_trick[0].seat if r.open_trick else r.leader),
+            leader=None if r.complete else (r.open_trick[0].seat if r.open_trick else r.expected_seat()),
             to_play=None if r.abandoned else r.expected_seat(),
             trick=tuple(r.table),
             tricks=tuple(r.tricks),

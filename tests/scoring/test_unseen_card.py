@@ -62,6 +62,8 @@ def test_a_trick_with_an_unseen_card_is_kept_open_and_the_next_trick_is_counted_
     assert gap.unseen == seat and len(gap.cards) == 3
     assert codes(state) == ["card_unseen"]
     assert state.flags[0].ref == at and state.flags[0].seat == seat
+    waiting = fold(events[: at + 1]).round
+    assert waiting is not None and waiting.leader is None and waiting.to_play is None  # the winner is not known
     # Tricks after the gap are their own four cards, as in the truth (no cascade).
     assert tricks(state)[4:] == tricks(fold(truth[: len(middle) + 1]))[4:]
 
