@@ -33,9 +33,9 @@ provisionally from the three (winner, points) and flagged ``card_unseen``. The c
 from the table (a ``card_corrected`` whose ``ref`` is that ``trick_collected``) or, once
 the round's other 35 cards are known, it is the one card nobody else played
 (``card_deduced``); with two or three missing, the one way of handing out the unplayed
-cards under which everybody followed suit (``_deduce_several``). Either way it is put back where its seat's turn was, before the
-trick's later cards, and the fold runs again, so the lead suit, the winner, the next
-trick's lead, Stöck and the legality checks all see the card where it was laid.
+cards under which everybody followed suit (``_deduce_several``). Either way it is put
+back where its seat's turn was, and the fold runs again, so the lead suit, the winner,
+the next trick's lead, Stöck and the legality checks all see the card where it was laid.
 
 Seats play 0, 1, 2, 3 (counter-clockwise); teams are 0+2 and 1+3.
 """
@@ -459,12 +459,24 @@ class _Round:
         return seat
 
 
+def _turn_order(leader: int) -> list[int]:
+    """The four seats in the order they play a trick that ``leader`` leads."""
+    order = [leader]
+    while len(order) < 4:
+        order.append(next_seat(order[-1]))
+    return order
+
+
+#: Where a card goes back into the event list (position of a seen card, after it), the
+#: position it carries, and the card.
+Fill = tuple[tuple[int, bool], int, CardPlayed]
+
+
 @dataclass(frozen=True)
 class _Gap:
     """A trick collected with one card unseen, as the fold met it."""
 
     round: int
-    trick: int
     ref: int  # position of its trick_collected
     leader: int
     seen: tuple[tuple[int, int], ...]  # (seat, position) of the three seen cards, in play order
@@ -476,9 +488,7 @@ class _Gap:
         led. Right after, so that what was said while it lay there (a Stöck call, a Weis)
         stays after it."""
         assert self.event.unseen is not None
-        order = [self.leader]
-        while len(order) < 4:
-            order.append(next_seat(order[-1]))
+        order = _turn_order(self.leader)
         k = order.index(self.event.unseen)
         earlier = [ref for seat, ref in self.seen if order.index(seat) < k]
         return (earlier[-1], True) if earlier else (self.seen[0][1], False)
@@ -636,7 +646,7 @@ class _Folder:
                 self.flag(
                     "card_deduced",
                     f"Stich {trick.index + 1}: die Karte von Platz {ev.unseen} wurde nicht gesehen; "
-                    f"es ist die einzige Karte, die sonst niemand gespielt hat: {filled.card}",
+                    f"aus den übrigen Karten der Runde ergibt sich {filled.card} (bitte prüfen)",
                     pos,
                     ev.unseen,
                 )
@@ -653,9 +663,7 @@ class _Folder:
         r.tricks.append(trick)
         r.stoeck.on_collect()
         r.table = []
-        order = [leader]
-        while len(order) < 4:
-            order.append(next_seat(order[-1]))
+        order = _turn_order(leader)
         refs = {c.ref for c in cards}
         if [c.seat for c in cards] == [seat for seat in order if seat != ev.unseen]:
             # In turn once the unseen card is counted: the skipped turn was that card.
@@ -665,7 +673,7 @@ class _Folder:
         after = {c.ref for c in cards if c.seat in order and order.index(c.seat) > order.index(ev.unseen)}
         r.checked |= after
         self.flags = [f for f in self.flags if not (f.code in _ILLEGAL and f.ref in after)]
-        self.gaps.append(_Gap(r.index, trick.index, pos, leader, tuple((c.seat, c.ref) for c in cards), ev))
+        self.gaps.append(_Gap(r.index, pos, leader, tuple((c.seat, c.ref) for c in cards), ev))
         self.flag(
             "card_unseen",
             f"Stich {trick.index + 1}: die Karte von Platz {ev.unseen} wurde nicht erkannt; bitte eintragen "
@@ -674,7 +682,7 @@ class _Folder:
             ev.unseen,
         )
 
-    def next_fill(self, fills: dict[int, tuple[int, CardPlayed]]) -> tuple[tuple[int, bool], int, CardPlayed] | None:
+    def next_fill(self, fills: dict[int, tuple[int, CardPlayed]]) -> Fill | None:
         """The first trick with an unseen card whose card is now known: where it goes
         (``_Gap.anchor``), its position and the card.
 
@@ -969,8 +977,6 @@ def fold(events: Sequence[Event]) -> GameState:
             return folder.state(len(events), len(res.events))
         seq = _insert(seq, fill)
 
-
-Fill = tuple[tuple[int, bool], int, CardPlayed]
 
 #: Rounds with this many tricks whose card was never seen (or fewer, but more than one)
 #: are filled in by trying every way to hand the unplayed cards to those seats.

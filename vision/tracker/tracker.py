@@ -11,9 +11,9 @@ lies (``layout``), and (3) counts the trick as collected once all its cards have
 their places. A trick swept with one card never read is collected with that seat's card
 ``unseen`` when the next trick's first card is counted (or at once, for the round's last
 trick), so a card the camera missed costs one trick, not every later one: the rules
-engine keeps that trick open for the card. The rules engine decides who won each trick (the leader of the next one);
-a card laid out of turn or by the wrong player is reported as seen and left for the rules
-engine to flag.
+engine keeps that trick open for the card. The rules engine decides who won each trick
+(the leader of the next one); a card laid out of turn or by the wrong player is reported
+as seen and left for the rules engine to flag.
 """
 
 from __future__ import annotations
