@@ -125,14 +125,16 @@ class GameTracker:
         state = fold(events)
         if state.game_over is not None or state.round is None or state.round.complete:
             return
-        at = next((i for i in range(len(events) - 1, -1, -1) if isinstance(events[i], RoundStarted)), None)
+        # The round as the fold sees it (undo and corrections applied): its tricks already
+        # collected count as done (who leads, which cards are gone, how many tricks are
+        # left); the trick on the table the camera will see again.
+        resolved = [ev for _, ev in resolve(events).events]
+        at = next((i for i in range(len(resolved) - 1, -1, -1) if isinstance(resolved[i], RoundStarted)), None)
         if at is None:
             return
-        started = events[at]
+        started = resolved[at]
         assert isinstance(started, RoundStarted)
-        # The tricks already collected count as done (who leads, which cards are gone,
-        # how many tricks are left); the trick on the table the camera will see again.
-        self.tracker.start_round(started, _round_history(events, at))
+        self.tracker.start_round(started, resolved[at + 1 :])
         self.resumed_cards = set(state.round.played)
         if self.resumed_cards:
             log.info(
@@ -152,11 +154,6 @@ class GameTracker:
                 continue
             out.append(event)
         return out
-
-
-def _round_history(events: Sequence[Event], at: int) -> list[Event]:
-    """The round's events after its ``round_started`` at ``at``, undo and corrections applied."""
-    return [ev for pos, ev in resolve(events).events if pos > at]
 
 
 def reread_correction(store: EventStore, game_id: int, reread: CardReread) -> CardCorrected | None:

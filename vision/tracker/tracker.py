@@ -117,8 +117,6 @@ class TrickTracker:
         self._size: tuple[int, int] = (0, 0)
         self._contract: str | None = None
         self._leader = 0
-        #: False after a trick collected with an unseen card, until the next trick's lead.
-        self._leader_known = True
         self._trick: list[_Laid] = []
         self._tricks_done = 0
         self._played: set[str] = set()
@@ -194,7 +192,6 @@ class TrickTracker:
         self._bodentrumpf = event.bodentrumpf
         self._shown = {}
         self._leader = event.forehand
-        self._leader_known = True
         self._trick = []
         self._tricks_done = 0
         self._played = set()
@@ -336,7 +333,7 @@ class TrickTracker:
 
     def _expected_seat(self) -> int | None:
         """Whose turn it is; None when nobody knows who leads (the last trick had an unseen card)."""
-        if not self._trick and not self._leader_known:
+        if not self._trick and self._done and len(self._done[-1]) < 4:
             return None
         return (self._leader + len(self._trick)) % 4
 
@@ -711,14 +708,11 @@ class TrickTracker:
             lead = trick[0][1]
             for seat, card in trick[1:]:
                 self._not_held[seat] |= cards_not_held(lead, card, self._contract)
-        self._leader_known = True
         if self._done and len(self._done[-1]) == 4:
             last = self._done[-1]
             self._leader = last[trick_winner([c for _, c in last], self._contract)][0]
         elif self._done and self._trick:  # after an unseen card: whoever led this trick
             self._leader = self._trick[0].seat
-        elif self._done:
-            self._leader_known = False
 
     def _looks_partial(self, track: Track) -> bool:
         """The card looks clearly smaller than the cards counted so far: part of it is
