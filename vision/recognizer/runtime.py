@@ -27,12 +27,15 @@ from vision.recognizer.geometry import (
     rectify,
     rotate_half,
 )
+from vision.recognizer.outline import REFINE_H, REFINE_W, refined
 from vision.recognizer.prototypes import Prototypes
 
 #: The shipped models live in the repository's models/ folder.
 MODELS_DIR: Path = Path(__file__).resolve().parents[2] / "models"
 DETECTOR_FILE = "card-detector.onnx"
 IDENTIFIER_FILE = "card-identifier.onnx"
+#: Optional third network: a models folder without it runs detector and identifier only.
+REFINER_FILE = "card-refiner.onnx"
 PROTOTYPES_FILE = "swiss-xvii.prototypes.npz"
 
 
@@ -55,8 +58,12 @@ class RecognizerSettings:
     #: embeddings are averaged with the first. 0 turns it off.
     second_look_below: float = 0.9
     second_look_shift: float = 0.03
+    #: Passes of the learned outline refiner (``vision.recognizer.outline``) over each
+    #: detected outline; 0 turns it off.
+    refiner_passes: int = 2
     #: Snap each detected outline to the card's edges in the full-resolution frame
-    #: (``vision.recognizer.edges``) before the crop is cut.
+    #: (``vision.recognizer.edges``) when the learned refiner is not run (a models folder
+    #: without it, or ``refiner_passes=0``): after the refiner the snap made outlines worse.
     refine_corners: bool = True
 
     def __post_init__(self) -> None:
@@ -68,6 +75,8 @@ class RecognizerSettings:
             raise ValueError(f"nms_iou must be in (0, 1], got {self.nms_iou!r}")
         if not 0.0 <= self.second_look_below <= 1.0 or not 0.0 <= self.second_look_shift < 0.25:
             raise ValueError("second_look_below must be in [0, 1] and second_look_shift in [0, 0.25)")
+        if not isinstance(self.refiner_passes, int) or not 0 <= self.refiner_passes <= 4:
+            raise ValueError(f"refiner_passes must be an integer 0-4, got {self.refiner_passes!r}")
         if self.max_cards < 1 or self.alternatives < 0:
             raise ValueError("max_cards must be >= 1 and alternatives >= 0")
 
@@ -110,6 +119,8 @@ class Recognizer:
         mdir = Path(models_dir)
         self._det = _session(mdir / DETECTOR_FILE, self.settings)
         self._ident = _session(mdir / IDENTIFIER_FILE, self.settings)
+        refiner = mdir / REFINER_FILE
+        self._refiner = _session(refiner, self.settings) if refiner.is_file() and self.settings.refiner_passes else None
         if prototypes is None:
             prototypes = mdir / PROTOTYPES_FILE
         self.prototypes = prototypes if isinstance(prototypes, Prototypes) else Prototypes.load(Path(prototypes))
@@ -122,6 +133,13 @@ class Recognizer:
         """One throw-away pass so the first real frame is not slow (allocations, kernel choice)."""
         self._det.run(None, {"image": np.zeros((1, 3, DETECTOR_SIZE, DETECTOR_SIZE), np.float32)})
         self.embed(np.zeros((1, CROP_H, CROP_W, 3), np.uint8))
+        if self._refiner is not None:
+            self._refine_run(np.zeros((1, REFINE_H, REFINE_W, 3), np.uint8))
+
+    def _refine_run(self, crops: np.ndarray) -> np.ndarray:
+        assert self._refiner is not None
+        x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
+        return np.asarray(self._refiner.run(None, {"crops": x})[0])
 
     def embed(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Upright card crops (N, CROP_H, CROP_W, 3) uint8 -> (unit embeddings (N, D), P(upside down) (N,))."""
@@ -150,10 +168,17 @@ class Recognizer:
         quads = corners[:, ys, xs].T.reshape(-1, 4, 2)
         quads = np.stack([canonical_corners(q) for q in lb.to_frame(quads)])
         keep = nms_quads(quads, scores, self.settings.nms_iou)[: self.settings.max_cards]
-        quads = quads[keep]
-        if self.settings.refine_corners and len(quads):
+        quads, scores, is_back = quads[keep], scores[keep], is_back[keep]
+        if self._refiner is not None and len(quads):
+            for _ in range(self.settings.refiner_passes):
+                quads = refined(frame, quads, self._refine_run)
+            quads = np.stack([canonical_corners(q) for q in quads])
+            # Two outlines of one card (one across two cards) now lie on each other.
+            keep = nms_quads(quads, scores, self.settings.nms_iou)
+            quads, scores, is_back = quads[keep], scores[keep], is_back[keep]
+        elif self.settings.refine_corners and len(quads):
             quads = refine_quads(frame, quads)
-        return quads.astype(np.float32), scores[keep].astype(np.float32), is_back[keep]
+        return quads.astype(np.float32), scores.astype(np.float32), is_back
 
     def recognize(self, frame: np.ndarray) -> list[Detection]:
         """Every card in the frame, best first: id (or ``"back"``), confidence, box, corners, alternatives."""

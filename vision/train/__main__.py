@@ -1,4 +1,4 @@
-"""``python -m vision.train render|detector|identifier|export``: the whole training recipe.
+"""``python -m vision.train render|detector|identifier|refiner-data|refiner|export``: the whole training recipe.
 
 Typical run (see models/README.md for the exact numbers used):
 
@@ -40,6 +40,26 @@ def main(argv: list[str] | None = None) -> int:
         t.add_argument("--name", default=name, help="run folder under runs/")
         t.add_argument("--minutes", type=float, default=None, help="wall-clock budget; the LR schedule follows it")
         t.add_argument("--init", type=Path, default=None, help="start from this checkpoint's weights (fresh schedule)")
+    rd = sub.add_parser("refiner-data", help="render scenes, run the shipped detector, cut outline crops for the refiner")
+    rd.add_argument("--out", type=Path, default=Path("data/refine"))
+    rd.add_argument("--first-seed", type=int, default=600_000)
+    rd.add_argument("--scenes", type=int, default=6000)
+    rd.add_argument("--chunk", type=int, default=200)
+    rd.add_argument("--workers", type=int, default=2)
+    rd.add_argument("--style", default="mixed")
+    rd.add_argument("--renderer", default="vision.synth.scene:render_scene")
+    rd.add_argument("--models", default="models", help="the detector whose outlines are refined")
+    rt = sub.add_parser("refiner", help="train the outline refiner (resumable with --resume)")
+    rt.add_argument("--data", default="data/refine", help="comma-separated folders")
+    rt.add_argument("--val", default="data/refine-val")
+    rt.add_argument("--epochs", type=int, default=30)
+    rt.add_argument("--batch", type=int, default=128)
+    rt.add_argument("--lr", type=float, default=3e-3)
+    rt.add_argument("--threads", type=int, default=2)
+    rt.add_argument("--resume", action="store_true")
+    rt.add_argument("--name", default="refiner")
+    rt.add_argument("--minutes", type=float, default=None)
+    rt.add_argument("--init", type=Path, default=None)
     e = sub.add_parser("export", help="ONNX + prototypes from runs/*/best.pt into models/")
     e.add_argument("--models", type=Path, default=Path("models"))
     e.add_argument("--data", type=Path, default=Path("data/val"), help="crops of the built-in deck for its prototypes")
@@ -50,6 +70,10 @@ def main(argv: list[str] | None = None) -> int:
             f"--{net}-checkpoint", choices=("best", "last"), default="best",
             help=f"the {net} run's best.pt (best validation) or last.pt (end of its schedule)",
         )
+    er = sub.add_parser("export-refiner", help="ONNX of runs/<run>/<checkpoint>.pt into models/card-refiner.onnx")
+    er.add_argument("--models", type=Path, default=Path("models"))
+    er.add_argument("--run", default="refiner")
+    er.add_argument("--checkpoint", choices=("best", "last"), default="best")
     a = p.parse_args(argv)
 
     if a.cmd == "render":
@@ -61,6 +85,20 @@ def main(argv: list[str] | None = None) -> int:
 
         mod = importlib.import_module(f"vision.train.{a.cmd}")
         mod.train(a.data, a.val, epochs=a.epochs, batch=a.batch, lr=a.lr, threads=a.threads, resume=a.resume, name=a.name, minutes=a.minutes, init=a.init)
+    elif a.cmd == "refiner-data":
+        from vision.train.refiner import render_dataset as render_outlines
+
+        render_outlines(a.out, a.first_seed, a.scenes, style=a.style, renderer=a.renderer, models=a.models, chunk=a.chunk, workers=a.workers)
+    elif a.cmd == "export-refiner":
+        from vision.recognizer.runtime import REFINER_FILE
+        from vision.train.common import RUNS_DIR
+        from vision.train.export import export_refiner
+
+        export_refiner(RUNS_DIR / a.run / f"{a.checkpoint}.pt", a.models / REFINER_FILE)
+    elif a.cmd == "refiner":
+        from vision.train.refiner import train as train_refiner
+
+        train_refiner(a.data, a.val, epochs=a.epochs, batch=a.batch, lr=a.lr, threads=a.threads, resume=a.resume, name=a.name, minutes=a.minutes, init=a.init)
     else:
         from vision.train.export import export_all
 

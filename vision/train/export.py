@@ -9,12 +9,13 @@ import onnxruntime as ort
 import torch
 
 from vision.recognizer.geometry import CROP_H, CROP_W, DETECTOR_SIZE
+from vision.recognizer.outline import REFINE_H, REFINE_W
 from vision.recognizer.prototypes import build_prototypes
 from vision.recognizer.runtime import DETECTOR_FILE, IDENTIFIER_FILE, PROTOTYPES_FILE
 from vision.train.common import RUNS_DIR
 from vision.train.data import load_chunks
 from vision.train.labels import LABELS
-from vision.train.nets import Detector, DetectorExport, Identifier, IdentifierExport
+from vision.train.nets import Detector, DetectorExport, Identifier, IdentifierExport, Refiner, RefinerExport
 
 OPSET = 17
 
@@ -43,6 +44,15 @@ def export_identifier(ckpt: Path, out: Path) -> None:
         dynamic_axes={"crops": {0: "n"}, "embedding": {0: "n"}, "upside_down": {0: "n"}},
         opset_version=OPSET,
         dynamo=False,
+    )
+
+
+def export_refiner(ckpt: Path, out: Path) -> None:
+    model = RefinerExport(_load(Refiner(), ckpt), REFINE_W, REFINE_H).eval()  # type: ignore[arg-type]
+    x = torch.zeros(2, 3, REFINE_H, REFINE_W)
+    torch.onnx.export(
+        model, (x,), str(out), input_names=["crops"], output_names=["offsets"],
+        dynamic_axes={"crops": {0: "n"}, "offsets": {0: "n"}}, opset_version=OPSET, dynamo=False,
     )
 
 

@@ -129,3 +129,45 @@ class IdentifierExport(nn.Module):
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         emb, flip = self.ident(x / 255.0)
         return emb, torch.sigmoid(flip)
+
+
+class Refiner(nn.Module):
+    """A card's outline from a crop around its detected outline: 4 corner offsets.
+
+    The detector places corners on a 320-pixel grid and sees overlapping cards at a
+    quarter of the camera's resolution; this second stage sees one card (and its
+    neighbours' edges) at full resolution and says where its corners really are, as
+    offsets from where the detector put them, in units of the crop.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            conv_bn(3, 24, 3, 2),  # 60x40
+            DWBlock(24, 32),
+            DWBlock(32, 48, 2),  # 30x20
+            DWBlock(48, 48),
+            DWBlock(48, 64, 2),  # 15x10
+            DWBlock(64, 64),
+            DWBlock(64, 96, 2),  # 8x5
+            DWBlock(96, 96),
+            conv_bn(96, 32, 1),
+        )
+        self.fc = nn.Sequential(nn.Flatten(), nn.Linear(32 * 8 * 5, 192), nn.ReLU(inplace=True), nn.Linear(192, 8))
+        nn.init.zeros_(self.fc[-1].weight)  # type: ignore[arg-type]
+        nn.init.zeros_(self.fc[-1].bias)  # type: ignore[arg-type]
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc(self.features(x))  # type: ignore[no-any-return]
+
+
+class RefinerExport(nn.Module):
+    """Wraps the refiner for ONNX: BGR uint8-range crops in, corner offsets (N, 4, 2) in crop pixels out."""
+
+    def __init__(self, refiner: Refiner, width: int, height: int) -> None:
+        super().__init__()
+        self.refiner = refiner
+        self.register_buffer("size", torch.tensor([float(width), float(height)]))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.refiner(x / 255.0).reshape(-1, 4, 2) * self.size

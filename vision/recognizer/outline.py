@@ -1,0 +1,86 @@
+"""Learned outline refinement: a second look at each detected card, at full resolution.
+
+Why: the detector finds cards on a 320-pixel letterboxed frame and regresses their
+corners from a grid; where cards overlap (a trick, a pile) it places outlines a few
+pixels off or across two cards, and a crop a few pixels off is where an unfamiliar
+(enrolled) deck is misread. The refiner network sees a crop around one detected outline,
+grown by ``GROW`` so the card's true edges are inside, and says where the four corners
+really are. Training (``vision.train.refiner``) cuts its crops with these same functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+from vision.recognizer.geometry import PAD_VALUE
+
+#: Refiner crop: width x height in pixels, and how much larger than the outline it is cut.
+REFINE_W: int = 80
+REFINE_H: int = 120
+GROW: float = 1.3
+
+_DST = np.array(
+    [[-0.5, -0.5], [REFINE_W - 0.5, -0.5], [REFINE_W - 0.5, REFINE_H - 0.5], [-0.5, REFINE_H - 0.5]], np.float32
+)
+
+
+def outline_crop(frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(crop REFINE_H x REFINE_W x 3, homography frame -> crop) around ``quad`` grown by GROW.
+
+    Outside the frame is mid grey (the detector's padding), so a card cut by the frame's
+    edge is not mistaken for one whose border is smeared out.
+    """
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    c = q.mean(axis=0)
+    m = cv2.getPerspectiveTransform((c + GROW * (q - c)).astype(np.float32), _DST)
+    crop = cv2.warpPerspective(
+        frame, m, (REFINE_W, REFINE_H), flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT, borderValue=(PAD_VALUE, PAD_VALUE, PAD_VALUE),
+    )
+    return crop, m
+
+
+def to_crop(m: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Frame points (..., 2) into the crop's pixels."""
+    p = np.asarray(pts, np.float32).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(p, m.astype(np.float64)).reshape(np.shape(pts)).astype(np.float32)
+
+
+def to_frame(m: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Crop points (..., 2) back into frame pixels."""
+    return to_crop(np.linalg.inv(m), pts)
+
+
+def refined(frame: np.ndarray, quads: np.ndarray, run: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """``quads`` (K, 4, 2) moved to where the refiner puts each card's corners.
+
+    ``run`` is the network: crops (K, REFINE_H, REFINE_W, 3) uint8 -> offsets (K, 4, 2) in
+    crop pixels from where each outline's corners lie in its crop.
+
+    A corner order is kept (corner k stays the corner nearest where it was); an outline the
+    network turns into something that is not a convex card shape, or moves by more than
+    half its short side, is left as it was: the refiner was trained on outlines of real
+    cards, and junk in gives junk out.
+    """
+    q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
+    if len(q) == 0:
+        return q
+    cut = [outline_crop(frame, k) for k in q]
+    crops = np.stack([c for c, _ in cut])
+    offsets = run(crops)
+    out = q.copy()
+    for i, (k, (_, m)) in enumerate(zip(q, cut, strict=True)):
+        new = to_frame(m, to_crop(m, k) + offsets[i])
+        side = min(float(np.linalg.norm(k[1] - k[0])), float(np.linalg.norm(k[2] - k[1])))
+        if _is_card_shape(new) and float(np.max(np.linalg.norm(new - k, axis=1))) <= 0.5 * side:
+            out[i] = new
+    return out
+
+
+def _is_card_shape(quad: np.ndarray) -> bool:
+    contour = quad.reshape(-1, 1, 2).astype(np.float32)
+    return bool(cv2.isContourConvex(contour)) and abs(float(cv2.contourArea(contour))) > 16.0
+
