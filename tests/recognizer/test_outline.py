@@ -39,7 +39,7 @@ def test_outside_the_frame_is_grey_padding_not_a_smeared_edge() -> None:
 
 
 def test_training_targets_move_a_jittered_outline_back_onto_the_card() -> None:
-    from vision.train.refiner import aligned, samples
+    from vision.train.outlines import aligned, samples
 
     frame = _card_on_table(TRUE)
     off = canonical_corners(TRUE * 1.0 + np.array([[4.0, -3.0], [-2.0, 5.0], [3.0, 3.0], [-4.0, 1.0]], np.float32))
@@ -53,7 +53,7 @@ def test_training_targets_move_a_jittered_outline_back_onto_the_card() -> None:
 
 @pytest.mark.parametrize(("across", "down"), [(True, False), (False, True), (True, True)])
 def test_a_mirrored_training_crop_keeps_its_corners_on_the_card(across: bool, down: bool) -> None:
-    from vision.train.refiner import mirrored, samples
+    from vision.train.outlines import mirrored, samples
 
     off = TRUE + np.array([3.0, -2.0], np.float32)
     crop, nom, tgt = samples(_card_on_table(TRUE), off, TRUE)

@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         mod = importlib.import_module(f"vision.train.{a.cmd}")
         mod.train(a.data, a.val, epochs=a.epochs, batch=a.batch, lr=a.lr, threads=a.threads, resume=a.resume, name=a.name, minutes=a.minutes, init=a.init)
     elif a.cmd == "refiner-data":
-        from vision.train.refiner import render_dataset as render_outlines
+        from vision.train.outlines import render_dataset as render_outlines
 
         render_outlines(a.out, a.first_seed, a.scenes, style=a.style, renderer=a.renderer, models=a.models, chunk=a.chunk, workers=a.workers)
     elif a.cmd == "export-refiner":
