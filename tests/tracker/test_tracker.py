@@ -825,6 +825,25 @@ def test_the_next_lead_read_unsure_where_a_gone_card_lay_is_not_that_card_back()
     assert kinds.index("TrickCollected") == 3  # collected before the next lead counts
 
 
+def test_the_next_lead_laid_where_a_card_of_a_trick_picked_up_unseen_lay_is_a_new_card() -> None:
+    table = Table()
+    table.hidden = {"rosen-ass"}  # seat 1's card is never seen
+    lay_trick(table)
+    table.lift()  # picked straight up: no card of the trick is seen moving
+    table.step(30)
+    # Seat 0 leads the next trick exactly where it laid the last one. The recogniser
+    # names the gone card among its runners-up, but at nothing (an enrolled deck's
+    # softmax: four-colour game 6).
+    table.unsure["schellen-ass"] = (0.78, (("rosen-6", 0.0), ("eicheln-ass", 0.0)))
+    table.lay("schellen-ass", 0, slide=1)
+    del table.unsure["schellen-ass"]
+    table.step(10)
+    table.lay("schellen-6", 1, rest=8)
+    events = run(table)
+    assert plays(events) == [(0, "rosen-6"), (2, "eicheln-9"), (3, "rosen-10"), (0, "schellen-ass"), (1, "schellen-6")]
+    assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [1]
+
+
 def test_a_counted_card_misread_then_under_a_hand_is_not_counted_again_when_read_clearly() -> None:
     table = Table()
     lay_trick(table, TRICK[:3])

@@ -288,6 +288,10 @@ class TrickTracker:
     def _follow(self, frame: FrameDetections, *, vote: bool = True) -> None:
         cfg = self.config
         dets = [d for d in frame.detections if d.face_up and d.confidence >= cfg.min_detection_confidence]
+        trick = [tr for laid in self._trick if (tr := self._track(laid.track_id)) is not None]
+        gone = len(trick) == len(self._trick) > 0 and all(tr.missed >= cfg.collect_after_frames for tr in trick)
+        for tr in trick:
+            tr.trick_gone = gone
         pairs = associate(self._tracks, dets, cfg)
         matched_tracks = {ti for ti, _ in pairs}
         matched_dets = {di for _, di in pairs}

@@ -79,6 +79,9 @@ class Track:
     reads: int = 0
     state: TrackState = TrackState.CANDIDATE
     card: str | None = None  # the decided identity once counted (or ignored)
+    #: Set by the tracker: this counted card and every other counted card of its trick
+    #: have been gone as long as a collected trick (swept, even if too fast to see move).
+    trick_gone: bool = False
 
     @classmethod
     def start(cls, track_id: int, det: Detection, t: float) -> Track:
@@ -209,6 +212,15 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig) -> float | None
         # any read that puts another card first does (a flat 6 read with the 8 as
         # runner-up, game flat-swiss 4). A card that vanished lying still was under a hand
         # and keeps its detections: a clearer read of it there rereads it.
+        return None
+    if (
+        track.state is TrackState.PLAYED and track.trick_gone and det.card != track.card
+        and det.confidence >= 0.5 and all(card != track.card or conf < 0.05 for card, conf in det.alternatives)
+    ):
+        # Its whole trick has gone (swept with a card never read, so not collected yet):
+        # a read of another card where it lay, not even a 5 % runner-up for it, is the next
+        # trick's card, laid where its player lays every card. Taken for the gone card, it would hold the trick on
+        # the table and the next card would become its fourth (four-colour game 6).
         return None
     gate = cfg.moving_match_distance if track.moving and track.missed < cfg.collect_after_frames else cfg.match_distance
     if track.missed:
