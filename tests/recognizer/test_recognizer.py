@@ -117,6 +117,8 @@ def test_bad_settings_are_refused() -> None:
         RecognizerSettings(threads=0)
     with pytest.raises(ValueError, match="score_threshold"):
         RecognizerSettings(score_threshold=1.5)
+    with pytest.raises(ValueError, match="refiner_passes"):
+        RecognizerSettings(refiner_passes=-1)
 
 
 def test_a_missing_model_file_is_named(tmp_path: Path) -> None:

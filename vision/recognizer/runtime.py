@@ -1,7 +1,9 @@
 """The recognition step the appliance runs on every frame: ONNX detector, then identifier.
 
 Stage 1 (class-agnostic detector, letterboxed 320 input) finds every card's quadrilateral
-and whether it shows its face or its back. Stage 2 warps each face-up quad from the
+and whether it shows its face or its back; the outline refiner (``outline``, a third
+small network, when the models folder has it) then moves each outline onto its card from
+a full-resolution crop around it. Stage 2 warps each face-up quad from the
 full-resolution frame into an upright crop, embeds it, and names it by cosine similarity
 to the active deck's prototypes. Nothing is kept between calls: a frame in, detections out.
 """
