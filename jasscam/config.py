@@ -113,8 +113,9 @@ FIELDS: Final[dict[str, dict[str, Field]]] = {
         "models_dir": Field(
             str,
             "",
-            "Folder with the recogniser's ONNX models (card-detector.onnx, card-identifier.onnx) and "
-            "card prototypes; empty: the `models/` folder of the installed jasscam.",
+            "Folder with the recogniser's ONNX models (card-detector.onnx, card-identifier.onnx, "
+            "optionally card-refiner.onnx) and card prototypes; empty: the `models/` folder of the "
+            "installed jasscam.",
         ),
         "min_confidence": Field(
             (int, float), 0.5,
