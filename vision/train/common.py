@@ -90,3 +90,22 @@ def checkpoint(
         run.save(ckpt, "best.pt")
     run.save(ckpt, "last.pt")
     return best
+
+
+def start(
+    run: Run, model: Any, opt: Any, *, total: int, minutes: float | None, resume: bool,
+    init: Path | None, best: float,
+) -> tuple[int, float, Budget]:
+    """(step, best, budget) of a training run: fresh, from ``init``'s weights, or resumed
+    from the run's ``last.pt`` (its step, best score, optimiser and spent time)."""
+    step, spent = 0, 0.0
+    if init is not None:
+        model.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["model"])
+        run.log(f"initialised from {init}")
+    state = run.load("last.pt") if resume else None
+    if state:
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["opt"])
+        step, best, spent = state["step"], state["best"], state.get("spent_s", 0.0)
+        run.log(f"resumed at step {step}/{total}")
+    return step, best, Budget(total, minutes, spent)

@@ -17,7 +17,7 @@ from vision.recognizer.geometry import (
     nms_quads,
     quad_iou,
 )
-from vision.train.common import Budget, Run, checkpoint, cosine_lr, eta
+from vision.train.common import Run, checkpoint, cosine_lr, eta, start
 from vision.train.data import load_chunks
 from vision.train.nets import Detector
 
@@ -207,17 +207,7 @@ def train(
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps_per_epoch = len(data) // batch
     total = epochs * steps_per_epoch
-    step, best, spent = 0, -1.0, 0.0
-    if init is not None:
-        model.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["model"])
-        run.log(f"initialised from {init}")
-    state = run.load("last.pt") if resume else None
-    if state:
-        model.load_state_dict(state["model"])
-        opt.load_state_dict(state["opt"])
-        step, best, spent = state["step"], state["best"], state.get("spent_s", 0.0)
-        run.log(f"resumed at step {step}/{total}")
-    budget = Budget(total, minutes, spent)
+    step, best, budget = start(run, model, opt, total=total, minutes=minutes, resume=resume, init=init, best=-1.0)
     run.log(f"detector: {len(data)} train / {len(val)} val images, {sum(p.numel() for p in model.parameters())} params, {total} steps")
     rng = np.random.default_rng(step)
     t_last, n_last, t_save = time.time(), 0, time.time()
