@@ -288,11 +288,7 @@ class TrickTracker:
     def _follow(self, frame: FrameDetections, *, vote: bool = True) -> None:
         cfg = self.config
         dets = [d for d in frame.detections if d.face_up and d.confidence >= cfg.min_detection_confidence]
-        trick = [tr for laid in self._trick if (tr := self._track(laid.track_id)) is not None]
-        gone = len(trick) == len(self._trick) > 0 and all(tr.missed >= cfg.collect_after_frames for tr in trick)
-        for tr in trick:
-            tr.trick_gone = gone
-        pairs = associate(self._tracks, dets, cfg)
+        pairs = associate(self._tracks, dets, cfg, self._gone_trick())
         matched_tracks = {ti for ti, _ in pairs}
         matched_dets = {di for _, di in pairs}
         for ti, di in pairs:
@@ -306,6 +302,16 @@ class TrickTracker:
                 self._next_id += 1
         in_trick = {laid.track_id for laid in self._trick}
         self._tracks = [tr for tr in self._tracks if self._worth_keeping(tr, frame.t, in_trick)]
+
+    def _gone_trick(self) -> frozenset[int]:
+        """Track ids of this trick's counted cards if every one has been gone as long as a
+        collected trick's (picked up before a card was read, so not collected yet)."""
+        trick = [tr for laid in self._trick if (tr := self._track(laid.track_id)) is not None]
+        if not trick or len(trick) < len(self._trick):
+            return frozenset()
+        if all(tr.missed >= self.config.collect_after_frames for tr in trick):
+            return frozenset(tr.id for tr in trick)
+        return frozenset()
 
     def _worth_keeping(self, track: Track, t: float, in_trick: set[int]) -> bool:
         """Keep a vanished card in mind only where it may come back: a played card or one

@@ -79,9 +79,6 @@ class Track:
     reads: int = 0
     state: TrackState = TrackState.CANDIDATE
     card: str | None = None  # the decided identity once counted (or ignored)
-    #: Set by the tracker: this counted card and every other counted card of its trick
-    #: have been gone as long as a collected trick (swept, even if too fast to see move).
-    trick_gone: bool = False
 
     @classmethod
     def start(cls, track_id: int, det: Detection, t: float) -> Track:
@@ -189,8 +186,12 @@ class Track:
         return math.dist(self.centre, self.settled) / self.size
 
 
-def match_cost(track: Track, det: Detection, cfg: TrackerConfig) -> float | None:
-    """Cost of explaining ``det`` by ``track``; None when it is out of reach."""
+def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: bool = False) -> float | None:
+    """Cost of explaining ``det`` by ``track``; None when it is out of reach.
+
+    ``trick_gone``: ``track`` is a counted card of a trick whose every counted card has
+    been gone as long as a collected trick's (swept, even if too fast to be seen moving).
+    """
     if track.state in (TrackState.RETIRED, TrackState.IGNORED) and det.card != track.card:
         # A card that no longer counts must never take over a new card's detections.
         return None
@@ -214,7 +215,7 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig) -> float | None
         # and keeps its detections: a clearer read of it there rereads it.
         return None
     if (
-        track.state is TrackState.PLAYED and track.trick_gone and det.card != track.card
+        track.state is TrackState.PLAYED and trick_gone and det.card != track.card
         and det.confidence >= 0.5 and all(card != track.card or conf < 0.05 for card, conf in det.alternatives)
     ):
         # Its whole trick has gone (swept with a card never read, so not collected yet):
@@ -245,12 +246,15 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig) -> float | None
     return cost if cost <= gate else None
 
 
-def associate(tracks: Sequence[Track], dets: Sequence[Detection], cfg: TrackerConfig) -> list[tuple[int, int]]:
-    """Pairs (track index, detection index), cheapest first, each used once (greedy)."""
+def associate(
+    tracks: Sequence[Track], dets: Sequence[Detection], cfg: TrackerConfig, gone: frozenset[int] = frozenset()
+) -> list[tuple[int, int]]:
+    """Pairs (track index, detection index), cheapest first, each used once (greedy);
+    ``gone``: ids of the counted cards of a trick that has gone as a whole (``match_cost``)."""
     pairs: list[tuple[float, int, int]] = []
     for ti, track in enumerate(tracks):
         for di, det in enumerate(dets):
-            cost = match_cost(track, det, cfg)
+            cost = match_cost(track, det, cfg, trick_gone=track.id in gone)
             if cost is not None:
                 pairs.append((cost, ti, di))
     pairs.sort()

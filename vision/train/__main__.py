@@ -28,10 +28,14 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--decks", default="swiss-xvii", help="comma-separated deck names passed to the renderer")
     r.add_argument("--renderer", default="vision.synth.scene:render_scene")
     r.add_argument("--jitter", type=float, default=0.035, help="identifier crops: corner noise, fraction of the card's short side")
-    for name, epochs, batch, lr in (("detector", 20, 32, 3e-3), ("identifier", 30, 128, 3e-3)):
+    for name, epochs, batch, lr, data, val in (
+        ("detector", 20, 32, 3e-3, "data/train", "data/val"),
+        ("identifier", 30, 128, 3e-3, "data/train", "data/val"),
+        ("refiner", 30, 128, 3e-3, "data/refine", "data/refine-val"),
+    ):
         t = sub.add_parser(name, help=f"train the {name} (resumable with --resume)")
-        t.add_argument("--data", type=Path, default=Path("data/train"))
-        t.add_argument("--val", type=Path, default=Path("data/val"))
+        t.add_argument("--data", type=Path, default=Path(data), help="chunk folder(s), comma-separated")
+        t.add_argument("--val", type=Path, default=Path(val))
         t.add_argument("--epochs", type=int, default=epochs)
         t.add_argument("--batch", type=int, default=batch)
         t.add_argument("--lr", type=float, default=lr)
@@ -49,17 +53,6 @@ def main(argv: list[str] | None = None) -> int:
     rd.add_argument("--style", default="mixed")
     rd.add_argument("--renderer", default="vision.synth.scene:render_scene")
     rd.add_argument("--models", default="models", help="the detector whose outlines are refined")
-    rt = sub.add_parser("refiner", help="train the outline refiner (resumable with --resume)")
-    rt.add_argument("--data", default="data/refine", help="comma-separated folders")
-    rt.add_argument("--val", default="data/refine-val")
-    rt.add_argument("--epochs", type=int, default=30)
-    rt.add_argument("--batch", type=int, default=128)
-    rt.add_argument("--lr", type=float, default=3e-3)
-    rt.add_argument("--threads", type=int, default=2)
-    rt.add_argument("--resume", action="store_true")
-    rt.add_argument("--name", default="refiner")
-    rt.add_argument("--minutes", type=float, default=None)
-    rt.add_argument("--init", type=Path, default=None)
     e = sub.add_parser("export", help="ONNX + prototypes from runs/*/best.pt into models/")
     e.add_argument("--models", type=Path, default=Path("models"))
     e.add_argument("--data", type=Path, default=Path("data/val"), help="crops of the built-in deck for its prototypes")
@@ -80,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         from vision.train.data import render_dataset
 
         render_dataset(a.out, a.first_seed, a.scenes, chunk=a.chunk, workers=a.workers, style=a.style, decks=tuple(a.decks.split(",")), renderer=a.renderer, jitter=a.jitter)
-    elif a.cmd in ("detector", "identifier"):
+    elif a.cmd in ("detector", "identifier", "refiner"):
         import importlib
 
         mod = importlib.import_module(f"vision.train.{a.cmd}")
@@ -95,10 +88,6 @@ def main(argv: list[str] | None = None) -> int:
         from vision.train.export import export_refiner
 
         export_refiner(RUNS_DIR / a.run / f"{a.checkpoint}.pt", a.models / REFINER_FILE)
-    elif a.cmd == "refiner":
-        from vision.train.refiner import train as train_refiner
-
-        train_refiner(a.data, a.val, epochs=a.epochs, batch=a.batch, lr=a.lr, threads=a.threads, resume=a.resume, name=a.name, minutes=a.minutes, init=a.init)
     else:
         from vision.train.export import export_all
 

@@ -44,7 +44,7 @@ class RenderJob:
     jitter: float = 0.035
 
 
-def _load_renderer(spec: str) -> Callable[..., Any]:
+def load_renderer(spec: str) -> Callable[..., Any]:
     mod, _, fn = spec.partition(":")
     return getattr(importlib.import_module(mod), fn or "render_scene")  # type: ignore[no-any-return]
 
@@ -72,7 +72,7 @@ def _is_plain(style: Any, deck: str) -> bool:
 
 
 def render_chunk(job: RenderJob) -> Path:
-    render = _load_renderer(job.renderer)
+    render = load_renderer(job.renderer)
     det_img, obj_quad, obj_cls, obj_vis, obj_img = [], [], [], [], []
     crop_img, crop_label, crop_vis, crop_deck, crop_sym = [], [], [], [], []
     for k in range(job.count):
@@ -167,6 +167,6 @@ def load_chunks(folder: Path, prefix: str = "") -> dict[str, np.ndarray]:
                     continue
                 arr = z[key] + offset if key == "obj_img" else z[key]
                 parts.setdefault(key, []).append(arr)
-            if "obj_img".startswith(prefix):
+            if "obj_img".startswith(prefix) and "det_img" in z.files:
                 offset += len(z["det_img"])
     return {k: np.concatenate(v) for k, v in parts.items()}

@@ -9,9 +9,7 @@ a detector's error, larger and smaller, so it also learns to move an outline tha
 
 from __future__ import annotations
 
-import importlib
 import time
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +19,7 @@ import numpy as np
 
 from vision.recognizer.geometry import canonical_corners, clockwise, quad_iou
 from vision.recognizer.outline import outline_crop, to_crop
-from vision.train.data import jitter_quad
+from vision.train.data import jitter_quad, load_renderer
 
 MIN_VISIBLE = 0.3
 JITTERED = 2
@@ -39,11 +37,6 @@ class RefinerJob:
     style: str
     renderer: str
     models: str
-
-
-def _renderer(spec: str) -> Callable[..., Any]:
-    mod, _, fn = spec.partition(":")
-    return getattr(importlib.import_module(mod), fn or "render_scene")  # type: ignore[no-any-return]
 
 
 def aligned(truth: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -64,8 +57,9 @@ def render_chunk(job: RefinerJob) -> Path:
     if _DETECTOR is None:
         from vision.recognizer.runtime import Recognizer, RecognizerSettings
 
-        _DETECTOR = Recognizer(job.models, settings=RecognizerSettings(score_threshold=0.3, refine_corners=False))
-    render = _renderer(job.renderer)
+        # The detector's own outlines, as the refiner will get them: not refined already.
+        _DETECTOR = Recognizer(job.models, settings=RecognizerSettings(score_threshold=0.3, refiner_passes=0, refine_corners=False))
+    render = load_renderer(job.renderer)
     crops, noms, tgts, vis, src = [], [], [], [], []
     for k in range(job.count):
         seed = job.first_seed + k
@@ -73,14 +67,15 @@ def render_chunk(job: RefinerJob) -> Path:
         scene = render(seed, style=job.style)
         found, _, _ = _DETECTOR.detect_quads(scene.image)
         truths = [np.asarray(c.corners, np.float32).reshape(4, 2) for c in scene.cards]
+        owner = []  # the card each detector outline overlaps most, if enough
+        for q in found:
+            ious = [quad_iou(q, t) for t in truths]
+            best = int(np.argmax(ious)) if ious else -1
+            owner.append(best if best >= 0 and ious[best] >= MATCH_IOU else -1)
         for i, c in enumerate(scene.cards):
             if c.visible < MIN_VISIBLE:
                 continue
-            quads: list[tuple[np.ndarray, int]] = []
-            for q in found:
-                ious = [quad_iou(q, t) for t in truths]
-                if int(np.argmax(ious)) == i and ious[i] >= MATCH_IOU:
-                    quads.append((q, 1))
+            quads = [(q, 1) for q, o in zip(found, owner, strict=True) if o == i]
             for _ in range(JITTERED):
                 amount = float(rng.choice([0.02, 0.05, 0.09]))
                 quads.append((canonical_corners(jitter_quad(truths[i], rng, amount)), 0))

@@ -11,23 +11,15 @@ import torch.nn.functional as F
 
 from vision.recognizer.outline import REFINE_H, REFINE_W
 from vision.train.common import Run, checkpoint, cosine_lr, eta, start
+from vision.train.data import load_chunks
 from vision.train.nets import Refiner
 from vision.train.outlines import mirrored
 
 
 class OutlineData:
-    def __init__(self, folders: str) -> None:
-        files = sorted(f for part in folders.split(",") for f in Path(part).glob("chunk-*.npz"))
-        if not files:
-            raise FileNotFoundError(f"no chunk-*.npz in {folders}; run `python -m vision.train refiner-data` first")
-        parts: dict[str, list[np.ndarray]] = {}
-        for f in files:
-            with np.load(f) as z:
-                for key in z.files:
-                    parts.setdefault(key, []).append(z[key])
-        d = {k: np.concatenate(v) for k, v in parts.items()}
-        self.crop, self.nom, self.tgt = d["crop"], d["nom"], d["tgt"]
-        self.vis, self.detector = d["vis"], d["detector"]
+    def __init__(self, folders: Path) -> None:
+        d = load_chunks(folders)
+        self.crop, self.nom, self.tgt, self.detector = d["crop"], d["nom"], d["tgt"], d["detector"]
         self.scale = np.array([REFINE_W, REFINE_H], np.float32)
 
     def __len__(self) -> int:
@@ -70,7 +62,7 @@ def evaluate(model: Refiner, data: OutlineData, limit: int = 6000) -> dict[str, 
 
 
 def train(
-    data_dir: str, val_dir: str, *, epochs: int, batch: int, lr: float, threads: int, resume: bool,
+    data_dir: Path, val_dir: Path, *, epochs: int, batch: int, lr: float, threads: int, resume: bool,
     name: str = "refiner", minutes: float | None = None, init: Path | None = None,
 ) -> None:
     torch.set_num_threads(threads)
