@@ -114,12 +114,13 @@ FIELDS: Final[dict[str, dict[str, Field]]] = {
             str,
             "",
             "Folder with the recogniser's ONNX models (card-detector.onnx, card-identifier.onnx, "
-            "optionally card-refiner.onnx) and card prototypes; empty: the `models/` folder of the "
+            "optionally card-refiner.onnx and card-verifier.onnx) and card prototypes; empty: the `models/` folder of the "
             "installed jasscam.",
         ),
         "min_confidence": Field(
             (int, float), 0.5,
-            "Card detections below this detector score are ignored (0.5: the threshold models/README.md measured).",
+            "Card detections scored below this are ignored (the detector's score, or with the verifier the "
+            "geometric mean of its and the verifier's; 0.5: the threshold models/README.md measured).",
             check=_between(0.0, 1.0),
         ),
         "threads": Field(

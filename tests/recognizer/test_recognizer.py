@@ -119,6 +119,10 @@ def test_bad_settings_are_refused() -> None:
         RecognizerSettings(score_threshold=1.5)
     with pytest.raises(ValueError, match="refiner_passes"):
         RecognizerSettings(refiner_passes=-1)
+    with pytest.raises(ValueError, match="candidate_threshold"):
+        RecognizerSettings(candidate_threshold=0.0)
+    with pytest.raises(ValueError, match="verifier_weight"):
+        RecognizerSettings(verifier_weight=1.5)
 
 
 def test_a_missing_model_file_is_named(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ from vision.recognizer.geometry import (
     rectify,
     rotate_half,
 )
-from vision.recognizer.outline import REFINE_H, REFINE_W, refined
+from vision.recognizer.outline import REFINE_H, REFINE_W, refined, verified
 from vision.recognizer.prototypes import Prototypes
 
 #: The shipped models live in the repository's models/ folder.
@@ -38,6 +38,8 @@ DETECTOR_FILE = "card-detector.onnx"
 IDENTIFIER_FILE = "card-identifier.onnx"
 #: Optional third network: a models folder without it runs detector and identifier only.
 REFINER_FILE = "card-refiner.onnx"
+#: Optional fourth network, run after the refiner: how well each outline covers one card.
+VERIFIER_FILE = "card-verifier.onnx"
 PROTOTYPES_FILE = "swiss-xvii.prototypes.npz"
 
 
@@ -67,6 +69,14 @@ class RecognizerSettings:
     #: (``vision.recognizer.edges``) when the learned refiner is not run (a models folder
     #: without it, or ``refiner_passes=0``): after the refiner the snap made outlines worse.
     refine_corners: bool = True
+    #: Judge every refined outline with the outline verifier (``VERIFIER_FILE``, when the
+    #: models folder has it): the detector's peaks down to ``candidate_threshold`` are
+    #: refined, and each one's score becomes what the verifier says of its crop.
+    verify: bool = True
+    candidate_threshold: float = 0.1
+    candidate_nms: float = 0.6
+    #: A verified outline's score: detector score ** (1 - w) x verifier's coverage ** w.
+    verifier_weight: float = 0.5
 
     def __post_init__(self) -> None:
         if not isinstance(self.threads, int) or self.threads < 1:
@@ -77,6 +87,10 @@ class RecognizerSettings:
             raise ValueError(f"nms_iou must be in (0, 1], got {self.nms_iou!r}")
         if not 0.0 <= self.second_look_below <= 1.0 or not 0.0 <= self.second_look_shift < 0.25:
             raise ValueError("second_look_below must be in [0, 1] and second_look_shift in [0, 0.25)")
+        if not 0.0 < self.candidate_threshold < 1.0 or not 0.0 < self.candidate_nms <= 1.0:
+            raise ValueError("candidate_threshold must be in (0, 1) and candidate_nms in (0, 1]")
+        if not 0.0 <= self.verifier_weight <= 1.0:
+            raise ValueError(f"verifier_weight must be in [0, 1], got {self.verifier_weight!r}")
         if not isinstance(self.refiner_passes, int) or not 0 <= self.refiner_passes <= 4:
             raise ValueError(f"refiner_passes must be an integer 0-4, got {self.refiner_passes!r}")
         if self.max_cards < 1 or self.alternatives < 0:
@@ -121,8 +135,11 @@ class Recognizer:
         mdir = Path(models_dir)
         self._det = _session(mdir / DETECTOR_FILE, self.settings)
         self._ident = _session(mdir / IDENTIFIER_FILE, self.settings)
-        refiner = mdir / REFINER_FILE
+        refiner, verifier = mdir / REFINER_FILE, mdir / VERIFIER_FILE
         self._refiner = _session(refiner, self.settings) if refiner.is_file() and self.settings.refiner_passes else None
+        # The verifier judges refined outlines; it was not trained on the detector's own.
+        use = verifier.is_file() and self.settings.verify and self._refiner is not None
+        self._verifier = _session(verifier, self.settings) if use else None
         if prototypes is None:
             prototypes = mdir / PROTOTYPES_FILE
         self.prototypes = prototypes if isinstance(prototypes, Prototypes) else Prototypes.load(Path(prototypes))
@@ -137,11 +154,18 @@ class Recognizer:
         self.embed(np.zeros((1, CROP_H, CROP_W, 3), np.uint8))
         if self._refiner is not None:
             self._refine_run(np.zeros((1, REFINE_H, REFINE_W, 3), np.uint8))
+        if self._verifier is not None:
+            self._verify_run(np.zeros((1, REFINE_H, REFINE_W, 3), np.uint8))
 
     def _refine_run(self, crops: np.ndarray) -> np.ndarray:
         assert self._refiner is not None
         x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
         return np.asarray(self._refiner.run(None, {"crops": x})[0])
+
+    def _verify_run(self, crops: np.ndarray) -> np.ndarray:
+        assert self._verifier is not None
+        x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
+        return np.asarray(self._verifier.run(None, {"crops": x})[0])
 
     def embed(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Upright card crops (N, CROP_H, CROP_W, 3) uint8 -> (unit embeddings (N, D), P(upside down) (N,))."""
@@ -153,33 +177,48 @@ class Recognizer:
         return emb, flip.reshape(-1)
 
     def detect_quads(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Stage 1 only: (quads (K,4,2) in frame pixels, scores (K,), is_back (K,) bool), after NMS."""
+        """Stage 1 only: (quads (K,4,2) in frame pixels, scores (K,), is_back (K,) bool), after NMS.
+
+        With the verifier, the detector's peaks down to ``candidate_threshold`` are refined
+        and judged; a score is then the weighted geometric mean of the detector's score and
+        the verifier's coverage (``verifier_weight``), and ``score_threshold`` applies to that.
+        """
         frame = check_frame(frame)
+        s = self.settings
+        verify = self._verifier is not None
+        threshold, nms = (min(s.candidate_threshold, s.score_threshold), s.candidate_nms) if verify else (s.score_threshold, s.nms_iou)
         img, lb = letterbox(frame)
         x = np.ascontiguousarray(img.transpose(2, 0, 1)[None], dtype=np.float32)
         peak, corners = self._det.run(None, {"image": x})
         peak, corners = peak[0], corners[0]  # (2,g,g), (8,g,g)
         best = peak.max(axis=0)
-        ys, xs = np.nonzero(best >= self.settings.score_threshold)
+        ys, xs = np.nonzero(best >= threshold)
         if len(ys) == 0:
             return np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32), np.zeros(0, bool)
         scores = best[ys, xs]
-        order = np.argsort(-scores)[: self.settings.max_cards * 2]
+        order = np.argsort(-scores)[: s.max_cards * (4 if verify else 2)]
         ys, xs, scores = ys[order], xs[order], scores[order]
         is_back = peak[1, ys, xs] > peak[0, ys, xs]
         quads = corners[:, ys, xs].T.reshape(-1, 4, 2)
         quads = np.stack([canonical_corners(q) for q in lb.to_frame(quads)])
-        keep = nms_quads(quads, scores, self.settings.nms_iou)[: self.settings.max_cards]
+        keep = nms_quads(quads, scores, nms)[: s.max_cards * (2 if verify else 1)]
         quads, scores, is_back = quads[keep], scores[keep], is_back[keep]
-        if self._refiner is not None and len(quads):
-            for _ in range(self.settings.refiner_passes):
+        if self._refiner is not None:
+            for _ in range(s.refiner_passes):
                 quads = refined(frame, quads, self._refine_run)
             quads = np.stack([canonical_corners(q) for q in quads])
             # Two outlines of one card (one across two cards) now lie on each other.
-            keep = nms_quads(quads, scores, self.settings.nms_iou)
+            keep = nms_quads(quads, scores, nms)
             quads, scores, is_back = quads[keep], scores[keep], is_back[keep]
-        elif self.settings.refine_corners and len(quads):
+        elif s.refine_corners:
             quads = refine_quads(frame, quads)
+        if verify:
+            cover = verified(frame, quads, self._verify_run)
+            scores = scores ** (1.0 - s.verifier_weight) * cover**s.verifier_weight
+            sure = scores >= s.score_threshold
+            quads, scores, is_back = quads[sure], scores[sure], is_back[sure]
+            keep = nms_quads(quads, scores, s.nms_iou)[: s.max_cards]
+            quads, scores, is_back = quads[keep], scores[keep], is_back[keep]
         return quads.astype(np.float32), scores.astype(np.float32), is_back
 
     def recognize(self, frame: np.ndarray) -> list[Detection]:

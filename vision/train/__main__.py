@@ -1,4 +1,4 @@
-"""``python -m vision.train render|detector|identifier|refiner-data|refiner|export``: the whole training recipe.
+"""``python -m vision.train render|detector|identifier|refiner-data|refiner|verifier-data|verifier|export*``: the whole training recipe.
 
 Typical run (see models/README.md for the exact numbers used):
 
@@ -32,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
         ("detector", 20, 32, 3e-3, "data/train", "data/val"),
         ("identifier", 30, 128, 3e-3, "data/train", "data/val"),
         ("refiner", 30, 128, 3e-3, "data/refine", "data/refine-val"),
+        ("verifier", 20, 128, 2e-3, "data/verify", "data/verify-val"),
     ):
         t = sub.add_parser(name, help=f"train the {name} (resumable with --resume)")
         t.add_argument("--data", type=Path, default=Path(data), help="chunk folder(s), comma-separated")
@@ -44,15 +45,19 @@ def main(argv: list[str] | None = None) -> int:
         t.add_argument("--name", default=name, help="run folder under runs/")
         t.add_argument("--minutes", type=float, default=None, help="wall-clock budget; the LR schedule follows it")
         t.add_argument("--init", type=Path, default=None, help="start from this checkpoint's weights (fresh schedule)")
-    rd = sub.add_parser("refiner-data", help="render scenes, run the shipped detector, cut outline crops for the refiner")
-    rd.add_argument("--out", type=Path, default=Path("data/refine"))
-    rd.add_argument("--first-seed", type=int, default=600_000)
-    rd.add_argument("--scenes", type=int, default=6000)
-    rd.add_argument("--chunk", type=int, default=200)
-    rd.add_argument("--workers", type=int, default=2)
-    rd.add_argument("--style", default="mixed")
-    rd.add_argument("--renderer", default="vision.synth.scene:render_scene")
-    rd.add_argument("--models", default="models", help="the detector whose outlines are refined")
+    for cmd, out, seed, what in (
+        ("refiner-data", "data/refine", 600_000, "run the shipped detector, cut outline crops for the refiner"),
+        ("verifier-data", "data/verify", 700_000, "run the shipped detector and refiner, cut candidate crops for the verifier"),
+    ):
+        rd = sub.add_parser(cmd, help=f"render scenes, {what}")
+        rd.add_argument("--out", type=Path, default=Path(out))
+        rd.add_argument("--first-seed", type=int, default=seed)
+        rd.add_argument("--scenes", type=int, default=6000)
+        rd.add_argument("--chunk", type=int, default=200)
+        rd.add_argument("--workers", type=int, default=2)
+        rd.add_argument("--style", default="mixed")
+        rd.add_argument("--renderer", default="vision.synth.scene:render_scene")
+        rd.add_argument("--models", default="models", help="the shipped networks whose outlines are cut")
     e = sub.add_parser("export", help="ONNX + prototypes from runs/*/best.pt into models/")
     e.add_argument("--models", type=Path, default=Path("models"))
     e.add_argument("--data", type=Path, default=Path("data/val"), help="crops of the built-in deck for its prototypes")
@@ -63,31 +68,41 @@ def main(argv: list[str] | None = None) -> int:
             f"--{net}-checkpoint", choices=("best", "last"), default="best",
             help=f"the {net} run's best.pt (best validation) or last.pt (end of its schedule)",
         )
-    er = sub.add_parser("export-refiner", help="ONNX of runs/<run>/<checkpoint>.pt into models/card-refiner.onnx")
-    er.add_argument("--models", type=Path, default=Path("models"))
-    er.add_argument("--run", default="refiner")
-    er.add_argument("--checkpoint", choices=("best", "last"), default="best")
+    for net, file in (("refiner", "card-refiner.onnx"), ("verifier", "card-verifier.onnx")):
+        er = sub.add_parser(f"export-{net}", help=f"ONNX of runs/<run>/<checkpoint>.pt into models/{file}")
+        er.add_argument("--models", type=Path, default=Path("models"))
+        er.add_argument("--run", default=net)
+        er.add_argument("--checkpoint", choices=("best", "last"), default="best")
     a = p.parse_args(argv)
 
     if a.cmd == "render":
         from vision.train.data import render_dataset
 
         render_dataset(a.out, a.first_seed, a.scenes, chunk=a.chunk, workers=a.workers, style=a.style, decks=tuple(a.decks.split(",")), renderer=a.renderer, jitter=a.jitter)
-    elif a.cmd in ("detector", "identifier", "refiner"):
+    elif a.cmd in ("detector", "identifier", "refiner", "verifier"):
         import importlib
 
         mod = importlib.import_module(f"vision.train.{a.cmd}")
         mod.train(a.data, a.val, epochs=a.epochs, batch=a.batch, lr=a.lr, threads=a.threads, resume=a.resume, name=a.name, minutes=a.minutes, init=a.init)
-    elif a.cmd == "refiner-data":
+    elif a.cmd in ("refiner-data", "verifier-data"):
         from vision.train.outlines import render_dataset as render_outlines
 
-        render_outlines(a.out, a.first_seed, a.scenes, style=a.style, renderer=a.renderer, models=a.models, chunk=a.chunk, workers=a.workers)
+        render_outlines(
+            a.out, a.first_seed, a.scenes, style=a.style, renderer=a.renderer, models=a.models, chunk=a.chunk,
+            workers=a.workers, verdicts=a.cmd == "verifier-data",
+        )
     elif a.cmd == "export-refiner":
         from vision.recognizer.runtime import REFINER_FILE
         from vision.train.common import RUNS_DIR
         from vision.train.export import export_refiner
 
         export_refiner(RUNS_DIR / a.run / f"{a.checkpoint}.pt", a.models / REFINER_FILE)
+    elif a.cmd == "export-verifier":
+        from vision.recognizer.runtime import VERIFIER_FILE
+        from vision.train.common import RUNS_DIR
+        from vision.train.export import export_verifier
+
+        export_verifier(RUNS_DIR / a.run / f"{a.checkpoint}.pt", a.models / VERIFIER_FILE)
     else:
         from vision.train.export import export_all
 

@@ -15,7 +15,16 @@ from vision.recognizer.runtime import DETECTOR_FILE, IDENTIFIER_FILE, PROTOTYPES
 from vision.train.common import RUNS_DIR
 from vision.train.data import load_chunks
 from vision.train.labels import LABELS
-from vision.train.nets import Detector, DetectorExport, Identifier, IdentifierExport, Refiner, RefinerExport
+from vision.train.nets import (
+    Detector,
+    DetectorExport,
+    Identifier,
+    IdentifierExport,
+    Refiner,
+    RefinerExport,
+    Verifier,
+    VerifierExport,
+)
 
 OPSET = 17
 
@@ -53,6 +62,15 @@ def export_refiner(ckpt: Path, out: Path) -> None:
     torch.onnx.export(
         model, (x,), str(out), input_names=["crops"], output_names=["offsets"],
         dynamic_axes={"crops": {0: "n"}, "offsets": {0: "n"}}, opset_version=OPSET, dynamo=False,
+    )
+
+
+def export_verifier(ckpt: Path, out: Path) -> None:
+    model = VerifierExport(_load(Verifier(), ckpt)).eval()  # type: ignore[arg-type]
+    x = torch.zeros(2, 3, REFINE_H, REFINE_W)
+    torch.onnx.export(
+        model, (x,), str(out), input_names=["crops"], output_names=["cover"],
+        dynamic_axes={"crops": {0: "n"}, "cover": {0: "n"}}, opset_version=OPSET, dynamo=False,
     )
 
 

@@ -1,10 +1,14 @@
-"""Training data of the outline refiner: crops around detected (or jittered) outlines and true corners.
+"""Training data of the outline refiner and the outline verifier: crops around detected (or jittered) outlines.
 
 Data: scenes rendered here (Swiss deck with its procedural variants, and the drawn French
 decks of ``vision.synth.train_decks``), each run through the shipped detector. Every card
 at least ``MIN_VISIBLE`` visible gives a crop around the detector's outline for it (the
 error the refiner must undo) and ``JITTERED`` crops around its true outline disturbed like
 a detector's error, larger and smaller, so it also learns to move an outline that is far off.
+
+The verifier's data (``verdict_chunk``) are crops around what the recogniser has refined
+out of every detector peak down to ``CANDIDATE_SCORE``: real cards, outlines across two
+cards, table patterns and hands; each labelled with how well it covers a card (IoU).
 """
 
 from __future__ import annotations
@@ -26,7 +30,12 @@ JITTERED = 2
 #: A detector outline is cut for the card it overlaps most, if at least this much.
 MATCH_IOU = 0.3
 
+#: Verifier data: the detector's peaks down to this score, first-pass NMS this loose.
+CANDIDATE_SCORE = 0.1
+CANDIDATE_NMS = 0.6
+
 _DETECTOR: Any = None
+_CANDIDATES: Any = None
 
 
 @dataclass(frozen=True)
@@ -97,21 +106,77 @@ def render_chunk(job: RefinerJob) -> Path:
     return path
 
 
+def coverage(quad: np.ndarray, truths: list[np.ndarray], visible: list[float]) -> float:
+    """How well ``quad`` covers a card at least ``MIN_VISIBLE`` visible (best IoU), or -1 when it is the
+    outline of a card hidden more than that (left out: such cards are neither to be found nor false)."""
+    ious = np.array([quad_iou(quad, t) for t in truths], np.float32)
+    seen = np.array(visible, np.float32) >= MIN_VISIBLE
+    best = float(ious[seen].max()) if seen.any() else 0.0
+    hidden = float(ious[~seen].max()) if (~seen).any() else 0.0
+    return -1.0 if hidden >= 0.5 and hidden > best else best
+
+
+def verdict_chunk(job: RefinerJob) -> Path:
+    """Crops of the recogniser's refined candidate outlines (and jittered true ones) with their coverage."""
+    global _CANDIDATES
+    if _CANDIDATES is None:
+        from vision.recognizer.runtime import Recognizer, RecognizerSettings
+
+        # Every outline the verifier will judge at run time: refined, before it is asked.
+        _CANDIDATES = Recognizer(
+            job.models, settings=RecognizerSettings(score_threshold=CANDIDATE_SCORE, nms_iou=CANDIDATE_NMS, verify=False),
+        )
+    render = load_renderer(job.renderer)
+    crops, cover, score, back, src = [], [], [], [], []
+    for k in range(job.count):
+        seed = job.first_seed + k
+        rng = np.random.default_rng(seed + 77_777)
+        scene = render(seed, style=job.style)
+        truths = [np.asarray(c.corners, np.float32).reshape(4, 2) for c in scene.cards]
+        visible = [float(c.visible) for c in scene.cards]
+        found, scores, is_back = _CANDIDATES.detect_quads(scene.image)
+        quads = [(q, float(s), bool(b), 1) for q, s, b in zip(found, scores, is_back, strict=True)]
+        for t, v in zip(truths, visible, strict=True):
+            if v >= MIN_VISIBLE:
+                amount = float(rng.choice([0.02, 0.05, 0.1, 0.2]))
+                quads.append((canonical_corners(jitter_quad(t, rng, amount)), -1.0, False, 0))
+        for q, s, b, source in quads:
+            c = coverage(q, truths, visible)
+            if c < 0:
+                continue
+            crops.append(outline_crop(scene.image, q)[0])
+            cover.append(c)
+            score.append(s)
+            back.append(b)
+            src.append(source)
+    job.out.mkdir(parents=True, exist_ok=True)
+    path = job.out / f"chunk-{job.first_seed:09d}.npz"
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(
+        tmp, crop=np.stack(crops), cover=np.array(cover, np.float32), score=np.array(score, np.float32),
+        back=np.array(back, bool), detector=np.array(src, np.int8),
+    )
+    tmp.rename(path)
+    return path
+
+
 def render_dataset(
     out: Path, first_seed: int, scenes: int, *, style: str, renderer: str, models: str = "models",
-    chunk: int = 200, workers: int = 2,
+    chunk: int = 200, workers: int = 2, verdicts: bool = False,
 ) -> list[Path]:
-    """Render ``scenes`` scenes into refiner chunks (skipping chunks already on disk)."""
+    """Render ``scenes`` scenes into refiner chunks, or verifier chunks with ``verdicts`` (skipping
+    chunks already on disk)."""
     jobs = [
         RefinerJob(out, s, min(chunk, first_seed + scenes - s), style, renderer, models)
         for s in range(first_seed, first_seed + scenes, chunk)
     ]
     todo = [j for j in jobs if not (out / f"chunk-{j.first_seed:09d}.npz").exists()]
     t0 = time.time()
-    print(f"refiner data: {len(jobs)} chunks, {len(jobs) - len(todo)} already on disk", flush=True)
+    what = "verifier" if verdicts else "refiner"
+    print(f"{what} data: {len(jobs)} chunks, {len(jobs) - len(todo)} already on disk", flush=True)
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for n, path in enumerate(pool.map(render_chunk, todo), 1):
-            print(f"refiner data: {path.name}, {n * chunk / (time.time() - t0):.1f} scenes/s", flush=True)
+        for n, path in enumerate(pool.map(verdict_chunk if verdicts else render_chunk, todo), 1):
+            print(f"{what} data: {path.name}, {n * chunk / (time.time() - t0):.1f} scenes/s", flush=True)
     return sorted(out.glob("chunk-*.npz"))
 
 

@@ -1,0 +1,84 @@
+"""The outline verifier: what its training data call a card, and the shipped network in the recogniser."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.recognizer.geometry import canonical_corners, quad_iou
+from vision.recognizer.outline import verified
+from vision.recognizer.runtime import MODELS_DIR, VERIFIER_FILE, Recognizer, RecognizerSettings
+from vision.train.outlines import coverage
+
+shipped = pytest.mark.skipif(not (MODELS_DIR / VERIFIER_FILE).is_file(), reason="no verifier shipped")
+
+LEFT = np.array([[200.0, 180.0], [262.0, 180.0], [262.0, 280.0], [200.0, 280.0]], np.float32)
+RIGHT = LEFT + np.array([50.0, 12.0], np.float32)  # overlapping LEFT's right part
+
+
+def _table(*cards: np.ndarray) -> np.ndarray:
+    """Plain cards with a dark border on a green cloth, each laid over the ones before."""
+    frame = np.full((480, 640, 3), (40, 90, 30), np.uint8)
+    for q in cards:
+        pts = np.round(q * 16).astype(np.int32)
+        cv2.fillConvexPoly(frame, pts, (235, 235, 230), lineType=cv2.LINE_AA, shift=4)
+        cv2.polylines(frame, [pts], True, (60, 60, 60), 2, lineType=cv2.LINE_AA, shift=4)
+        c = q.mean(axis=0)
+        cv2.circle(frame, (int(c[0]), int(c[1])), 12, (30, 30, 200), -1, lineType=cv2.LINE_AA)
+    return frame
+
+
+def test_an_outline_is_labelled_with_the_card_it_covers_best() -> None:
+    assert coverage(LEFT, [LEFT, RIGHT], [0.6, 1.0]) == pytest.approx(1.0)
+    across = canonical_corners(np.array([LEFT[0], RIGHT[1], RIGHT[2], LEFT[3]], np.float32))
+    assert coverage(across, [LEFT, RIGHT], [0.6, 1.0]) == pytest.approx(max(quad_iou(across, LEFT), quad_iou(across, RIGHT)))
+    assert coverage(LEFT + 400.0, [LEFT, RIGHT], [0.6, 1.0]) == 0.0
+
+
+def test_the_outline_of_a_card_hidden_too_much_to_count_is_left_out_of_training() -> None:
+    # A card 20 % visible is neither to be found nor a false detection.
+    assert coverage(LEFT, [LEFT, RIGHT], [0.2, 1.0]) == -1.0
+    assert coverage(LEFT, [LEFT], [0.2]) == -1.0
+
+
+def test_no_outlines_need_no_network() -> None:
+    def never(crops: np.ndarray) -> np.ndarray:
+        raise AssertionError("not to be run")
+
+    assert verified(_table(LEFT), np.zeros((0, 4, 2), np.float32), never).shape == (0,)
+
+
+@shipped
+def test_the_shipped_verifier_tells_a_card_from_an_outline_across_two_or_the_bare_cloth() -> None:
+    frame = _table(LEFT, RIGHT)
+    rec = Recognizer()
+    across = canonical_corners(np.array([LEFT[0], RIGHT[1], RIGHT[2], LEFT[3]], np.float32))
+    cloth = LEFT + np.array([300.0, 100.0], np.float32)
+    card, both, bare = verified(frame, np.stack([RIGHT, across, cloth]), rec._verify_run)
+    assert card > 0.7 and both < 0.5 and bare < 0.2, (card, both, bare)
+
+
+@shipped
+def test_a_models_folder_without_the_verifier_runs_as_with_it_turned_off(tmp_path: Path) -> None:
+    for name in ("card-detector.onnx", "card-identifier.onnx", "card-refiner.onnx", "swiss-xvii.prototypes.npz"):
+        shutil.copy(MODELS_DIR / name, tmp_path / name)
+    frame = _table(LEFT, RIGHT)
+    without = Recognizer(tmp_path).detect_quads(frame)
+    off = Recognizer(settings=RecognizerSettings(verify=False)).detect_quads(frame)
+    assert len(without[0]) == len(off[0]) and np.array_equal(without[0], off[0]) and np.array_equal(without[1], off[1])
+
+
+@shipped
+def test_verified_scores_are_the_verifiers_cut_at_the_threshold() -> None:
+    from vision.synth.scene import render_scene
+
+    rec = Recognizer(settings=RecognizerSettings(verifier_weight=1.0))
+    for k in range(6):
+        frame = render_scene(20_200_000 + k, style="hard").image
+        quads, scores, _ = rec.detect_quads(frame)
+        assert np.all(scores >= rec.settings.score_threshold)
+        assert np.allclose(verified(frame, quads, rec._verify_run), scores, atol=1e-5)

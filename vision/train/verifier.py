@@ -1,0 +1,114 @@
+"""Train the outline verifier (``vision.recognizer.outline.verified``) on ``verifier-data`` chunks."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from vision.train.common import Run, checkpoint, cosine_lr, eta, start
+from vision.train.data import load_chunks
+from vision.train.nets import Verifier
+
+#: A candidate covering a card at IoU >= this is a card (the benchmark's match); < NOT_A_CARD is not.
+A_CARD = 0.5
+NOT_A_CARD = 0.3
+
+
+class VerdictData:
+    def __init__(self, folders: Path) -> None:
+        d = load_chunks(folders)
+        self.crop, self.cover, self.score, self.detector = d["crop"], d["cover"], d["score"], d["detector"]
+
+    def __len__(self) -> int:
+        return len(self.crop)
+
+    def batch(self, idx: np.ndarray, rng: np.random.Generator | None) -> tuple[torch.Tensor, torch.Tensor]:
+        """(crops channels_last in [0, 1], coverage (N, 1)); mirrored either way and relit when ``rng`` is given."""
+        x = self.crop[idx].astype(np.float32)
+        if rng is not None:
+            n = len(idx)
+            across, down = rng.random(n) < 0.5, rng.random(n) < 0.5
+            x[across] = x[across, :, ::-1]
+            x[down] = x[down, ::-1]
+            gain = rng.uniform(0.6, 1.4, (n, 1, 1, 1)) * rng.uniform(0.85, 1.15, (n, 1, 1, 3))
+            x = x * gain.astype(np.float32) + rng.uniform(-25, 25, (n, 1, 1, 1)).astype(np.float32)
+            x += rng.normal(0, float(rng.uniform(0, 6)), x.shape).astype(np.float32)
+        t = torch.from_numpy(np.clip(x, 0, 255) / 255.0).permute(0, 3, 1, 2)
+        return t.contiguous(memory_format=torch.channels_last), torch.from_numpy(self.cover[idx].reshape(-1, 1))
+
+
+@torch.no_grad()
+def evaluate(model: Verifier, data: VerdictData, limit: int = 8000) -> dict[str, float]:
+    """On the detector's candidates: cards kept and non-cards let through when the verifier's
+    coverage (alone, or times the detector's score) is cut at 0.5."""
+    model.eval()
+    idx = np.nonzero(data.detector == 1)[0][:limit]
+    pred = []
+    for s in range(0, len(idx), 256):
+        x, _ = data.batch(idx[s : s + 256], None)
+        pred.append(torch.sigmoid(model(x)).reshape(-1).numpy())
+    model.train()
+    p, cover = np.concatenate(pred), data.cover[idx]
+    card, junk = cover >= A_CARD, cover < NOT_A_CARD
+    missed, passed = int((card & (p < 0.5)).sum()), int((junk & (p >= 0.5)).sum())
+    det = data.score[idx] >= 0.5
+    return {
+        "cards": float(card.sum()), "junk": float(junk.sum()), "missed": float(missed), "passed": float(passed),
+        "detector_missed": float((card & ~det).sum()), "detector_passed": float((junk & det).sum()),
+        "mae": float(np.abs(p - cover).mean()), "score": -float(missed + passed),
+    }
+
+
+def train(
+    data_dir: Path, val_dir: Path, *, epochs: int, batch: int, lr: float, threads: int, resume: bool,
+    name: str = "verifier", minutes: float | None = None, init: Path | None = None,
+) -> None:
+    """``init`` may be a refiner's checkpoint: its trunk is taken, its corner head left out."""
+    torch.set_num_threads(threads)
+    run = Run(name)
+    data, val = VerdictData(data_dir), VerdictData(val_dir)
+    model = Verifier().to(memory_format=torch.channels_last)  # type: ignore[call-overload]
+    if init is not None:
+        state = torch.load(init, map_location="cpu", weights_only=False)["model"]
+        own = model.state_dict()
+        taken = {k: v for k, v in state.items() if k in own and own[k].shape == v.shape}
+        model.load_state_dict(taken, strict=False)
+        run.log(f"initialised {len(taken)}/{len(own)} tensors from {init}")
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    steps_per_epoch = len(data) // batch
+    total = epochs * steps_per_epoch
+    step, best, budget = start(run, model, opt, total=total, minutes=minutes, resume=resume, init=None, best=-1e9)
+    run.log(f"verifier: {len(data)} train / {len(val)} val crops, {sum(p.numel() for p in model.parameters())} params, {total} steps")
+    rng = np.random.default_rng(step + 1)
+    t_last, n_last, t_save, agg = time.time(), 0, time.time(), 0.0
+    while budget.progress(step) < 1.0:
+        perm = rng.permutation(len(data))
+        for b in range(steps_per_epoch):
+            if budget.progress(step) >= 1.0:
+                break
+            x, cover = data.batch(perm[b * batch : (b + 1) * batch], rng)
+            for gr in opt.param_groups:
+                gr["lr"] = cosine_lr(step, budget.progress(step), lr)
+            loss = F.binary_cross_entropy_with_logits(model(x), cover)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            step += 1
+            n_last += len(x)
+            agg += loss.item()
+            if step % 50 == 0:
+                rate = n_last / (time.time() - t_last)
+                run.log(
+                    f"step {step}/{total} ep {step / steps_per_epoch:.2f} loss {agg / 50:.5f} "
+                    f"lr {opt.param_groups[0]['lr']:.2e} {rate:.0f} crops/s eta {eta(budget.remaining_s(step, rate / batch))}"
+                )
+                t_last, n_last, agg = time.time(), 0, 0.0
+            last = budget.progress(step) >= 1.0
+            if step % steps_per_epoch == 0 or last or time.time() - t_save > 600:
+                best = checkpoint(run, model, opt, step, best, budget, evaluate(model, val), "score")
+                t_save = t_last = time.time()
+    run.log(f"done, best: {-best:.0f} candidates on the wrong side")
