@@ -12,6 +12,7 @@ import pytest
 from vision.recognizer.geometry import canonical_corners, quad_iou
 from vision.recognizer.outline import verified
 from vision.recognizer.runtime import MODELS_DIR, VERIFIER_FILE, Recognizer, RecognizerSettings
+from vision.synth.scene import Scene
 from vision.train.outlines import coverage
 
 shipped = pytest.mark.skipif(not (MODELS_DIR / VERIFIER_FILE).is_file(), reason="no verifier shipped")
@@ -53,13 +54,22 @@ def test_no_outlines_need_no_network() -> None:
 
 
 @shipped
-def test_the_shipped_verifier_tells_a_card_from_an_outline_across_two_or_the_bare_cloth() -> None:
-    frame = _table(LEFT, RIGHT)
+def test_the_shipped_verifier_rates_a_cards_own_outline_over_one_across_two_or_inside_one() -> None:
+    from vision.synth.scene import render_scene
+
     rec = Recognizer()
-    across = canonical_corners(np.array([LEFT[0], RIGHT[1], RIGHT[2], LEFT[3]], np.float32))
-    cloth = LEFT + np.array([300.0, 100.0], np.float32)
-    card, both, bare = verified(frame, np.stack([RIGHT, across, cloth]), rec._verify_run)
-    assert card > 0.7 and both < 0.5 and bare < 0.2, (card, both, bare)
+    own, wrong = [], []
+    for k in range(6):
+        scene = render_scene(20_400_000 + k, style="clean")
+        full = [np.asarray(c.corners, np.float32) for c in scene.cards if c.visible > 0.95]
+        a, b = full[0], full[1]
+        across = canonical_corners(cv2.boxPoints(cv2.minAreaRect(np.concatenate([a, b]))).astype(np.float32))
+        inside = canonical_corners(a * 0.6 + a.mean(axis=0) * 0.4)
+        cover = verified(scene.image, np.stack([*full, across, inside]), rec._verify_run)
+        own += list(cover[: len(full)])
+        wrong += list(cover[len(full) :])
+        assert min(cover[: len(full)]) > max(cover[len(full) :]), (k, cover)
+    assert min(own) > 0.9 and np.mean(wrong) < 0.6, (own, wrong)
 
 
 @shipped
@@ -73,12 +83,34 @@ def test_a_models_folder_without_the_verifier_runs_as_with_it_turned_off(tmp_pat
 
 
 @shipped
-def test_verified_scores_are_the_verifiers_cut_at_the_threshold() -> None:
+def test_judging_every_outline_the_scores_are_the_verifiers_cut_at_the_threshold() -> None:
     from vision.synth.scene import render_scene
 
-    rec = Recognizer(settings=RecognizerSettings(verifier_weight=1.0))
+    rec = Recognizer(settings=RecognizerSettings(verifier_weight=1.0, verify_below=1.0))
     for k in range(6):
         frame = render_scene(20_200_000 + k, style="hard").image
         quads, scores, _ = rec.detect_quads(frame)
         assert np.all(scores >= rec.settings.score_threshold)
         assert np.allclose(verified(frame, quads, rec._verify_run), scores, atol=1e-5)
+
+
+def _found(rec: Recognizer, scene: Scene) -> set[int]:
+    quads, _, _ = rec.detect_quads(scene.image)
+    return {
+        j for j, c in enumerate(scene.cards)
+        if c.visible >= 0.7 and any(quad_iou(q, np.asarray(c.corners, np.float32)) > 0.5 for q in quads)
+    }
+
+
+@shipped
+def test_the_verifier_finds_cards_the_detector_doubted_and_loses_none_it_found() -> None:
+    from vision.synth.scene import render_scene
+
+    verifying, detector = Recognizer(), Recognizer(settings=RecognizerSettings(verify=False))
+    more = 0
+    for k in range(40):
+        scene = render_scene(20_300_000 + k, style="hard")
+        with_it, without = _found(verifying, scene), _found(detector, scene)
+        assert without <= with_it, (k, without - with_it)
+        more += len(with_it - without)
+    assert more >= 1
