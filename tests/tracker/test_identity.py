@@ -34,6 +34,13 @@ def test_only_played_cards_read_gives_the_read_with_zero_confidence() -> None:
     assert (reading.card, reading.confidence, reading.replay) == ("rosen-6", 0.0, False)
 
 
+def test_a_card_barely_read_is_not_chosen_because_the_clear_read_was_played_already() -> None:
+    votes = {"schellen-10": 0.61, "eicheln-under": 0.5, "eicheln-7": 0.01}
+    reading = resolve(votes, {"schellen-10", "eicheln-under"}, replay_share=0.6)
+    assert reading is not None
+    assert (reading.card, reading.confidence, reading.replay) == ("schellen-10", 0.0, False)
+
+
 def test_card_the_player_showed_not_to_hold_loses_a_close_vote_but_not_a_clear_one() -> None:
     close = resolve({"rosen-6": 1.0, "eicheln-6": 0.9}, set(), replay_share=0.6, not_held={"rosen-6"})
     clear = resolve({"rosen-6": 3.0, "eicheln-6": 0.3}, set(), replay_share=0.6, not_held={"rosen-6"})

@@ -75,7 +75,8 @@ class RecognizerSettings:
     verify: bool = True
     candidate_threshold: float = 0.2
     candidate_nms: float = 0.6
-    #: A verified outline's score: detector score ** (1 - w) x verifier's coverage ** w.
+    #: A judged outline is reported when detector score ** (1 - w) x the verifier's
+    #: coverage ** w reaches ``score_threshold`` (its score stays the detector's).
     verifier_weight: float = 0.7
     #: Outlines the detector scores below this are judged by the verifier; the others
     #: keep the detector's score. 0.5 (the threshold): the verifier finds cards the
@@ -186,9 +187,11 @@ class Recognizer:
         """Stage 1 only: (quads (K,4,2) in frame pixels, scores (K,), is_back (K,) bool), after NMS.
 
         With the verifier, the detector's peaks down to ``candidate_threshold`` are refined
-        and those scored under ``verify_below`` are judged: their score becomes the weighted
-        geometric mean of the detector's score and the verifier's coverage
-        (``verifier_weight``); ``score_threshold`` then applies.
+        and those scored under ``verify_below`` are judged: the weighted geometric mean of
+        the detector's score and the verifier's coverage (``verifier_weight``) must reach
+        ``score_threshold``. The scores returned stay the detector's: the verifier says
+        there is a card, not how well it can be read (a card still under the hand, lifted
+        by it, was read as some card and pulled the tracker's vote).
         """
         frame = check_frame(frame)
         s = self.settings
@@ -222,11 +225,11 @@ class Recognizer:
         if verify:
             doubted = np.nonzero(scores < s.verify_below)[0]
             cover = verified(frame, quads[doubted], self._verify_run)
-            scores = scores.copy()
-            scores[doubted] = scores[doubted] ** (1.0 - s.verifier_weight) * cover**s.verifier_weight
-            sure = scores >= s.score_threshold
-            quads, scores, is_back = quads[sure], scores[sure], is_back[sure]
-            keep = nms_quads(quads, scores, s.nms_iou)[: s.max_cards]
+            judged = scores.copy()
+            judged[doubted] = scores[doubted] ** (1.0 - s.verifier_weight) * cover**s.verifier_weight
+            sure = judged >= s.score_threshold
+            quads, scores, judged, is_back = quads[sure], scores[sure], judged[sure], is_back[sure]
+            keep = nms_quads(quads, judged, s.nms_iou)[: s.max_cards]
             quads, scores, is_back = quads[keep], scores[keep], is_back[keep]
         return quads.astype(np.float32), scores.astype(np.float32), is_back
 

@@ -61,12 +61,14 @@ def resolve(
     if raw_best in played and valid[raw_best] / total >= replay_share:
         return Reading(raw_best, valid[raw_best] / total, (), replay=True)
     weighted = {c: v * (SHOWN_VOID_WEIGHT if c in not_held else 1.0) for c, v in valid.items() if c not in played}
-    if not weighted:
-        # Every read is a card already played: report the best read, unsure, and let the
-        # rules engine flag it rather than invent a card nobody saw.
+    best = best_card(weighted) if weighted else raw_best
+    share = weighted[best] / total if weighted else 0.0
+    if share < MIN_ALTERNATIVE_SHARE:
+        # Every read worth the name is a card already played: report the best read, unsure,
+        # and let the rules engine flag it rather than invent a card nobody saw (a banner
+        # 10 read as the other banner 10 in every frame, with a stray runner-up at 1 %
+        # of the vote, was counted as that runner-up and cost a round its score).
         return Reading(raw_best, 0.0, ())
-    best = best_card(weighted)
-    share = weighted[best] / total
     others = sorted((c for c in weighted if c != best), key=lambda c: (-weighted[c], CARD_INDEX[c]))
     alternatives = tuple(
         (c, round(weighted[c] / total, 3)) for c in others[:MAX_ALTERNATIVES] if weighted[c] / total >= MIN_ALTERNATIVE_SHARE
