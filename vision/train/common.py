@@ -109,3 +109,47 @@ def start(
         step, best, spent = state["step"], state["best"], state.get("spent_s", 0.0)
         run.log(f"resumed at step {step}/{total}")
     return step, best, Budget(total, minutes, spent)
+
+
+def train_on_crops(
+    run: Run, model: Any, opt: Any, data: Any, val: Any, *, batch: int, lr: float, epochs: int,
+    minutes: float | None, resume: bool, init: Path | None, loss_fn: Any, evaluate: Any,
+) -> float:
+    """The loop of the two crop networks (refiner, verifier): shuffled epochs of
+    ``data.batch(idx, rng) -> (x, target)``, cosine rate, a progress line every 50 steps,
+    validation and checkpoint every epoch and every 10 minutes; returns the best score."""
+    import numpy as np
+
+    steps_per_epoch = len(data) // batch
+    total = epochs * steps_per_epoch
+    step, best, budget = start(run, model, opt, total=total, minutes=minutes, resume=resume, init=init, best=-1e9)
+    run.log(f"{run.dir.name}: {len(data)} train / {len(val)} val crops, {sum(p.numel() for p in model.parameters())} params, {total} steps")
+    rng = np.random.default_rng(step + 1)
+    t_last, n_last, t_save, agg = time.time(), 0, time.time(), 0.0
+    while budget.progress(step) < 1.0:
+        perm = rng.permutation(len(data))
+        for b in range(steps_per_epoch):
+            if budget.progress(step) >= 1.0:
+                break
+            x, target = data.batch(perm[b * batch : (b + 1) * batch], rng)
+            for gr in opt.param_groups:
+                gr["lr"] = cosine_lr(step, budget.progress(step), lr)
+            loss = loss_fn(model(x), target)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            step += 1
+            n_last += len(x)
+            agg += loss.item()
+            if step % 50 == 0:
+                rate = n_last / (time.time() - t_last)
+                run.log(
+                    f"step {step}/{total} ep {step / steps_per_epoch:.2f} loss {agg / 50:.5f} "
+                    f"lr {opt.param_groups[0]['lr']:.2e} {rate:.0f} crops/s eta {eta(budget.remaining_s(step, rate / batch))}"
+                )
+                t_last, n_last, agg = time.time(), 0, 0.0
+            last = budget.progress(step) >= 1.0
+            if step % steps_per_epoch == 0 or last or time.time() - t_save > 600:
+                best = checkpoint(run, model, opt, step, best, budget, evaluate(model, val), "score")
+                t_save = t_last = time.time()
+    return best

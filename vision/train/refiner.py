@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +9,7 @@ import torch
 import torch.nn.functional as F
 
 from vision.recognizer.outline import REFINE_H, REFINE_W
-from vision.train.common import Run, checkpoint, cosine_lr, eta, start
+from vision.train.common import Run, train_on_crops
 from vision.train.data import load_chunks
 from vision.train.nets import Refiner
 from vision.train.outlines import mirrored
@@ -70,36 +69,8 @@ def train(
     data, val = OutlineData(data_dir), OutlineData(val_dir)
     model = Refiner().to(memory_format=torch.channels_last)  # type: ignore[call-overload]
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
-    steps_per_epoch = len(data) // batch
-    total = epochs * steps_per_epoch
-    step, best, budget = start(run, model, opt, total=total, minutes=minutes, resume=resume, init=init, best=-1e9)
-    run.log(f"refiner: {len(data)} train / {len(val)} val crops, {sum(p.numel() for p in model.parameters())} params, {total} steps")
-    rng = np.random.default_rng(step + 1)
-    t_last, n_last, t_save, agg = time.time(), 0, time.time(), 0.0
-    while budget.progress(step) < 1.0:
-        perm = rng.permutation(len(data))
-        for b in range(steps_per_epoch):
-            if budget.progress(step) >= 1.0:
-                break
-            x, off = data.batch(perm[b * batch : (b + 1) * batch], rng)
-            for gr in opt.param_groups:
-                gr["lr"] = cosine_lr(step, budget.progress(step), lr)
-            loss = F.smooth_l1_loss(model(x), off, beta=0.01)
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            opt.step()
-            step += 1
-            n_last += len(x)
-            agg += loss.item()
-            if step % 50 == 0:
-                rate = n_last / (time.time() - t_last)
-                run.log(
-                    f"step {step}/{total} ep {step / steps_per_epoch:.2f} loss {agg / 50:.5f} "
-                    f"lr {opt.param_groups[0]['lr']:.2e} {rate:.0f} crops/s eta {eta(budget.remaining_s(step, rate / batch))}"
-                )
-                t_last, n_last, agg = time.time(), 0, 0.0
-            last = budget.progress(step) >= 1.0
-            if step % steps_per_epoch == 0 or last or time.time() - t_save > 600:
-                best = checkpoint(run, model, opt, step, best, budget, evaluate(model, val), "score")
-                t_save = t_last = time.time()
+    best = train_on_crops(
+        run, model, opt, data, val, batch=batch, lr=lr, epochs=epochs, minutes=minutes, resume=resume, init=init,
+        loss_fn=lambda pred, off: F.smooth_l1_loss(pred, off, beta=0.01), evaluate=evaluate,
+    )
     run.log(f"done, best mean corner error {-best:.3f} crop px")

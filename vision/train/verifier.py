@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
-from vision.train.common import Run, checkpoint, cosine_lr, eta, start
+from vision.train.common import Run, train_on_crops
 from vision.train.data import load_chunks
 from vision.train.nets import Verifier
 
@@ -64,8 +63,10 @@ def evaluate(model: Verifier, data: VerdictData, limit: int = 8000) -> dict[str,
     card, junk = cover >= A_CARD, cover < NOT_A_CARD
     missed, passed = int((card & (p < 0.5)).sum()), int((junk & (p >= 0.5)).sum())
     det = data.score[idx] >= 0.5
-    # The runtime's default: the verifier only raises scores (detector^0.3 x coverage^0.7).
-    rescued = ~det & (data.score[idx].clip(1e-6) ** 0.3 * p**0.7 >= 0.5)
+    # The runtime's default: candidates the detector scored 0.2-0.5 are added when
+    # detector^0.3 x coverage^0.7 reaches 0.5.
+    doubted = ~det & (data.score[idx] >= 0.2)
+    rescued = doubted & (data.score[idx].clip(1e-6) ** 0.3 * p**0.7 >= 0.5)
     return {
         "rescued": float((card & rescued).sum()), "rescued_junk": float((junk & rescued).sum()),
         "cards": float(card.sum()), "junk": float(junk.sum()), "missed": float(missed), "passed": float(passed),
@@ -90,36 +91,8 @@ def train(
         model.load_state_dict(taken, strict=False)
         run.log(f"initialised {len(taken)}/{len(own)} tensors from {init}")
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
-    steps_per_epoch = len(data) // batch
-    total = epochs * steps_per_epoch
-    step, best, budget = start(run, model, opt, total=total, minutes=minutes, resume=resume, init=None, best=-1e9)
-    run.log(f"verifier: {len(data)} train / {len(val)} val crops, {sum(p.numel() for p in model.parameters())} params, {total} steps")
-    rng = np.random.default_rng(step + 1)
-    t_last, n_last, t_save, agg = time.time(), 0, time.time(), 0.0
-    while budget.progress(step) < 1.0:
-        perm = rng.permutation(len(data))
-        for b in range(steps_per_epoch):
-            if budget.progress(step) >= 1.0:
-                break
-            x, cover = data.batch(perm[b * batch : (b + 1) * batch], rng)
-            for gr in opt.param_groups:
-                gr["lr"] = cosine_lr(step, budget.progress(step), lr)
-            loss = F.binary_cross_entropy_with_logits(model(x), cover)
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            opt.step()
-            step += 1
-            n_last += len(x)
-            agg += loss.item()
-            if step % 50 == 0:
-                rate = n_last / (time.time() - t_last)
-                run.log(
-                    f"step {step}/{total} ep {step / steps_per_epoch:.2f} loss {agg / 50:.5f} "
-                    f"lr {opt.param_groups[0]['lr']:.2e} {rate:.0f} crops/s eta {eta(budget.remaining_s(step, rate / batch))}"
-                )
-                t_last, n_last, agg = time.time(), 0, 0.0
-            last = budget.progress(step) >= 1.0
-            if step % steps_per_epoch == 0 or last or time.time() - t_save > 600:
-                best = checkpoint(run, model, opt, step, best, budget, evaluate(model, val), "score")
-                t_save = t_last = time.time()
+    best = train_on_crops(
+        run, model, opt, data, val, batch=batch, lr=lr, epochs=epochs, minutes=minutes, resume=resume, init=None,
+        loss_fn=F.binary_cross_entropy_with_logits, evaluate=evaluate,
+    )
     run.log(f"done, best: {-best:.0f} candidates on the wrong side")
