@@ -69,9 +69,10 @@ class RecognizerSettings:
     #: (``vision.recognizer.edges``) when the learned refiner is not run (a models folder
     #: without it, or ``refiner_passes=0``): after the refiner the snap made outlines worse.
     refine_corners: bool = True
-    #: Judge every refined outline with the outline verifier (``VERIFIER_FILE``, when the
-    #: models folder has it): the detector's peaks down to ``candidate_threshold`` are
-    #: refined, and each one's score becomes what the verifier says of its crop.
+    #: Ask the outline verifier (``VERIFIER_FILE``, when the models folder has it) about
+    #: the outlines the detector doubted: its peaks down to ``candidate_threshold`` are
+    #: refined, and one scored under ``verify_below`` is reported if the verifier takes
+    #: its crop for a card (see ``verifier_weight``).
     verify: bool = True
     candidate_threshold: float = 0.2
     candidate_nms: float = 0.6
