@@ -1,4 +1,4 @@
-"""Run folders, checkpoints, logging and progress lines shared by both trainers."""
+"""Run folders, checkpoints, logging, progress lines and the crop-training loop shared by the trainers."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import torch
 
 RUNS_DIR = Path("runs")
@@ -118,8 +119,6 @@ def train_on_crops(
     """The loop of the two crop networks (refiner, verifier): shuffled epochs of
     ``data.batch(idx, rng) -> (x, target)``, cosine rate, a progress line every 50 steps,
     validation and checkpoint every epoch and every 10 minutes; returns the best score."""
-    import numpy as np
-
     steps_per_epoch = len(data) // batch
     total = epochs * steps_per_epoch
     step, best, budget = start(run, model, opt, total=total, minutes=minutes, resume=resume, init=init, best=-1e9)

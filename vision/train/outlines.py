@@ -34,8 +34,8 @@ MATCH_IOU = 0.3
 CANDIDATE_SCORE = 0.1
 CANDIDATE_NMS = 0.6
 
-_DETECTOR: Any = None
-_CANDIDATES: Any = None
+#: One recogniser per worker process and settings (loading the networks takes a while).
+_RECOGNISERS: dict[tuple[str, Any], Any] = {}
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,25 @@ class RefinerJob:
     style: str
     renderer: str
     models: str
+
+
+def _recogniser(models: str, **settings: Any) -> Any:
+    from vision.recognizer.runtime import Recognizer, RecognizerSettings
+
+    key = (models, tuple(sorted(settings.items())))
+    if key not in _RECOGNISERS:
+        _RECOGNISERS[key] = Recognizer(models, settings=RecognizerSettings(**settings))
+    return _RECOGNISERS[key]
+
+
+def _save_chunk(job: RefinerJob, **arrays: np.ndarray) -> Path:
+    """Write one chunk atomically (a chunk on disk is a finished one: reruns skip it)."""
+    job.out.mkdir(parents=True, exist_ok=True)
+    path = job.out / f"chunk-{job.first_seed:09d}.npz"
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, **arrays)  # type: ignore[arg-type]
+    tmp.rename(path)
+    return path
 
 
 def aligned(truth: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -62,19 +81,15 @@ def samples(image: np.ndarray, quad: np.ndarray, truth: np.ndarray) -> tuple[np.
 
 
 def render_chunk(job: RefinerJob) -> Path:
-    global _DETECTOR
-    if _DETECTOR is None:
-        from vision.recognizer.runtime import Recognizer, RecognizerSettings
-
-        # The detector's own outlines, as the refiner will get them: not refined already.
-        _DETECTOR = Recognizer(job.models, settings=RecognizerSettings(score_threshold=0.3, refiner_passes=0, refine_corners=False))
+    # The detector's own outlines, as the refiner will get them: not refined already.
+    detector = _recogniser(job.models, score_threshold=0.3, refiner_passes=0, refine_corners=False)
     render = load_renderer(job.renderer)
     crops, noms, tgts, vis, src = [], [], [], [], []
     for k in range(job.count):
         seed = job.first_seed + k
         rng = np.random.default_rng(seed + 31_337)
         scene = render(seed, style=job.style)
-        found, _, _ = _DETECTOR.detect_quads(scene.image)
+        found, _, _ = detector.detect_quads(scene.image)
         truths = [np.asarray(c.corners, np.float32).reshape(4, 2) for c in scene.cards]
         owner = []  # the card each detector outline overlaps most, if enough
         for q in found:
@@ -95,15 +110,10 @@ def render_chunk(job: RefinerJob) -> Path:
                 tgts.append(tgt)
                 vis.append(float(c.visible))
                 src.append(s)
-    job.out.mkdir(parents=True, exist_ok=True)
-    path = job.out / f"chunk-{job.first_seed:09d}.npz"
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez(
-        tmp, crop=np.stack(crops), nom=np.array(noms, np.float32), tgt=np.array(tgts, np.float32),
+    return _save_chunk(
+        job, crop=np.stack(crops), nom=np.array(noms, np.float32), tgt=np.array(tgts, np.float32),
         vis=np.array(vis, np.float32), detector=np.array(src, np.int8),
     )
-    tmp.rename(path)
-    return path
 
 
 def coverage(quad: np.ndarray, truths: list[np.ndarray], visible: list[float]) -> float:
@@ -118,14 +128,8 @@ def coverage(quad: np.ndarray, truths: list[np.ndarray], visible: list[float]) -
 
 def verdict_chunk(job: RefinerJob) -> Path:
     """Crops of the recogniser's refined candidate outlines (and jittered true ones) with their coverage."""
-    global _CANDIDATES
-    if _CANDIDATES is None:
-        from vision.recognizer.runtime import Recognizer, RecognizerSettings
-
-        # Every outline the verifier will judge at run time: refined, before it is asked.
-        _CANDIDATES = Recognizer(
-            job.models, settings=RecognizerSettings(score_threshold=CANDIDATE_SCORE, nms_iou=CANDIDATE_NMS, verify=False),
-        )
+    # Every outline the verifier will judge at run time: refined, before it is asked.
+    candidates = _recogniser(job.models, score_threshold=CANDIDATE_SCORE, nms_iou=CANDIDATE_NMS, verify=False)
     render = load_renderer(job.renderer)
     crops, cover, score, back, src = [], [], [], [], []
     for k in range(job.count):
@@ -134,7 +138,7 @@ def verdict_chunk(job: RefinerJob) -> Path:
         scene = render(seed, style=job.style)
         truths = [np.asarray(c.corners, np.float32).reshape(4, 2) for c in scene.cards]
         visible = [float(c.visible) for c in scene.cards]
-        found, scores, is_back = _CANDIDATES.detect_quads(scene.image)
+        found, scores, is_back = candidates.detect_quads(scene.image)
         quads = [(q, float(s), bool(b), 1) for q, s, b in zip(found, scores, is_back, strict=True)]
         for t, v in zip(truths, visible, strict=True):
             if v >= MIN_VISIBLE:
@@ -149,15 +153,10 @@ def verdict_chunk(job: RefinerJob) -> Path:
             score.append(s)
             back.append(b)
             src.append(source)
-    job.out.mkdir(parents=True, exist_ok=True)
-    path = job.out / f"chunk-{job.first_seed:09d}.npz"
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez(
-        tmp, crop=np.stack(crops), cover=np.array(cover, np.float32), score=np.array(score, np.float32),
+    return _save_chunk(
+        job, crop=np.stack(crops), cover=np.array(cover, np.float32), score=np.array(score, np.float32),
         back=np.array(back, bool), detector=np.array(src, np.int8),
     )
-    tmp.rename(path)
-    return path
 
 
 def render_dataset(
