@@ -64,3 +64,23 @@ def test_the_built_in_deck_overrules_a_back_only_when_all_but_certain() -> None:
     assert not builtin.overrules_back(np.eye(len(names))[names.index("back")])
     no_back = Prototypes(tuple(n for n in builtin.labels if n != "back"), builtin.vectors[[lab != "back" for lab in builtin.labels]])
     assert not no_back.overrules_back(np.eye(len(no_back.names))[0])  # it could never have said "back"
+
+
+def test_which_cards_the_verifier_may_drop_survives_save_and_load(tmp_path: Path) -> None:
+    from vision.enroll.head import DeckPrototypes
+
+    v = np.eye(3, dtype=np.float32)
+    for verified in (None, frozenset(), frozenset({"x", "z"})):
+        for kind in (Prototypes, DeckPrototypes):
+            kind(("x", "y", "z"), v, verified=verified).save(tmp_path / "p.npz")
+            back = kind.load(tmp_path / "p.npz")
+            assert back.verified == verified, (kind, verified)
+    marked = Prototypes(("x", "y", "z"), v, verified=frozenset({"x"}))
+    assert marked.verifies("x") and not marked.verifies("y")
+    # unknown (an older file, prototypes built by hand): the verifier drops nothing
+    assert not Prototypes(("x", "y", "z"), v).verifies("x")
+
+
+def test_the_built_in_deck_lets_the_verifier_drop_any_of_its_cards() -> None:
+    builtin = Prototypes.load(MODELS_DIR / PROTOTYPES_FILE)
+    assert all(builtin.verifies(name) for name in builtin.names)

@@ -48,3 +48,20 @@ def test_a_run_of_seeds_shares_a_deck_and_the_decks_cycle() -> None:
     assert deck_of(300_000 + RUN - 1) == first
     assert deck_of(300_000 + RUN) != first
     assert deck_of(300_000 + RUN * DECKS) == first
+
+
+def test_half_the_decks_have_coloured_edges_and_their_faces_show_them() -> None:
+    from vision.synth.train_decks import edge_look
+
+    kinds = [edge_look(k)[0] for k in range(DECKS)]
+    assert 0.3 < np.mean([k > 0 for k in kinds]) < 0.7 and {1, 2, 3} <= set(kinds)
+    for kind in (1, 2, 3):
+        index = kinds.index(kind)
+        _, size, colour = edge_look(index)
+        face = french_deck(index)["rosen-7"][0]
+        h, w = face.shape[:2]
+        # a strip just inside the edge the band runs along is the band's colour, not the paper
+        y, x = (int(h * size / 2), w // 2) if kind in (1, 2) else (h // 2, int(w * size / 2))
+        assert np.abs(face[y, x, :3].astype(int) - colour).max() <= 2, (kind, face[y, x], colour)
+        centre = face[h // 2, w // 2, :3].astype(int)
+        assert np.abs(centre - colour).max() > 10  # and the card inside it is not

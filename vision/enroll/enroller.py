@@ -51,6 +51,14 @@ TABLE_SHARE = 0.5
 #: Two labels whose held-out views go to each other this often (summed both ways) are one card:
 #: about 1.0 for one picture under two labels, at most 0.6 for a 7 and an 8 of one suit at 8 views.
 DUPLICATE_SHARE = 0.75
+#: A card the verifier covers at least this well on nine in ten of its enrolment tables is
+#: one it knows (``Prototypes.verified``): the built-in deck's cards score 0.8-0.97 there,
+#: a flat deck's court cards with an inner frame 0.02-0.2 (the verifier takes the frame
+#: for the card). Views the detector missed count as 0.
+COVER_TRUST = 0.5
+COVER_QUANTILE = 0.1
+#: Fewer table views of a card than this: not known.
+COVER_MIN_VIEWS = 4
 #: Shrinkage of the within-card covariance towards the identity (fraction of its mean variance).
 SHRINKAGE = 0.1
 
@@ -65,6 +73,12 @@ class Embedder(Protocol):
 
 class Detector(Embedder, Protocol):
     def detect_quads(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+
+
+class Verifier(Protocol):
+    """The recognizer's outline verifier, when it has one (``Recognizer.coverage``)."""
+
+    def coverage(self, frame: np.ndarray, quads: np.ndarray) -> np.ndarray | None: ...
 
 
 @dataclass
@@ -277,8 +291,9 @@ class Enroller:
 
     def picture_views(
         self, pictures: list[np.ndarray], progress: Progress | None = None
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per picture: unit mean embedding (P, D), each view's embedding (P, V, D) and HOG features (P, V, F).
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[np.ndarray] | None]:
+        """Per picture: unit mean embedding (P, D), each view's embedding (P, V, D), HOG features (P, V, F)
+        and the verifier's coverage of it on each table it was laid on (None without tables or verifier).
 
         The views are the clean picture both ways up plus ``views`` camera-like views, of
         which a share (``table_share``) are cut where the real detector finds the card on
@@ -291,8 +306,10 @@ class Enroller:
             + ([camera_views(pic, self.views - n_table, seed=self.seed * 100_003 + k)] if self.views > n_table else [])
             for k, pic in enumerate(pictures)
         ]
+        covers = None
         if n_table:
-            for k, extra in enumerate(self._table_views(pictures, n_table, progress)):
+            extras, covers = self._table_views(pictures, n_table, progress)
+            for k, extra in enumerate(extras):
                 crops[k].append(extra)
         means, per_view, feats = [], [], []
         for k, parts in enumerate(crops):
@@ -303,15 +320,20 @@ class Enroller:
             means.append(_unit(emb.mean(axis=0)))
             if progress is not None:
                 progress((0.5 if n_table else 0.0) + (0.5 if n_table else 1.0) * (k + 1) / len(crops), f"picture {k + 1} of {len(crops)}")
-        return np.stack(means).astype(np.float32), np.stack(per_view).astype(np.float32), np.stack(feats)
+        return np.stack(means).astype(np.float32), np.stack(per_view).astype(np.float32), np.stack(feats), covers
 
-    def _table_views(self, pictures: list[np.ndarray], per_picture: int, progress: Progress | None) -> list[np.ndarray]:
-        """``per_picture`` crops of each picture as the detector cuts it from photographed tables of six cards.
+    def _table_views(
+        self, pictures: list[np.ndarray], per_picture: int, progress: Progress | None
+    ) -> tuple[list[np.ndarray], list[np.ndarray] | None]:
+        """``per_picture`` crops of each picture as the detector cuts it from photographed tables of six cards,
+        and the verifier's coverage of each try (0 where the detector missed it; None without a verifier).
 
         A card the detector misses is tried again on a later table; after three tries'
         worth of tables the rest are camera views cut at jittered true corners.
         """
         detector: Detector = self.embedder  # type: ignore[assignment]
+        verifier: Verifier | None = self.embedder if callable(getattr(self.embedder, "coverage", None)) else None  # type: ignore[assignment]
+        covers: list[list[float]] | None = [[] for _ in pictures] if verifier is not None else None
         rng = np.random.default_rng((self.seed, 7))
         sheets = [card_sheet(p) for p in pictures]
         got: list[list[np.ndarray]] = [[] for _ in pictures]
@@ -324,13 +346,15 @@ class Enroller:
             chosen = rng.permutation(open_)[:6]
             img, truth = table_photo([sheets[k] for k in chosen], rng)
             quads, _scores, _back = detector.detect_quads(img)
+            cover = verifier.coverage(img, quads) if verifier is not None and len(quads) else None
             for k, q in zip(chosen, truth, strict=True):
-                if len(quads) == 0:
-                    break
                 card_h = float(np.linalg.norm(q[0] - q[3]))
-                dist = np.linalg.norm(quads.mean(axis=1) - q.mean(axis=0), axis=1)
-                j = int(np.argmin(dist))
-                if dist[j] < 0.3 * card_h:
+                dist = np.linalg.norm(quads.mean(axis=1) - q.mean(axis=0), axis=1) if len(quads) else np.zeros(0)
+                j = int(np.argmin(dist)) if len(dist) else -1
+                hit = j >= 0 and dist[j] < 0.3 * card_h
+                if covers is not None:
+                    covers[k].append(float(cover[j]) if hit and cover is not None else 0.0)
+                if hit:
                     got[k].append(rectify(img, quads[j]))
                     need[k] -= 1
             if progress is not None:
@@ -340,21 +364,26 @@ class Enroller:
             if need[k] > 0:  # the detector kept missing it: fall back to camera views
                 crops += list(camera_views(pictures[k], int(need[k]), seed=self.seed * 100_003 + 50_000 + k))
             out.append(np.stack(crops))
-        return out
+        return out, None if covers is None else [np.asarray(c, np.float32) for c in covers]
 
-    def prototypes(self, labels: list[str], per_view: np.ndarray, features: np.ndarray | None = None) -> Prototypes:
+    def prototypes(
+        self, labels: list[str], per_view: np.ndarray, features: np.ndarray | None = None,
+        covers: list[np.ndarray] | None = None,
+    ) -> Prototypes:
         """One prototype per picture (a card scores by its best picture), plus a borrowed back if none was enrolled.
 
         With ``adapt``: the whitening projection, and (given the views' HOG ``features``)
-        the pixel head, fitted on every view of every picture.
+        the pixel head, fitted on every view of every picture. ``covers`` (per picture,
+        from ``picture_views``) decide which cards the verifier may drop (``known_to_verifier``).
         """
+        verified = known_to_verifier(labels, covers)
         vectors, labs = [per_view.mean(axis=1)], list(labels)
         if BACK not in labs and self.back is not None:
             vectors.append(self.back)
             labs += [BACK] * len(self.back)
         v = np.concatenate(vectors)
         if not self.adapt:
-            return Prototypes(tuple(labs), _unit(v).astype(np.float32))
+            return Prototypes(tuple(labs), _unit(v).astype(np.float32), verified=verified)
         projection = whitening(labels, per_view)
         names = list(dict.fromkeys(labs))
         head_w = head_mu = None
@@ -366,7 +395,7 @@ class Enroller:
             head_w, head_mu = fit_ridge(x, y)
         return DeckPrototypes(
             tuple(labs), _unit(v @ projection).astype(np.float32), Z_TEMPERATURE,
-            projection=projection, head_weights=head_w, head_mean=head_mu, knows_back=BACK in labels,
+            projection=projection, head_weights=head_w, head_mean=head_mu, knows_back=BACK in labels, verified=verified,
         )
 
     def build(
@@ -381,13 +410,13 @@ class Enroller:
             if s.picture.shape != (PICTURE_H, PICTURE_W, 4) or s.picture.dtype != np.uint8:
                 raise EnrollImageError(f"{s.source}: picture must be {PICTURE_H}x{PICTURE_W} BGRA uint8, got {s.picture.shape}")
         labels = [str(s.label) for s in samples]
-        means, per_view, features = self.picture_views([s.picture for s in samples], progress)
+        means, per_view, features, covers = self.picture_views([s.picture for s in samples], progress)
         pictures: dict[str, list[np.ndarray]] = {}
         sources: dict[str, list[str]] = {}
         for s in samples:
             pictures.setdefault(str(s.label), []).append(s.picture)
             sources.setdefault(str(s.label), []).append(s.source)
-        prototypes = self.prototypes(labels, per_view, features)
+        prototypes = self.prototypes(labels, per_view, features, covers)
         view_labels = None
         if isinstance(prototypes, DeckPrototypes) and prototypes.projection is not None:
             view_labels = self._held_out_reads(labels, per_view, features)
@@ -426,7 +455,9 @@ class Enroller:
         """Were the profile's prototypes made by this enroller's identifier and, if it has a deck head, its features?"""
         protos = profile.prototypes
         old_head = isinstance(protos, DeckPrototypes) and protos.head_weights is not None and not protos.has_head
-        return not old_head and same_identifier(profile.probe, self.probe)
+        # made before the verifier was asked about the deck's cards (a rebuild takes seconds)
+        unchecked = protos.verified is None and profile.views > 0 and callable(getattr(self.embedder, "coverage", None))
+        return not old_head and not unchecked and same_identifier(profile.probe, self.probe)
 
     def refresh(self, profile: DeckProfile, progress: Progress | None = None) -> DeckProfile:
         """The profile with prototypes rebuilt from its pictures (as many views as it was enrolled with) for this identifier."""
@@ -434,10 +465,30 @@ class Enroller:
             return profile
         same = Enroller(self.embedder, views=profile.views, seed=self.seed, back=self.back, adapt=self.adapt, table_share=self.table_share)
         labels = [c for c in profile.cards for _ in profile.pictures[c]]
-        _, per_view, features = same.picture_views([p for c in profile.cards for p in profile.pictures[c]], progress)
-        profile.prototypes = same.prototypes(labels, per_view, features)
+        _, per_view, features, covers = same.picture_views([p for c in profile.cards for p in profile.pictures[c]], progress)
+        profile.prototypes = same.prototypes(labels, per_view, features, covers)
         profile.probe = self.probe
         return profile
+
+
+def known_to_verifier(labels: list[str], covers: list[np.ndarray] | None) -> frozenset[str]:
+    """The labels whose pictures the verifier covered on enrolment tables (``COVER_TRUST`` at ``COVER_QUANTILE``).
+
+    Why: the verifier learnt cards from the training decks; a deck whose court cards have an
+    inner frame on a coloured card it takes for a smaller card, and would drop them. Only
+    the cards it read as cards on their own tables may be dropped on its word.
+    """
+    if covers is None:
+        return frozenset()
+    pooled: dict[str, list[np.ndarray]] = {}
+    for label, c in zip(labels, covers, strict=True):
+        pooled.setdefault(label, []).append(np.asarray(c, np.float32).reshape(-1))
+    known = set()
+    for label, parts in pooled.items():
+        c = np.concatenate(parts)
+        if len(c) >= COVER_MIN_VIEWS and float(np.quantile(c, COVER_QUANTILE)) >= COVER_TRUST:
+            known.add(label)
+    return frozenset(known)
 
 
 def whitening(labels: list[str], per_view: np.ndarray, shrinkage: float = SHRINKAGE) -> np.ndarray:

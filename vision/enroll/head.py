@@ -24,7 +24,7 @@ import numpy as np
 
 from vision.detection import BACK
 from vision.recognizer.geometry import CROP_H, CROP_W
-from vision.recognizer.prototypes import PrototypeError, Prototypes
+from vision.recognizer.prototypes import PrototypeError, Prototypes, verified_array, verified_labels
 
 CELL = 8
 BINS = 9
@@ -235,6 +235,7 @@ class DeckPrototypes(Prototypes):
         extra["labels"] = np.array(self.labels)
         extra["vectors"] = self.vectors.astype(np.float32)
         extra["temperature"] = np.float32(self.temperature)  # type: ignore[assignment]
+        extra.update(verified_array(self.verified))
         np.savez(path, **extra)  # type: ignore[arg-type]
 
     @classmethod
@@ -249,5 +250,6 @@ class DeckPrototypes(Prototypes):
                 float(z["temperature"]),
                 head_weight=float(z["head_weight"]) if "head_weight" in z.files else HEAD_WEIGHT,
                 knows_back=bool(z["knows_back"]) if "knows_back" in z.files else False,
+                verified=verified_labels(z),
                 **get,
             )

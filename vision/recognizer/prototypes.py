@@ -31,6 +31,12 @@ class Prototypes:
     labels: tuple[str, ...]
     vectors: np.ndarray
     temperature: float = DEFAULT_TEMPERATURE
+    #: Labels whose cards the outline verifier knows: one it says is no card is dropped
+    #: (``RecognizerSettings.reject_below``). The built-in deck's file names all of them
+    #: (the verifier learnt that deck); an enrolled deck names those whose own pictures
+    #: the verifier covered on the enrolment tables; None (an older file, prototypes
+    #: built by hand) names none, so nothing is dropped on the verifier's word.
+    verified: frozenset[str] | None = None
     #: How sure of a face a set that has a ``back`` prototype must be to overrule the detector's "back".
     back_overrule: ClassVar[float] = 0.98
 
@@ -83,15 +89,29 @@ class Prototypes:
         top = int(np.argmax(probs))
         return names[top] != BACK and float(probs[top]) >= self.back_overrule
 
+    def verifies(self, label: str) -> bool:
+        """May a card named ``label`` be dropped when the verifier says its outline covers no card?"""
+        return self.verified is not None and label in self.verified
+
     def save(self, path: Path) -> None:
-        np.savez(path, labels=np.array(self.labels), vectors=self.vectors.astype(np.float32), temperature=self.temperature)
+        arrays = {"labels": np.array(self.labels), "vectors": self.vectors.astype(np.float32), "temperature": np.float32(self.temperature)}
+        np.savez(path, **arrays, **verified_array(self.verified))  # type: ignore[arg-type]
 
     @classmethod
     def load(cls, path: Path) -> Prototypes:
         if not Path(path).is_file():
             raise PrototypeError(f"prototype file not found: {path}")
         with np.load(path, allow_pickle=False) as z:
-            return cls(tuple(str(x) for x in z["labels"]), z["vectors"].astype(np.float32), float(z["temperature"]))
+            return cls(tuple(str(x) for x in z["labels"]), z["vectors"].astype(np.float32), float(z["temperature"]), verified_labels(z))
+
+
+def verified_array(verified: frozenset[str] | None) -> dict[str, np.ndarray]:
+    """The ``verified`` labels as an npz entry (none when unknown, so older readers see an older file)."""
+    return {} if verified is None else {"verified": np.array(sorted(verified), dtype=np.str_)}
+
+
+def verified_labels(z: np.lib.npyio.NpzFile) -> frozenset[str] | None:
+    return frozenset(str(x) for x in z["verified"]) if "verified" in z.files else None
 
 
 def build_prototypes(

@@ -11,6 +11,10 @@ deck that a benchmark measures.
 Held apart from what is measured: the paris deck's art is never used, and the two
 benchmark decks of ``vision.synth.other_decks`` are not drawn here (no four-colour
 inks, no pips on a plain grid, no court letters on coloured bands, no Swiss suits).
+Since session 9 half the decks have coloured edges (bands at the short ends, along the
+long sides, or a coloured margin all round, ``edge_look``): the flat benchmark deck has
+bands at its short ends, and outlines stopped at them; so that kind of edge is no
+longer unseen, while that deck's drawing (flat Swiss pips, numerals in the bands) is.
 Labels are the canonical Swiss ids the scoring uses: kreuz=eicheln, schaufel=schilten,
 herz=rosen, ecken=schellen.
 
@@ -77,6 +81,11 @@ class FrenchLook:
     court_colours: tuple[Colour, Colour, Colour]
     back_colour: Colour
     back_pattern: int
+    #: Coloured card edges (session 9): 0 none, 1 bands across both short ends, 2 a margin
+    #: all round (a card printed on coloured stock), 3 bands along both long sides.
+    edge: int = 0
+    edge_size: float = 0.0  # band width, fraction of the card's side it runs across
+    edge_colour: Colour = (0, 0, 0)
 
     @classmethod
     def random(cls, rng: np.random.Generator) -> FrenchLook:
@@ -105,6 +114,40 @@ class FrenchLook:
             back_colour=ink(palette[int(rng.integers(len(palette) - 1))], 30),
             back_pattern=int(rng.integers(3)),
         )
+
+
+def edge_look(index: int) -> tuple[int, float, Colour]:
+    """Deck ``index``'s coloured edges, from a generator of their own (the rest of the deck is drawn as before).
+
+    Why: the refiner and the verifier had only seen cards with paper-coloured edges, and on
+    a deck with coloured bands at its short ends they put the card's outline where the
+    paper meets the band, cutting off both bands (session 9, the flat benchmark deck:
+    median corner error 11 px). Half the drawn decks now have coloured edges of some kind.
+    """
+    rng = np.random.default_rng(9_900_000 + index)
+    if rng.random() < 0.5:
+        return 0, 0.0, (0, 0, 0)
+    kind = int(rng.integers(1, 4))
+    size = float(rng.uniform(0.06, 0.16) if kind == 1 else rng.uniform(0.04, 0.12))
+    hue = int(rng.integers(180))
+    sat, val = int(rng.integers(60, 256)), int(rng.integers(40, 240))
+    bgr = cv2.cvtColor(np.array([[[hue, sat, val]]], np.uint8), cv2.COLOR_HSV2BGR)[0, 0]
+    return kind, size, (int(bgr[0]), int(bgr[1]), int(bgr[2]))
+
+
+def _edges(img: np.ndarray, look: FrenchLook) -> None:
+    if look.edge == 1:
+        b = round(H0 * look.edge_size)
+        img[:b] = look.edge_colour
+        img[H0 - b :] = look.edge_colour
+    elif look.edge == 2:
+        b = round(W0 * look.edge_size)
+        img[:b] = img[H0 - b :] = look.edge_colour
+        img[:, :b] = img[:, W0 - b :] = look.edge_colour
+    elif look.edge == 3:
+        b = round(W0 * look.edge_size)
+        img[:, :b] = look.edge_colour
+        img[:, W0 - b :] = look.edge_colour
 
 
 def _poly(cx: float, cy: float, s: float, pts: list[tuple[float, float]], flip: bool) -> np.ndarray:
@@ -205,6 +248,7 @@ def draw_face(look: FrenchLook, card: str, rng: np.random.Generator) -> np.ndarr
     suit, rank = card.split("-", 1)
     img = np.empty((H0, W0, 3), np.uint8)
     img[:] = look.paper
+    _edges(img, look)
     if look.frame:
         cv2.rectangle(img, (8, 8), (W0 - 9, H0 - 9), look.black, 1, AA)
         if look.frame == 2:
@@ -247,7 +291,8 @@ def french_deck(index: int) -> dict[str, tuple[np.ndarray, ...]]:
     if not 0 <= index < DECKS:
         raise ValueError(f"deck index must be in 0..{DECKS - 1}, got {index}")
     rng = np.random.default_rng(8_800_000 + index)
-    look = FrenchLook.random(rng)
+    edge, size, colour = edge_look(index)
+    look = replace(FrenchLook.random(rng), edge=edge, edge_size=size, edge_colour=colour)
     alpha = rounded_alpha(H0, W0, int(rng.integers(10, 26)))
     return {
         card: art_levels(np.dstack([draw_back(look) if card == BACK else draw_face(look, card, rng), alpha]))
