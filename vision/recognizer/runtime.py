@@ -216,9 +216,12 @@ class Recognizer:
         With the verifier, the detector's peaks down to ``candidate_threshold`` are refined
         and those scored under ``verify_below`` are judged: the weighted geometric mean of
         the detector's score and the verifier's coverage (``verifier_weight``) must reach
-        ``score_threshold``. The scores returned stay the detector's: the verifier says
-        there is a card, not how well it can be read (a card still under the hand, lifted
-        by it, was read as some card and pulled the tracker's vote).
+        ``score_threshold``; overlapping outlines compete in NMS by that judged score, or
+        the detector's blended with the coverage (``rank_weight``) for the others. The
+        scores returned stay the detector's: the verifier says there is a card, not how
+        well it can be read (a card still under the hand, lifted by it, was read as some
+        card and pulled the tracker's vote). ``reject_below`` acts in :meth:`recognize`,
+        once the card is named.
         """
         quads, scores, is_back, _ = self._outlines(frame)
         return quads, scores, is_back

@@ -11,10 +11,11 @@ deck that a benchmark measures.
 Held apart from what is measured: the paris deck's art is never used, and the two
 benchmark decks of ``vision.synth.other_decks`` are not drawn here (no four-colour
 inks, no pips on a plain grid, no court letters on coloured bands, no Swiss suits).
-Since session 9 half the decks have coloured edges (bands at the short ends, along the
-long sides, or a coloured margin all round, ``edge_look``): the flat benchmark deck has
-bands at its short ends, and outlines stopped at them; so that kind of edge is no
-longer unseen, while that deck's drawing (flat Swiss pips, numerals in the bands) is.
+Since session 9 ``render_edged_scene`` gives half the decks coloured edges (bands at the
+short ends, along the long sides, or a coloured margin all round, ``edge_look``): the
+flat benchmark deck has bands at its short ends, and outlines stopped at them. A refiner
+and verifier trained on with them were not shipped (models/README.md); the shipped
+models never saw these edges, so that benchmark deck stays unseen.
 Labels are the canonical Swiss ids the scoring uses: kreuz=eicheln, schaufel=schilten,
 herz=rosen, ecken=schellen.
 
@@ -117,12 +118,12 @@ class FrenchLook:
 
 
 def edge_look(index: int) -> tuple[int, float, Colour]:
-    """Deck ``index``'s coloured edges, from a generator of their own (the rest of the deck is drawn as before).
+    """Deck ``index``'s coloured edges, from a generator of their own (the rest of the deck is drawn as without).
 
     Why: the refiner and the verifier had only seen cards with paper-coloured edges, and on
     a deck with coloured bands at its short ends they put the card's outline where the
     paper meets the band, cutting off both bands (session 9, the flat benchmark deck:
-    median corner error 11 px). Half the drawn decks now have coloured edges of some kind.
+    median corner error 11 px). Half the drawn decks get coloured edges of some kind.
     """
     rng = np.random.default_rng(9_900_000 + index)
     if rng.random() < 0.5:
@@ -286,13 +287,19 @@ def draw_back(look: FrenchLook) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def french_deck(index: int) -> dict[str, tuple[np.ndarray, ...]]:
-    """Deck ``index`` (0..DECKS-1): all 36 faces and the back as BGRA, one array per LEVEL_HEIGHTS."""
+def french_deck(index: int, edges: bool = False) -> dict[str, tuple[np.ndarray, ...]]:
+    """Deck ``index`` (0..DECKS-1): all 36 faces and the back as BGRA, one array per LEVEL_HEIGHTS.
+
+    ``edges``: with the deck's coloured edges (``edge_look``); the shipped models were
+    trained without them.
+    """
     if not 0 <= index < DECKS:
         raise ValueError(f"deck index must be in 0..{DECKS - 1}, got {index}")
     rng = np.random.default_rng(8_800_000 + index)
-    edge, size, colour = edge_look(index)
-    look = replace(FrenchLook.random(rng), edge=edge, edge_size=size, edge_colour=colour)
+    look = FrenchLook.random(rng)
+    if edges:
+        edge, size, colour = edge_look(index)
+        look = replace(look, edge=edge, edge_size=size, edge_colour=colour)
     alpha = rounded_alpha(H0, W0, int(rng.integers(10, 26)))
     return {
         card: art_levels(np.dstack([draw_back(look) if card == BACK else draw_face(look, card, rng), alpha]))
@@ -302,12 +309,21 @@ def french_deck(index: int) -> dict[str, tuple[np.ndarray, ...]]:
 
 def render_scene(seed: int, *, width: int = 640, height: int = 480, style: str = "mixed", deck: str = FAMILY) -> _scene.Scene:
     """A rendered table like ``vision.synth.scene.render_scene``'s, dealt with French deck ``(seed // RUN) % DECKS``."""
+    return _render(seed, width=width, height=height, style=style, edges=False)
+
+
+def render_edged_scene(seed: int, *, width: int = 640, height: int = 480, style: str = "mixed", deck: str = FAMILY) -> _scene.Scene:
+    """As ``render_scene``, the decks with their coloured edges (``edge_look``; half the decks have some)."""
+    return _render(seed, width=width, height=height, style=style, edges=True)
+
+
+def _render(seed: int, *, width: int, height: int, style: str, edges: bool) -> _scene.Scene:
     if style not in _scene.STYLES:
         raise ValueError(f"style must be one of {', '.join(_scene.STYLES)}, got {style!r}")
     rng = np.random.default_rng(seed)
     d = _scene._difficulty(rng, style)
     index = (seed // RUN) % DECKS
-    cards = _scene.DrawnCards(DeckStyle(deck=f"{FAMILY}-{index}", double_headed=True), french_deck(index))
+    cards = _scene.DrawnCards(DeckStyle(deck=f"{FAMILY}-{index}", double_headed=True), french_deck(index, edges))
     scene = _scene.draw_table(rng, d, cards, seed=seed, width=width, height=height, style=style, deck=FAMILY)
     # Indices in two opposite corners and pips turned below the middle: a French card reads
     # the same either way up, so no crop teaches which end is up.
