@@ -65,3 +65,21 @@ def test_a_profile_enrolled_before_the_verifier_was_asked_is_rebuilt(
         assert fresh.prototypes.verified and Enroller(recognizer).is_current(fresh)
     finally:
         recognizer.prototypes = rec.builtin
+
+
+def test_a_profile_whose_tables_other_outline_networks_cut_is_rebuilt(
+    tmp_path: Path, paris_profile: DeckProfile, recognizer: Recognizer
+) -> None:
+    assert paris_profile.outlines == recognizer.outlines_digest != ""
+    library = DeckLibrary(tmp_path / "decks")
+    library.save(DeckProfile(**{**paris_profile.__dict__, "outlines": "0123456789abcdef"}))  # as if another refiner cut it
+    assert library.load("paris").outlines == "0123456789abcdef"  # kept on disk
+    assert not Enroller(recognizer).is_current(library.load("paris"))
+    library.set_active("paris")
+    rec = DeckAwareRecognizer(recognizer, library)
+    try:
+        assert rec.deck == "paris" and rec.error is None
+        fresh = library.load("paris")
+        assert fresh.outlines == recognizer.outlines_digest and Enroller(recognizer).is_current(fresh)
+    finally:
+        recognizer.prototypes = rec.builtin

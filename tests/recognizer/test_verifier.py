@@ -159,3 +159,14 @@ def test_a_deck_whose_cards_the_verifier_does_not_know_loses_none_on_its_word() 
     rec.prototypes = dataclasses.replace(rec.prototypes, verified=frozenset())
     unknown = _judged(rec, DISTRACTED)
     assert unknown == _judged(Recognizer(settings=RecognizerSettings(reject_below=0.0)), DISTRACTED)
+
+
+@shipped
+def test_the_outline_networks_are_named_by_their_files(tmp_path: Path) -> None:
+    a, b = Recognizer(), Recognizer()
+    assert a.outlines_digest == b.outlines_digest and len(a.outlines_digest) == 16
+    assert Recognizer(settings=RecognizerSettings(verify=False)).outlines_digest != a.outlines_digest
+    for name in ("card-detector.onnx", "card-identifier.onnx", "card-refiner.onnx", "swiss-xvii.prototypes.npz"):
+        shutil.copy(MODELS_DIR / name, tmp_path / name)
+    (tmp_path / VERIFIER_FILE).write_bytes((MODELS_DIR / VERIFIER_FILE).read_bytes())
+    assert Recognizer(tmp_path).outlines_digest == a.outlines_digest  # the same files elsewhere

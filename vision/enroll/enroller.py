@@ -281,6 +281,11 @@ class Enroller:
         self._probe: np.ndarray | None = None
 
     @property
+    def outlines(self) -> str:
+        """The embedder's ``outlines_digest`` ("" when it has none, e.g. no detector)."""
+        return str(getattr(self.embedder, "outlines_digest", ""))
+
+    @property
     def probe(self) -> np.ndarray:
         if self._probe is None:
             self._probe = probe_embedding(self.embedder)
@@ -433,6 +438,7 @@ class Enroller:
             sources=sources,
             views=self.views,
             notes=[i.message for i in report.issues],
+            outlines=self.outlines,
         )
         report.seconds = time.perf_counter() - t0
         return profile, report
@@ -455,9 +461,11 @@ class Enroller:
         """Were the profile's prototypes made by this enroller's identifier and, if it has a deck head, its features?"""
         protos = profile.prototypes
         old_head = isinstance(protos, DeckPrototypes) and protos.head_weights is not None and not protos.has_head
-        # made before the verifier was asked about the deck's cards (a rebuild takes seconds)
+        # made before the verifier was asked about the deck's cards, or its table views cut
+        # and judged by other outline networks (a rebuild takes seconds)
         unchecked = protos.verified is None and profile.views > 0 and callable(getattr(self.embedder, "coverage", None))
-        return not old_head and not unchecked and same_identifier(profile.probe, self.probe)
+        other_outlines = profile.views > 0 and self.outlines != "" and profile.outlines != self.outlines
+        return not old_head and not unchecked and not other_outlines and same_identifier(profile.probe, self.probe)
 
     def refresh(self, profile: DeckProfile, progress: Progress | None = None) -> DeckProfile:
         """The profile with prototypes rebuilt from its pictures (as many views as it was enrolled with) for this identifier."""
@@ -468,6 +476,7 @@ class Enroller:
         _, per_view, features, covers = same.picture_views([p for c in profile.cards for p in profile.pictures[c]], progress)
         profile.prototypes = same.prototypes(labels, per_view, features, covers)
         profile.probe = self.probe
+        profile.outlines = self.outlines
         return profile
 
 

@@ -72,6 +72,9 @@ class DeckProfile:
     views: int = 0
     created: float = field(default_factory=time.time)
     notes: list[str] = field(default_factory=list)
+    #: The recogniser's ``outlines_digest`` when the profile was built: the detector,
+    #: refiner and verifier that cut its table views and judged them ("" before session 9).
+    outlines: str = ""
 
     def __post_init__(self) -> None:
         if self.suits not in SUIT_SYSTEMS:
@@ -146,6 +149,7 @@ class DeckProfile:
             "views": self.views,
             "sources": self.sources,
             "notes": self.notes,
+            "outlines": self.outlines,
         }
         (tmp / "profile.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False), encoding="utf-8")
         old = folder.parent / f".{folder.name}.old"
@@ -182,6 +186,7 @@ class DeckProfile:
                 views=int(meta.get("views", 0)),
                 created=float(meta.get("created", 0.0)),
                 notes=[str(n) for n in meta.get("notes", [])],
+                outlines=str(meta.get("outlines", "")),
             )
         except ProfileError:
             raise

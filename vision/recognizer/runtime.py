@@ -10,6 +10,7 @@ to the active deck's prototypes. Nothing is kept between calls: a frame in, dete
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -132,6 +133,15 @@ def _session(path: Path, settings: RecognizerSettings) -> ort.InferenceSession:
     return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
 
 
+def _digest(files: list[Path]) -> str:
+    """Names the networks that place and judge outlines: an enrolled deck cut by others is rebuilt."""
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def check_frame(frame: object) -> np.ndarray:
     """Validate a camera frame: H x W x 3 uint8 BGR, at least 32 px each way."""
     if not isinstance(frame, np.ndarray):
@@ -163,6 +173,8 @@ class Recognizer:
         # The verifier judges refined outlines; it was not trained on the detector's own.
         use = verifier.is_file() and self.settings.verify and self._refiner is not None
         self._verifier = _session(verifier, self.settings) if use else None
+        outline_files = [mdir / DETECTOR_FILE] + [refiner] * (self._refiner is not None) + [verifier] * (self._verifier is not None)
+        self.outlines_digest = _digest(outline_files)
         if prototypes is None:
             prototypes = mdir / PROTOTYPES_FILE
         self.prototypes = prototypes if isinstance(prototypes, Prototypes) else Prototypes.load(Path(prototypes))
