@@ -52,9 +52,9 @@ TABLE_SHARE = 0.5
 #: about 1.0 for one picture under two labels, at most 0.6 for a 7 and an 8 of one suit at 8 views.
 DUPLICATE_SHARE = 0.75
 #: A card the verifier covers at least this well on nine in ten of its enrolment tables is
-#: one it knows (``Prototypes.verified``): the built-in deck's cards score 0.8-0.97 there,
-#: a flat deck's court cards with an inner frame 0.02-0.2 (the verifier takes the frame
-#: for the card). Views the detector missed count as 0.
+#: one it knows (``Prototypes.verified``): every paris and four-colour card did so at 0.9 or
+#: more (session 9), the flat benchmark deck's court cards at 0.02-0.24 (the outline
+#: stops at their inner frame or coloured bands). Views the detector missed count as 0.
 COVER_TRUST = 0.5
 COVER_QUANTILE = 0.1
 #: Fewer table views of a card than this: not known.
@@ -458,7 +458,8 @@ class Enroller:
         return names[half.logits(best, features[:, test].reshape(len(test) * n, -1)).argmax(axis=1)].reshape(n, len(test))
 
     def is_current(self, profile: DeckProfile) -> bool:
-        """Were the profile's prototypes made by this enroller's identifier and, if it has a deck head, its features?"""
+        """Were the profile's prototypes made by this enroller's identifier (and, if it has a deck head, its
+        features), with its verifier asked about the cards and its outline networks cutting the table views?"""
         protos = profile.prototypes
         old_head = isinstance(protos, DeckPrototypes) and protos.head_weights is not None and not protos.has_head
         # made before the verifier was asked about the deck's cards, or its table views cut
