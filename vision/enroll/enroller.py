@@ -75,10 +75,14 @@ class Detector(Embedder, Protocol):
     def detect_quads(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
 
 
-class Verifier(Protocol):
-    """The recognizer's outline verifier, when it has one (``Recognizer.coverage``)."""
+class OutlineJudge(Detector, Protocol):
+    """A detector that also says how well each outline covers a card (``Recognizer.detect_outlines``)."""
 
-    def coverage(self, frame: np.ndarray, quads: np.ndarray) -> np.ndarray | None: ...
+    def detect_outlines(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]: ...
+
+
+def _judges_outlines(embedder: object) -> bool:
+    return callable(getattr(embedder, "detect_outlines", None))
 
 
 @dataclass
@@ -337,8 +341,8 @@ class Enroller:
         worth of tables the rest are camera views cut at jittered true corners.
         """
         detector: Detector = self.embedder  # type: ignore[assignment]
-        verifier: Verifier | None = self.embedder if callable(getattr(self.embedder, "coverage", None)) else None  # type: ignore[assignment]
-        covers: list[list[float]] | None = [[] for _ in pictures] if verifier is not None else None
+        judge: OutlineJudge | None = self.embedder if _judges_outlines(self.embedder) else None  # type: ignore[assignment]
+        covers: list[list[float]] | None = [[] for _ in pictures] if judge is not None else None
         rng = np.random.default_rng((self.seed, 7))
         sheets = [card_sheet(p) for p in pictures]
         got: list[list[np.ndarray]] = [[] for _ in pictures]
@@ -350,8 +354,12 @@ class Enroller:
                 break
             chosen = rng.permutation(open_)[:6]
             img, truth = table_photo([sheets[k] for k in chosen], rng)
-            quads, _scores, _back = detector.detect_quads(img)
-            cover = verifier.coverage(img, quads) if verifier is not None and len(quads) else None
+            if judge is not None:
+                quads, _scores, _back, cover = judge.detect_outlines(img)
+            else:
+                (quads, _scores, _back), cover = detector.detect_quads(img), None
+            if cover is None:
+                covers = None  # a recogniser without a verifier: nothing to ask
             for k, q in zip(chosen, truth, strict=True):
                 card_h = float(np.linalg.norm(q[0] - q[3]))
                 dist = np.linalg.norm(quads.mean(axis=1) - q.mean(axis=0), axis=1) if len(quads) else np.zeros(0)
@@ -464,7 +472,7 @@ class Enroller:
         old_head = isinstance(protos, DeckPrototypes) and protos.head_weights is not None and not protos.has_head
         # made before the verifier was asked about the deck's cards, or its table views cut
         # and judged by other outline networks (a rebuild takes seconds)
-        unchecked = protos.verified is None and profile.views > 0 and callable(getattr(self.embedder, "coverage", None))
+        unchecked = protos.verified is None and profile.views > 0 and _judges_outlines(self.embedder)
         other_outlines = profile.views > 0 and self.outlines != "" and profile.outlines != self.outlines
         return not old_head and not unchecked and not other_outlines and same_identifier(profile.probe, self.probe)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -73,9 +74,10 @@ class RecognizerSettings:
     #: without it, or ``refiner_passes=0``): after the refiner the snap made outlines worse.
     refine_corners: bool = True
     #: Ask the outline verifier (``VERIFIER_FILE``, when the models folder has it) about
-    #: the outlines the detector doubted: its peaks down to ``candidate_threshold`` are
-    #: refined, and one scored under ``verify_below`` is reported if the verifier takes
-    #: its crop for a card (see ``verifier_weight``).
+    #: every outline: the detector's peaks down to ``candidate_threshold`` are refined, one
+    #: scored under ``verify_below`` is reported if the verifier takes its crop for a card
+    #: (see ``verifier_weight``), and its coverage ranks (``rank_weight``) and drops
+    #: (``reject_below``) the others.
     verify: bool = True
     candidate_threshold: float = 0.2
     candidate_nms: float = 0.6
@@ -136,7 +138,6 @@ def _session(path: Path, settings: RecognizerSettings) -> ort.InferenceSession:
 
 
 def _digest(files: list[Path]) -> str:
-    """Names the networks that place and judge outlines: an enrolled deck cut by others is rebuilt."""
     h = hashlib.sha256()
     for f in files:
         h.update(f.name.encode())
@@ -175,8 +176,7 @@ class Recognizer:
         # The verifier judges refined outlines; it was not trained on the detector's own.
         use = verifier.is_file() and self.settings.verify and self._refiner is not None
         self._verifier = _session(verifier, self.settings) if use else None
-        outline_files = [mdir / DETECTOR_FILE] + [refiner] * (self._refiner is not None) + [verifier] * (self._verifier is not None)
-        self.outlines_digest = _digest(outline_files)
+        self._outline_files = [mdir / DETECTOR_FILE] + [refiner] * (self._refiner is not None) + [verifier] * (self._verifier is not None)
         if prototypes is None:
             prototypes = mdir / PROTOTYPES_FILE
         self.prototypes = prototypes if isinstance(prototypes, Prototypes) else Prototypes.load(Path(prototypes))
@@ -213,16 +213,14 @@ class Recognizer:
         emb, flip = self._ident.run(None, {"crops": x})
         return emb, flip.reshape(-1)
 
-    def coverage(self, frame: np.ndarray, quads: np.ndarray) -> np.ndarray | None:
-        """How well each outline (K, 4, 2) covers one card, as the verifier judges it; None without a verifier.
+    @cached_property
+    def outlines_digest(self) -> str:
+        """Names the detector, refiner and verifier files in use (read once, when first asked).
 
-        Enrolment asks it about a new deck's cards laid on a table: a deck whose cards the
-        verifier does not take for cards (an inner frame on a coloured card) must not have
-        them dropped on its word (``RecognizerSettings.reject_below``).
+        An enrolled deck keeps it: its table views were cut and judged by these networks,
+        and a profile made by others is rebuilt from its pictures.
         """
-        if self._verifier is None:
-            return None
-        return verified(check_frame(frame), quads, self._verify_run)
+        return _digest(self._outline_files)
 
     def detect_quads(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Stage 1 only: (quads (K,4,2) in frame pixels, scores (K,), is_back (K,) bool), after NMS.
@@ -237,11 +235,16 @@ class Recognizer:
         card and pulled the tracker's vote). ``reject_below`` acts in :meth:`recognize`,
         once the card is named.
         """
-        quads, scores, is_back, _ = self._outlines(frame)
+        quads, scores, is_back, _ = self.detect_outlines(frame)
         return quads, scores, is_back
 
-    def _outlines(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
-        """``detect_quads`` and the verifier's coverage of each outline (None without a verifier)."""
+    def detect_outlines(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        """``detect_quads`` and the verifier's coverage of each outline (None without a verifier).
+
+        Enrolment reads the coverage of a new deck's cards laid on a table: a deck whose
+        cards the verifier does not take for cards (an inner frame on a coloured card) must
+        not have them dropped on its word (``RecognizerSettings.reject_below``).
+        """
         frame = check_frame(frame)
         s = self.settings
         verify = self._verifier is not None
@@ -288,7 +291,7 @@ class Recognizer:
 
     def recognize(self, frame: np.ndarray) -> list[Detection]:
         """Every card in the frame, best first: id (or ``"back"``), confidence, box, corners, alternatives."""
-        quads, scores, is_back, cover = self._outlines(frame)
+        quads, scores, is_back, cover = self.detect_outlines(frame)
         if len(quads) == 0:
             return []
         crops = np.stack([rectify(frame, q) for q in quads])
