@@ -134,13 +134,13 @@ def test_second_look_reads_only_unsure_cards_again(scenes: list[Scene]) -> None:
     off = Recognizer(settings=RecognizerSettings(second_look_below=0.0))
     always = Recognizer(settings=RecognizerSettings(second_look_below=1.0))
     calls: list[int] = []
-    embed = always.embed
+    embed = always.embed_trunk
 
-    def counting(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def counting(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         calls.append(len(crops))
         return embed(crops)
 
-    always.embed = counting  # type: ignore[method-assign]
+    always.embed_trunk = counting  # type: ignore[method-assign]
     frame = scenes[0].image
     plain = off.recognize(frame)
     looked = always.recognize(frame)

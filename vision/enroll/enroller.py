@@ -34,7 +34,7 @@ from scoring.cards import ALL_CARD_IDS
 from vision.detection import BACK
 from vision.enroll.augment import camera_views, card_sheet, table_photo
 from vision.enroll.crops import EnrollImageError, alpha_quad, flatten_alpha, full_quad, is_card_shaped
-from vision.enroll.head import Z_TEMPERATURE, DeckPrototypes, card_features, fit_ridge
+from vision.enroll.head import TRUNK_RIDGE, Z_TEMPERATURE, DeckPrototypes, card_features, fit_ridge, unit_rows
 from vision.enroll.names import named
 from vision.enroll.profile import PICTURE_H, PICTURE_W, DeckProfile
 from vision.recognizer.geometry import CROP_H, CROP_W, rectify, rotate_half
@@ -283,6 +283,7 @@ class Enroller:
                 back = protos.vectors[[i for i, lab in enumerate(protos.labels) if lab == BACK]]
         self.back = back
         self._probe: np.ndarray | None = None
+        self._gives_trunk: bool | None = None
 
     @property
     def outlines(self) -> str:
@@ -295,14 +296,28 @@ class Enroller:
             self._probe = probe_embedding(self.embedder)
         return self._probe
 
-    def _embed(self, crops: np.ndarray, batch: int = 128) -> np.ndarray:
-        return np.concatenate([self.embedder.embed(np.ascontiguousarray(crops[s : s + batch]))[0] for s in range(0, len(crops), batch)])
+    @property
+    def gives_trunk(self) -> bool:
+        """Does the embedder give the identifier's trunk features (``Recognizer.embed_trunk``)?"""
+        if self._gives_trunk is None:
+            read = getattr(self.embedder, "embed_trunk", None)
+            self._gives_trunk = callable(read) and read(probe_crops()[:1])[2] is not None
+        return self._gives_trunk
+
+    def _embed(self, crops: np.ndarray, batch: int = 128) -> tuple[np.ndarray, np.ndarray | None]:
+        """Embeddings (N, D) and, where the embedder gives them, unit trunk features (N, T)."""
+        parts = [np.ascontiguousarray(crops[s : s + batch]) for s in range(0, len(crops), batch)]
+        if not self.gives_trunk:
+            return np.concatenate([self.embedder.embed(x)[0] for x in parts]), None
+        reads = [self.embedder.embed_trunk(x) for x in parts]  # type: ignore[attr-defined]
+        return np.concatenate([r[0] for r in reads]), unit_rows(np.concatenate([r[2] for r in reads]))
 
     def picture_views(
         self, pictures: list[np.ndarray], progress: Progress | None = None
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[np.ndarray] | None]:
-        """Per picture: unit mean embedding (P, D), each view's embedding (P, V, D), HOG features (P, V, F)
-        and the verifier's coverage of it on each table it was laid on (None without tables or verifier).
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, list[np.ndarray] | None]:
+        """Per picture: unit mean embedding (P, D), each view's embedding (P, V, D), HOG features (P, V, F),
+        unit trunk features (P, V, T; None from an identifier that gives none) and the verifier's
+        coverage of it on each table it was laid on (None without tables or verifier).
 
         The views are the clean picture both ways up plus ``views`` camera-like views, of
         which a share (``table_share``) are cut where the real detector finds the card on
@@ -320,16 +335,18 @@ class Enroller:
             extras, covers = self._table_views(pictures, n_table, progress)
             for k, extra in enumerate(extras):
                 crops[k].append(extra)
-        means, per_view, feats = [], [], []
+        means, per_view, feats, trunks = [], [], [], []
         for k, parts in enumerate(crops):
             x = np.ascontiguousarray(np.concatenate(parts))
-            emb = self._embed(x)
+            emb, trunk = self._embed(x)
             per_view.append(emb)
+            trunks.append(trunk)
             feats.append(card_features(x))
             means.append(_unit(emb.mean(axis=0)))
             if progress is not None:
                 progress((0.5 if n_table else 0.0) + (0.5 if n_table else 1.0) * (k + 1) / len(crops), f"picture {k + 1} of {len(crops)}")
-        return np.stack(means).astype(np.float32), np.stack(per_view).astype(np.float32), np.stack(feats), covers
+        trunk_views = None if any(t is None for t in trunks) else np.stack(trunks)  # type: ignore[arg-type]
+        return np.stack(means).astype(np.float32), np.stack(per_view).astype(np.float32), np.stack(feats), trunk_views, covers
 
     def _table_views(
         self, pictures: list[np.ndarray], per_picture: int, progress: Progress | None
@@ -381,13 +398,14 @@ class Enroller:
 
     def prototypes(
         self, labels: list[str], per_view: np.ndarray, features: np.ndarray | None = None,
-        covers: list[np.ndarray] | None = None,
+        covers: list[np.ndarray] | None = None, trunk: np.ndarray | None = None,
     ) -> Prototypes:
         """One prototype per picture (a card scores by its best picture), plus a borrowed back if none was enrolled.
 
         With ``adapt``: the whitening projection, and (given the views' HOG ``features``)
-        the pixel head, fitted on every view of every picture. ``covers`` (per picture,
-        from ``picture_views``) decide which cards the verifier may drop (``known_to_verifier``).
+        the pixel head, and (given their ``trunk`` features too) the trunk head, fitted on
+        every view of every picture. ``covers`` (per picture, from ``picture_views``)
+        decide which cards the verifier may drop (``known_to_verifier``).
         """
         verified = known_to_verifier(labels, covers)
         vectors, labs = [per_view.mean(axis=1)], list(labels)
@@ -399,16 +417,19 @@ class Enroller:
             return Prototypes(tuple(labs), _unit(v).astype(np.float32), verified=verified)
         projection = whitening(labels, per_view)
         names = list(dict.fromkeys(labs))
-        head_w = head_mu = None
+        head_w = head_mu = trunk_w = trunk_mu = None
         if features is not None:
             n_views = features.shape[1]
             x = features.reshape(-1, features.shape[-1])
             y = np.zeros((len(x), len(names)), np.float32)
             y[np.arange(len(x)), np.repeat([names.index(lab) for lab in labels], n_views)] = 1.0
             head_w, head_mu = fit_ridge(x, y)
+            if trunk is not None:
+                trunk_w, trunk_mu = fit_ridge(trunk.reshape(len(x), -1), y, TRUNK_RIDGE)
         return DeckPrototypes(
             tuple(labs), _unit(v @ projection).astype(np.float32), Z_TEMPERATURE,
             projection=projection, head_weights=head_w, head_mean=head_mu, knows_back=BACK in labels, verified=verified,
+            trunk_weights=trunk_w, trunk_mean=trunk_mu,
         )
 
     def build(
@@ -423,16 +444,16 @@ class Enroller:
             if s.picture.shape != (PICTURE_H, PICTURE_W, 4) or s.picture.dtype != np.uint8:
                 raise EnrollImageError(f"{s.source}: picture must be {PICTURE_H}x{PICTURE_W} BGRA uint8, got {s.picture.shape}")
         labels = [str(s.label) for s in samples]
-        means, per_view, features, covers = self.picture_views([s.picture for s in samples], progress)
+        means, per_view, features, trunk, covers = self.picture_views([s.picture for s in samples], progress)
         pictures: dict[str, list[np.ndarray]] = {}
         sources: dict[str, list[str]] = {}
         for s in samples:
             pictures.setdefault(str(s.label), []).append(s.picture)
             sources.setdefault(str(s.label), []).append(s.source)
-        prototypes = self.prototypes(labels, per_view, features, covers)
+        prototypes = self.prototypes(labels, per_view, features, covers, trunk)
         view_labels = None
         if isinstance(prototypes, DeckPrototypes) and prototypes.projection is not None:
-            view_labels = self._held_out_reads(labels, per_view, features)
+            view_labels = self._held_out_reads(labels, per_view, features, trunk)
             # judge closeness where the deck's cards are told apart
             per_view = _unit(per_view @ prototypes.projection)
             means = _unit(per_view.mean(axis=1))
@@ -451,7 +472,9 @@ class Enroller:
         report.seconds = time.perf_counter() - t0
         return profile, report
 
-    def _held_out_reads(self, labels: list[str], per_view: np.ndarray, features: np.ndarray) -> np.ndarray:
+    def _held_out_reads(
+        self, labels: list[str], per_view: np.ndarray, features: np.ndarray, trunk: np.ndarray | None = None
+    ) -> np.ndarray:
         """How a deck fitted on every other view reads the views it did not see (P, V//2 labels).
 
         Held out, so a picture's own views cannot simply be memorised: views of two
@@ -459,22 +482,26 @@ class Enroller:
         """
         n, v, d = per_view.shape
         fit, test = np.arange(0, v, 2), np.arange(1, v, 2)
-        half = self.prototypes(labels, per_view[:, fit], features[:, fit])
+        half = self.prototypes(labels, per_view[:, fit], features[:, fit], trunk=None if trunk is None else trunk[:, fit])
         assert isinstance(half, DeckPrototypes)
         best = half.similarities(per_view[:, test].reshape(-1, d))
         names = np.array(half.names)
-        return names[half.logits(best, features[:, test].reshape(len(test) * n, -1)).argmax(axis=1)].reshape(n, len(test))
+        held_trunk = None if trunk is None else trunk[:, test].reshape(len(test) * n, -1)
+        logits = half.logits(best, features[:, test].reshape(len(test) * n, -1), held_trunk)
+        return names[logits.argmax(axis=1)].reshape(n, len(test))
 
     def is_current(self, profile: DeckProfile) -> bool:
         """Were the profile's prototypes made by this enroller's identifier (and, if it has a deck head, its
         features), with its verifier asked about the cards and its outline networks cutting the table views?"""
         protos = profile.prototypes
         old_head = isinstance(protos, DeckPrototypes) and protos.head_weights is not None and not protos.has_head
+        # a deck head made before the identifier gave its trunk features (session 10)
+        no_trunk = isinstance(protos, DeckPrototypes) and protos.head_weights is not None and protos.trunk_weights is None and self.gives_trunk
         # made before the verifier was asked about the deck's cards, or its table views cut
         # and judged by other outline networks (a rebuild takes seconds)
         unchecked = protos.verified is None and profile.views > 0 and _judges_outlines(self.embedder)
         other_outlines = profile.views > 0 and self.outlines != "" and profile.outlines != self.outlines
-        return not old_head and not unchecked and not other_outlines and same_identifier(profile.probe, self.probe)
+        return not (old_head or no_trunk or unchecked or other_outlines) and same_identifier(profile.probe, self.probe)
 
     def refresh(self, profile: DeckProfile, progress: Progress | None = None) -> DeckProfile:
         """The profile with prototypes rebuilt from its pictures (as many views as it was enrolled with) for this identifier."""
@@ -482,8 +509,8 @@ class Enroller:
             return profile
         same = Enroller(self.embedder, views=profile.views, seed=self.seed, back=self.back, adapt=self.adapt, table_share=self.table_share)
         labels = [c for c in profile.cards for _ in profile.pictures[c]]
-        _, per_view, features, covers = same.picture_views([p for c in profile.cards for p in profile.pictures[c]], progress)
-        profile.prototypes = same.prototypes(labels, per_view, features, covers)
+        _, per_view, features, trunk, covers = same.picture_views([p for c in profile.cards for p in profile.pictures[c]], progress)
+        profile.prototypes = same.prototypes(labels, per_view, features, covers, trunk)
         profile.probe = self.probe
         profile.outlines = self.outlines
         return profile

@@ -45,6 +45,19 @@ FACE_MASS = 0.97
 FACE_TOP = 0.3
 #: Probabilities are a softmax of the combined z-scores at this temperature.
 Z_TEMPERATURE = 2.0
+#: Weight and ridge penalty of the trunk head: a ridge classifier on the identifier's
+#: trunk features (unit vectors), fitted on the same views. Chosen on tuning scenes
+#: (session 10; seeds 41,000,000-41,000,449, crops where the detector found the cards,
+#: no second look): misread four-colour / flat-swiss / paris cards 38 / 62 / 9 without it,
+#: 31 / 53 / 12 at weight 0.3, 29 / 56 / 12 at 0.6 (models/README.md has the rest).
+TRUNK_WEIGHT = 0.3
+TRUNK_RIDGE = 3.0
+
+
+def unit_rows(x: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length (the trunk head reads directions, not how bright a crop was)."""
+    x = np.asarray(x, dtype=np.float32)
+    return x / (np.linalg.norm(x, axis=-1, keepdims=True) + 1e-6)
 
 
 def hog_features(crops: np.ndarray) -> np.ndarray:
@@ -129,11 +142,13 @@ def _z(x: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class DeckPrototypes(Prototypes):
-    """Prototypes of an enrolled deck: a whitening ``projection`` of the embedding, and a pixel head.
+    """Prototypes of an enrolled deck: a whitening ``projection`` of the embedding, a pixel head and a trunk head.
 
     ``head_weights`` (F, len(names)) and ``head_mean`` (F,) score each crop's HOG
     features per label (a label the head does not know, such as a borrowed card back,
-    gets the row's mean). Without crops only the embedding is used.
+    gets the row's mean). Without crops only the embedding is used. ``trunk_weights``
+    (T, len(names)) and ``trunk_mean`` (T,) score the identifier's trunk features the
+    same way (since session 10; without them, or without the features, that term is left out).
     """
 
     projection: np.ndarray | None = None
@@ -141,6 +156,9 @@ class DeckPrototypes(Prototypes):
     head_mean: np.ndarray | None = None
     head_weight: float = HEAD_WEIGHT
     knows_back: bool = False
+    trunk_weights: np.ndarray | None = None
+    trunk_mean: np.ndarray | None = None
+    trunk_weight: float = TRUNK_WEIGHT
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -152,6 +170,11 @@ class DeckPrototypes(Prototypes):
             raise PrototypeError("head_weights and head_mean go together")
         if w is not None and m is not None and (w.ndim != 2 or w.shape[1] != len(self.names) or m.shape != (w.shape[0],)):
             raise PrototypeError(f"head must be (F, {len(self.names)}) weights with an (F,) mean, got {w.shape} and {m.shape}")
+        tw, tm = self.trunk_weights, self.trunk_mean
+        if (tw is None) != (tm is None):
+            raise PrototypeError("trunk_weights and trunk_mean go together")
+        if tw is not None and tm is not None and (tw.ndim != 2 or tw.shape[1] != len(self.names) or tm.shape != (tw.shape[0],)):
+            raise PrototypeError(f"trunk head must be (T, {len(self.names)}) weights with a (T,) mean, got {tw.shape} and {tm.shape}")
 
     @property
     def dim(self) -> int:
@@ -177,17 +200,22 @@ class DeckPrototypes(Prototypes):
             best[:, k] = np.maximum(best[:, k], sims[:, j])
         return best
 
-    def logits(self, best: np.ndarray, features: np.ndarray | None) -> np.ndarray:
-        """Combined scores (N, len(names)) from label similarities and (optionally) HOG features."""
+    def logits(self, best: np.ndarray, features: np.ndarray | None, trunk: np.ndarray | None = None) -> np.ndarray:
+        """Combined scores (N, len(names)) from label similarities and (optionally) HOG and trunk features."""
         if self.head_weights is None or len(best) == 0:
             return best * self.temperature
         if features is None:  # embedding only, on the same z scale as with the head
             return _z(best) * self.temperature
         assert self.head_mean is not None
         head = (features - self.head_mean) @ self.head_weights
-        return (_z(best) + self.head_weight * _z(head)) * self.temperature
+        z = _z(best) + self.head_weight * _z(head)
+        if trunk is not None and self.trunk_weights is not None and self.trunk_mean is not None:
+            if trunk.shape[-1] != self.trunk_mean.shape[0]:
+                raise PrototypeError(f"trunk head reads {self.trunk_mean.shape[0]} features, got {trunk.shape[-1]}")
+            z = z + self.trunk_weight * _z((unit_rows(trunk) - self.trunk_mean) @ self.trunk_weights)
+        return z * self.temperature
 
-    def scores(self, embeddings: np.ndarray, crops: np.ndarray | None = None) -> np.ndarray:
+    def scores(self, embeddings: np.ndarray, crops: np.ndarray | None = None, trunk: np.ndarray | None = None) -> np.ndarray:
         """As ``Prototypes.scores``; crops (N, V, H, W, 3), several views of each card, are read by their mean features.
 
         The recogniser's second look at an unsure card passes all five of its crops: on
@@ -205,7 +233,7 @@ class DeckPrototypes(Prototypes):
                 features = card_features(crops.reshape(n * v, *crops.shape[2:])).reshape(n, v, -1).mean(axis=1)
             else:
                 features = card_features(crops)
-        z = self.logits(best, features)
+        z = self.logits(best, features, trunk if use_head else None)
         z = z - z.max(axis=1, keepdims=True)
         e = np.exp(z)
         return e / e.sum(axis=1, keepdims=True)
@@ -227,8 +255,11 @@ class DeckPrototypes(Prototypes):
         return 1.0 - float(p[b]) >= FACE_MASS and float(np.delete(p, b).max()) >= FACE_TOP
 
     def save(self, path: Path) -> None:
-        extra: dict[str, np.ndarray] = {"head_weight": np.float32(self.head_weight), "knows_back": np.bool_(self.knows_back)}  # type: ignore[dict-item]
-        for key in ("projection", "head_weights", "head_mean"):
+        extra: dict[str, np.ndarray] = {
+            "head_weight": np.array(self.head_weight, np.float32), "knows_back": np.array(self.knows_back),
+            "trunk_weight": np.array(self.trunk_weight, np.float32),
+        }
+        for key in ("projection", "head_weights", "head_mean", "trunk_weights", "trunk_mean"):
             value = getattr(self, key)
             if value is not None:
                 extra[key] = value.astype(np.float32)
@@ -243,13 +274,14 @@ class DeckPrototypes(Prototypes):
         if not Path(path).is_file():
             raise PrototypeError(f"prototype file not found: {path}")
         with np.load(path, allow_pickle=False) as z:
-            get = {k: z[k].astype(np.float32) for k in ("projection", "head_weights", "head_mean") if k in z.files}
+            get = {k: z[k].astype(np.float32) for k in ("projection", "head_weights", "head_mean", "trunk_weights", "trunk_mean") if k in z.files}
             return cls(
                 tuple(str(x) for x in z["labels"]),
                 z["vectors"].astype(np.float32),
                 float(z["temperature"]),
                 head_weight=float(z["head_weight"]) if "head_weight" in z.files else HEAD_WEIGHT,
                 knows_back=bool(z["knows_back"]) if "knows_back" in z.files else False,
+                trunk_weight=float(z["trunk_weight"]) if "trunk_weight" in z.files else TRUNK_WEIGHT,
                 verified=verified_labels(z),
                 **get,
             )

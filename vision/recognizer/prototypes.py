@@ -53,12 +53,13 @@ class Prototypes:
     def dim(self) -> int:
         return int(self.vectors.shape[1])
 
-    def scores(self, embeddings: np.ndarray, crops: np.ndarray | None = None) -> np.ndarray:
+    def scores(self, embeddings: np.ndarray, crops: np.ndarray | None = None, trunk: np.ndarray | None = None) -> np.ndarray:
         """Probabilities (N, len(names)): softmax over each label's best cosine similarity.
 
         ``crops`` are the upright crops the embeddings were made from, (N, H, W, 3), or
         several views of each card, (N, V, H, W, 3), whose embeddings were averaged;
-        unused here, a subclass (an enrolled deck's, ``vision.enroll``) may read them.
+        ``trunk`` the identifier's trunk features of them (N, T), averaged likewise. Both
+        unused here; a subclass (an enrolled deck's, ``vision.enroll``) may read them.
         """
         sims = np.asarray(embeddings, dtype=np.float32) @ self.vectors.T  # (N, P)
         names = self.names

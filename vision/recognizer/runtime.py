@@ -1,6 +1,6 @@
 """The recognition step the appliance runs on every frame: ONNX detector, then identifier.
 
-Stage 1 (class-agnostic detector, letterboxed 320 input) finds every card's quadrilateral
+Stage 1 (class-agnostic detector, the frame letterboxed to the square its file declares) finds every card's quadrilateral
 and whether it shows its face or its back; the outline refiner (``outline``, a third
 small network, when the models folder has it) then moves each outline onto its card from
 a full-resolution crop around it. Stage 2 warps each face-up quad from the
@@ -170,6 +170,9 @@ class Recognizer:
         self.settings = settings or RecognizerSettings()
         mdir = Path(models_dir)
         self._det = _session(mdir / DETECTOR_FILE, self.settings)
+        size = self._det.get_inputs()[0].shape[-1]
+        #: The square frames are letterboxed to for the detector: the size it was trained and exported at.
+        self.detector_size = size if isinstance(size, int) else DETECTOR_SIZE
         self._ident = _session(mdir / IDENTIFIER_FILE, self.settings)
         refiner, verifier = mdir / REFINER_FILE, mdir / VERIFIER_FILE
         self._refiner = _session(refiner, self.settings) if refiner.is_file() and self.settings.refiner_passes else None
@@ -187,7 +190,7 @@ class Recognizer:
 
     def _warm_up(self) -> None:
         """One throw-away pass so the first real frame is not slow (allocations, kernel choice)."""
-        self._det.run(None, {"image": np.zeros((1, 3, DETECTOR_SIZE, DETECTOR_SIZE), np.float32)})
+        self._det.run(None, {"image": np.zeros((1, 3, self.detector_size, self.detector_size), np.float32)})
         self.embed(np.zeros((1, CROP_H, CROP_W, 3), np.uint8))
         if self._refiner is not None:
             self._refine_run(np.zeros((1, REFINE_H, REFINE_W, 3), np.uint8))
@@ -206,12 +209,21 @@ class Recognizer:
 
     def embed(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Upright card crops (N, CROP_H, CROP_W, 3) uint8 -> (unit embeddings (N, D), P(upside down) (N,))."""
+        emb, flip, _ = self.embed_trunk(crops)
+        return emb, flip
+
+    def embed_trunk(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """``embed`` and the identifier's trunk features (N, T), or None from an identifier that gives none.
+
+        An enrolled deck's head reads the trunk (``vision.enroll.head``): it still says where
+        on the card what lies, which the embedding pooled away.
+        """
         crops = np.asarray(crops)
         if crops.ndim != 4 or crops.shape[1:] != (CROP_H, CROP_W, 3) or crops.dtype != np.uint8:
             raise RecognizerInputError(f"crops must be (N, {CROP_H}, {CROP_W}, 3) uint8, got {crops.shape} {crops.dtype}")
         x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
-        emb, flip = self._ident.run(None, {"crops": x})
-        return emb, flip.reshape(-1)
+        out = self._ident.run(None, {"crops": x})
+        return out[0], out[1].reshape(-1), out[2] if len(out) > 2 else None
 
     @cached_property
     def outlines_digest(self) -> str:
@@ -249,7 +261,7 @@ class Recognizer:
         s = self.settings
         verify = self._verifier is not None
         threshold, nms = (min(s.candidate_threshold, s.score_threshold), s.candidate_nms) if verify else (s.score_threshold, s.nms_iou)
-        img, lb = letterbox(frame)
+        img, lb = letterbox(frame, self.detector_size)
         x = np.ascontiguousarray(img.transpose(2, 0, 1)[None], dtype=np.float32)
         peak, corners = self._det.run(None, {"image": x})
         peak, corners = peak[0], corners[0]  # (2,g,g), (8,g,g)
@@ -295,11 +307,11 @@ class Recognizer:
         if len(quads) == 0:
             return []
         crops = np.stack([rectify(frame, q) for q in quads])
-        emb, flip = self.embed(crops)
-        probs = self.prototypes.scores(emb, crops)
+        emb, flip, trunk = self.embed_trunk(crops)
+        probs = self.prototypes.scores(emb, crops, trunk)
         unsure = np.nonzero(probs.max(axis=1) < self.settings.second_look_below)[0]
         if len(unsure):
-            probs, flip = self._second_look(frame, quads, unsure, emb, flip, probs, crops)
+            probs, flip = self._second_look(frame, quads, unsure, emb, flip, trunk, probs, crops)
         names = self.prototypes.names
         h, w = frame.shape[:2]
         out: list[Detection] = []
@@ -336,7 +348,7 @@ class Recognizer:
 
     def _second_look(
         self, frame: np.ndarray, quads: np.ndarray, unsure: np.ndarray, emb: np.ndarray, flip: np.ndarray,
-        probs: np.ndarray, crops: np.ndarray,
+        trunk: np.ndarray | None, probs: np.ndarray, crops: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Average each unsure card's embedding over crops shifted along its sides.
 
@@ -344,7 +356,8 @@ class Recognizer:
         of the card's edge where the index and pips are; a crop slightly off the other way
         sees them. Averaging the embeddings (not the guesses) keeps one good view from being
         outvoted, and costs four identifier runs only for cards that need them. The
-        prototypes get all five crops of each card (an enrolled deck's head reads them all).
+        prototypes get all five crops of each card (an enrolled deck's head reads them all)
+        and the mean of their trunk features.
         """
         d = self.settings.second_look_shift
         views = []
@@ -353,7 +366,7 @@ class Recognizer:
             across, along = q[1] - q[0], q[3] - q[0]
             views += [rectify(frame, q + d * v) for v in (across, -across, along, -along)]
         stacked = np.stack(views)
-        more, more_flip = self.embed(stacked)
+        more, more_flip, more_trunk = self.embed_trunk(stacked)
         emb, flip, probs = emb.copy(), flip.copy(), probs.copy()
         k = 4
         for n, i in enumerate(unsure):
@@ -361,7 +374,12 @@ class Recognizer:
             emb[i] = mean / max(float(np.linalg.norm(mean)), 1e-9)
             flip[i] = (flip[i] + more_flip[n * k : (n + 1) * k].sum()) / (k + 1)
         shifted = stacked.reshape(len(unsure), k, *crops.shape[1:])
-        probs[unsure] = self.prototypes.scores(emb[unsure], np.concatenate([crops[unsure][:, None], shifted], axis=1))
+        views_trunk = None
+        if trunk is not None and more_trunk is not None:
+            views_trunk = (trunk[unsure] + more_trunk.reshape(len(unsure), k, -1).sum(axis=1)) / (k + 1)
+        probs[unsure] = self.prototypes.scores(
+            emb[unsure], np.concatenate([crops[unsure][:, None], shifted], axis=1), views_trunk
+        )
         return probs, flip
 
     __call__ = recognize

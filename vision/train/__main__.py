@@ -28,6 +28,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--decks", default="swiss-xvii", help="comma-separated deck names passed to the renderer")
     r.add_argument("--renderer", default="vision.synth.scene:render_scene")
     r.add_argument("--jitter", type=float, default=0.035, help="identifier crops: corner noise, fraction of the card's short side")
+    r.add_argument("--det-size", type=int, default=320, help="square the detector's input is letterboxed to (a multiple of 32)")
+    r.add_argument("--no-crops", action="store_true", help="detector inputs only, no identifier crops")
     for name, epochs, batch, lr, data, val in (
         ("detector", 20, 32, 3e-3, "data/train", "data/val"),
         ("identifier", 30, 128, 3e-3, "data/train", "data/val"),
@@ -68,17 +70,19 @@ def main(argv: list[str] | None = None) -> int:
             f"--{net}-checkpoint", choices=("best", "last"), default="best",
             help=f"the {net} run's best.pt (best validation) or last.pt (end of its schedule)",
         )
-    for net, file in (("refiner", "card-refiner.onnx"), ("verifier", "card-verifier.onnx")):
+    for net, file in (("detector", "card-detector.onnx"), ("refiner", "card-refiner.onnx"), ("verifier", "card-verifier.onnx")):
         er = sub.add_parser(f"export-{net}", help=f"ONNX of runs/<run>/<checkpoint>.pt into models/{file}")
         er.add_argument("--models", type=Path, default=Path("models"))
         er.add_argument("--run", default=net)
         er.add_argument("--checkpoint", choices=("best", "last"), default="best")
+        if net == "detector":
+            er.add_argument("--size", type=int, default=320, help="the square frames are letterboxed to (as trained)")
     a = p.parse_args(argv)
 
     if a.cmd == "render":
         from vision.train.data import render_dataset
 
-        render_dataset(a.out, a.first_seed, a.scenes, chunk=a.chunk, workers=a.workers, style=a.style, decks=tuple(a.decks.split(",")), renderer=a.renderer, jitter=a.jitter)
+        render_dataset(a.out, a.first_seed, a.scenes, chunk=a.chunk, workers=a.workers, style=a.style, decks=tuple(a.decks.split(",")), renderer=a.renderer, jitter=a.jitter, det_size=a.det_size, crops=not a.no_crops)
     elif a.cmd in ("detector", "identifier", "refiner", "verifier"):
         import importlib
 
@@ -91,6 +95,12 @@ def main(argv: list[str] | None = None) -> int:
             a.out, a.first_seed, a.scenes, style=a.style, renderer=a.renderer, models=a.models, chunk=a.chunk,
             workers=a.workers, verdicts=a.cmd == "verifier-data",
         )
+    elif a.cmd == "export-detector":
+        from vision.recognizer.runtime import DETECTOR_FILE
+        from vision.train.common import RUNS_DIR
+        from vision.train.export import export_detector
+
+        export_detector(RUNS_DIR / a.run / f"{a.checkpoint}.pt", a.models / DETECTOR_FILE, a.size)
     elif a.cmd == "export-refiner":
         from vision.recognizer.runtime import REFINER_FILE
         from vision.train.common import RUNS_DIR

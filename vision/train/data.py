@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.recognizer.geometry import letterbox, rectify
+from vision.recognizer.geometry import DETECTOR_SIZE, letterbox, rectify
 from vision.train.labels import LABELS
 
 LABEL_INDEX = {lab: i for i, lab in enumerate(LABELS)}
@@ -42,6 +42,8 @@ class RenderJob:
     decks: tuple[str, ...]
     renderer: str
     jitter: float = 0.035
+    det_size: int = DETECTOR_SIZE
+    crops: bool = True
 
 
 def load_renderer(spec: str) -> Callable[..., Any]:
@@ -80,7 +82,7 @@ def render_chunk(job: RenderJob) -> Path:
         rng = np.random.default_rng(seed + 7_919_000)
         deck = job.decks[int(rng.integers(len(job.decks)))]
         scene = render(seed, width=job.width, height=job.height, style=job.style, deck=deck)
-        img, lb = letterbox(scene.image)
+        img, lb = letterbox(scene.image, job.det_size)
         deck_name = deck if _is_plain(getattr(scene, "deck_style", None), deck) else f"{deck}~variant"
         det_img.append(img)
         for c in scene.cards:
@@ -89,7 +91,7 @@ def render_chunk(job: RenderJob) -> Path:
             obj_cls.append(1 if c.card == "back" else 0)
             obj_vis.append(float(c.visible))
             obj_img.append(k)
-            if c.visible >= CROP_MIN_VISIBLE:
+            if job.crops and c.visible >= CROP_MIN_VISIBLE:
                 for _ in range(CROPS_PER_CARD):
                     amount = job.jitter * float(rng.uniform(0.3, 1.3))
                     crop_img.append(rectify(scene.image, jitter_quad(corners, rng, amount)))
@@ -130,11 +132,17 @@ def render_dataset(
     decks: tuple[str, ...] = ("swiss-xvii",),
     renderer: str = "vision.synth.scene:render_scene",
     jitter: float = 0.035,
+    det_size: int = DETECTOR_SIZE,
+    crops: bool = True,
 ) -> list[Path]:
-    """Render ``scenes`` scenes from ``first_seed`` on in ``workers`` processes; skip chunks already on disk."""
+    """Render ``scenes`` scenes from ``first_seed`` on in ``workers`` processes; skip chunks already on disk.
+
+    ``det_size``: the square the detector's input is letterboxed to; ``crops=False`` leaves
+    the identifier's crops out (a detector-only data set, a third of the disk).
+    """
     out.mkdir(parents=True, exist_ok=True)
     jobs = [
-        RenderJob(out, s, min(chunk, first_seed + scenes - s), width, height, style, decks, renderer, jitter)
+        RenderJob(out, s, min(chunk, first_seed + scenes - s), width, height, style, decks, renderer, jitter, det_size, crops)
         for s in range(first_seed, first_seed + scenes, chunk)
     ]
     todo = [j for j in jobs if not (out / f"chunk-{j.first_seed:09d}.npz").exists()]

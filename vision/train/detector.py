@@ -26,9 +26,9 @@ GRID = DETECTOR_SIZE // DETECTOR_STRIDE
 POSITIVE_VISIBLE = 0.35
 
 
-def build_targets(quads: np.ndarray, cls: np.ndarray, vis: np.ndarray) -> tuple[np.ndarray, ...]:
+def build_targets(quads: np.ndarray, cls: np.ndarray, vis: np.ndarray, grid: int = GRID) -> tuple[np.ndarray, ...]:
     """Heatmap (2,g,g), heatmap weight (2,g,g), corner target (8,g,g), corner weight (g,g) for one image."""
-    g = GRID
+    g = grid
     hm = np.zeros((2, g, g), np.float32)
     hw = np.ones((2, g, g), np.float32)
     reg = np.zeros((8, g, g), np.float32)
@@ -61,7 +61,7 @@ def build_targets(quads: np.ndarray, cls: np.ndarray, vis: np.ndarray) -> tuple[
 
 def augment(img: np.ndarray, quads: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Random flips and transpose of a square input, with its quads kept clockwise."""
-    s = DETECTOR_SIZE
+    s = img.shape[0]
     q = quads.copy()
     if rng.random() < 0.5:
         img = img[:, ::-1]
@@ -109,8 +109,10 @@ class DetectorData:
         self.quad, self.cls, self.vis, obj_img = self.quad[order], self.cls[order], self.vis[order], obj_img[order]
         self.start = np.searchsorted(obj_img, np.arange(len(self.img)))
         self.end = np.searchsorted(obj_img, np.arange(len(self.img)), side="right")
+        #: The square the data were letterboxed to (320 as shipped; any multiple of 32 trains).
+        self.size = int(self.img.shape[1])
         # Sensor noise drawn once: torch.randn over a whole batch costs as much as a training step here.
-        self.noise = torch.randn(3, DETECTOR_SIZE + 64, DETECTOR_SIZE + 64, generator=torch.Generator().manual_seed(0))
+        self.noise = torch.randn(3, self.size + 64, self.size + 64, generator=torch.Generator().manual_seed(0))
 
     def __len__(self) -> int:
         return len(self.img)
@@ -125,7 +127,7 @@ class DetectorData:
             img, (q, c, v) = self.img[i], self.objects(int(i))
             if rng is not None:
                 img, q = augment(img, q, rng)
-            hm, hw, reg, rw = build_targets(q, c, v)
+            hm, hw, reg, rw = build_targets(q, c, v, self.size // DETECTOR_STRIDE)
             imgs.append(img)
             hms.append(hm)
             hws.append(hw)
@@ -139,8 +141,8 @@ class DetectorData:
             n = len(idx)
             gain = rng.uniform(0.6, 1.4, (n, 1, 1, 1)) * rng.uniform(0.85, 1.15, (n, 3, 1, 1)) / 255.0
             bias = torch.from_numpy(rng.uniform(-0.1, 0.1, (n, 1, 1, 1)).astype(np.float32))
-            oy, ox = rng.integers(0, self.noise.shape[-1] - DETECTOR_SIZE, 2)
-            noise = self.noise[:, oy : oy + DETECTOR_SIZE, ox : ox + DETECTOR_SIZE] * float(rng.uniform(0, 0.03))
+            oy, ox = rng.integers(0, self.noise.shape[-1] - self.size, 2)
+            noise = self.noise[:, oy : oy + self.size, ox : ox + self.size] * float(rng.uniform(0, 0.03))
             x.mul_(torch.from_numpy(gain.astype(np.float32))).add_(bias).add_(noise).clamp_(0, 1)
         x = x.contiguous(memory_format=torch.channels_last)
         return (x, *(torch.from_numpy(np.stack(a)) for a in (hms, hws, regs, rws)))

@@ -36,9 +36,12 @@ def _load(model: torch.nn.Module, ckpt: Path) -> torch.nn.Module:
     return model.eval()
 
 
-def export_detector(ckpt: Path, out: Path) -> None:
-    model = DetectorExport(_load(Detector(), ckpt), DETECTOR_SIZE).eval()  # type: ignore[arg-type]
-    x = torch.zeros(1, 3, DETECTOR_SIZE, DETECTOR_SIZE)
+def export_detector(ckpt: Path, out: Path, size: int = DETECTOR_SIZE) -> None:
+    """The detector for ``size``-square inputs: the runtime letterboxes frames to the size the file declares."""
+    if size % 32:
+        raise ValueError(f"detector input size must be a multiple of 32, got {size}")
+    model = DetectorExport(_load(Detector(), ckpt), size).eval()  # type: ignore[arg-type]
+    x = torch.zeros(1, 3, size, size)
     torch.onnx.export(model, (x,), str(out), input_names=["image"], output_names=["peak", "corners"], opset_version=OPSET, dynamo=False)
 
 
@@ -50,8 +53,8 @@ def export_identifier(ckpt: Path, out: Path) -> None:
         (x,),
         str(out),
         input_names=["crops"],
-        output_names=["embedding", "upside_down"],
-        dynamic_axes={"crops": {0: "n"}, "embedding": {0: "n"}, "upside_down": {0: "n"}},
+        output_names=["embedding", "upside_down", "features"],
+        dynamic_axes={"crops": {0: "n"}, "embedding": {0: "n"}, "upside_down": {0: "n"}, "features": {0: "n"}},
         opset_version=OPSET,
         dynamo=False,
     )

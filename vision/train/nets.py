@@ -120,15 +120,22 @@ class Identifier(nn.Module):
 
 
 class IdentifierExport(nn.Module):
-    """Wraps the identifier for ONNX: BGR uint8-range crops in, embedding and flip probability out."""
+    """Wraps the identifier for ONNX: BGR uint8-range crops in; embedding, flip probability and
+    the trunk's features (48x6x4, flattened) out.
+
+    The trunk's features still say where on the card what lies; an enrolled deck fits its
+    own linear head on them (``vision.enroll.head``), the embedding having pooled that away.
+    """
 
     def __init__(self, ident: Identifier) -> None:
         super().__init__()
         self.ident = ident
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        emb, flip = self.ident(x / 255.0)
-        return emb, torch.sigmoid(flip)
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        trunk = self.ident.features(x / 255.0)
+        h = self.ident.fc(trunk)
+        emb = F.normalize(self.ident.embed(h), dim=1)
+        return emb, torch.sigmoid(self.ident.flip(h)[:, 0]), trunk.flatten(1)
 
 
 class Refiner(nn.Module):
