@@ -1,0 +1,55 @@
+"""The runtime letterboxes frames to the square the detector file declares, not to a constant."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper
+
+from vision.recognizer import MODELS_DIR, Recognizer, RecognizerSettings
+from vision.recognizer.geometry import quad_iou
+from vision.recognizer.runtime import DETECTOR_FILE
+from vision.synth.scene import render_scene
+
+
+def _detector_for(size: int, shipped: Path, out: Path) -> None:
+    """The shipped 320 detector behind an input of ``size``: resized down to 320 first, its corners scaled back up.
+
+    A real network with another input size, made without torch: it takes a
+    ``size``-square letterboxed frame and answers in that square's pixels.
+    """
+    m = onnx.load(str(shipped))
+    inner = m.graph.input[0].type.tensor_type.shape.dim[-1].dim_value
+    for node in m.graph.node:
+        node.input[:] = ["inner_image" if i == "image" else i for i in node.input]
+        node.output[:] = ["inner_corners" if o == "corners" else o for o in node.output]
+    scale = inner / size
+    m.graph.initializer.extend([
+        helper.make_tensor("resize_scales", TensorProto.FLOAT, [4], [1.0, 1.0, scale, scale]),
+        helper.make_tensor("corner_scale", TensorProto.FLOAT, [], [1.0 / scale]),
+    ])
+    m.graph.node.insert(0, helper.make_node("Resize", ["image", "", "resize_scales"], ["inner_image"], mode="linear"))
+    m.graph.node.append(helper.make_node("Mul", ["inner_corners", "corner_scale"], ["corners"]))
+    m.graph.input[0].type.tensor_type.shape.dim[2].dim_value = size
+    m.graph.input[0].type.tensor_type.shape.dim[3].dim_value = size
+    onnx.save(m, str(out))
+
+
+def test_a_detector_made_for_another_input_size_is_fed_that_size(tmp_path: Path) -> None:
+    models = tmp_path / "models"
+    shutil.copytree(MODELS_DIR, models)
+    _detector_for(416, MODELS_DIR / DETECTOR_FILE, models / DETECTOR_FILE)
+    settings = RecognizerSettings(threads=1)
+    shipped, other = Recognizer(settings=settings), Recognizer(models, settings=settings)
+    assert (shipped.detector_size, other.detector_size) == (320, 416)
+    for seed in (20_100_000, 20_100_001):
+        frame = render_scene(seed, style="clean").image
+        a, b = shipped.recognize(frame), other.recognize(frame)
+        assert len(a) >= 3 and len(b) == len(a)
+        for d in a:  # each card found again in the same place (the refiner puts both on the card)
+            best = max(quad_iou(np.array(d.corners), np.array(e.corners)) for e in b)
+            assert best > 0.9
+        assert sorted(d.card for d in a) == sorted(d.card for d in b)
