@@ -95,8 +95,8 @@ def identity_given_quads(rec: Recognizer, scenes: list[Any]) -> dict[str, Any]:
     if not crops:
         return {"cards": 0, "identity_accuracy": None}
     x = np.stack(crops)
-    emb, _ = rec.embed(x)
-    probs = rec.prototypes.scores(emb, x)
+    emb, _, trunk = rec.embed_trunk(x)
+    probs = rec.prototypes.scores(emb, x, trunk)
     names = np.array(rec.prototypes.names)
     faces = np.array([n != BACK for n in names])
     pred = names[faces][probs[:, faces].argmax(axis=1)]
