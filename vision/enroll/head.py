@@ -48,8 +48,9 @@ Z_TEMPERATURE = 2.0
 #: Weight and ridge penalty of the trunk head: a ridge classifier on the identifier's
 #: trunk features (unit vectors), fitted on the same views. Chosen on 150 tuning scenes per
 #: deck (seeds 41,000,000+, crops where the detector found the cards, no second look:
-#: weights 0.3 / 0.6 against ridges 0.1 / 1 / 10, and one ridge on all features together,
-#: which was worse) and checked on 300 more (41,000,150+) through the whole recogniser:
+#: weights 0.3 / 0.6 / 1.0 at ridges 0.1 / 1 / 10, where 1 and 10 did about equally, so 3;
+#: one ridge on all features together was worse) and checked on 300 more (41,000,150+)
+#: through the whole recogniser:
 #: misread four-colour / flat-swiss / paris cards of 1,038 / 957-973 / 1,054 named were
 #: 37 / 51 / 8 without it, 27 / 44 / 9 at 0.3, 27 / 44 / 9 at 0.5.
 TRUNK_WEIGHT = 0.3
@@ -167,16 +168,17 @@ class DeckPrototypes(Prototypes):
         p = self.projection
         if p is not None and (p.ndim != 2 or p.shape[1] != self.vectors.shape[1]):
             raise PrototypeError(f"projection must be (D, {self.vectors.shape[1]}), got {p.shape}")
-        w, m = self.head_weights, self.head_mean
+        self._check_linear("head", "head", self.head_weights, self.head_mean, "F")
+        self._check_linear("trunk", "trunk head", self.trunk_weights, self.trunk_mean, "T")
+
+    def _check_linear(self, name: str, what: str, w: np.ndarray | None, m: np.ndarray | None, dim: str) -> None:
+        """A linear head's ``<name>_weights`` (dim, len(names)) and ``<name>_mean`` (dim,): both or neither."""
         if (w is None) != (m is None):
-            raise PrototypeError("head_weights and head_mean go together")
+            raise PrototypeError(f"{name}_weights and {name}_mean go together")
         if w is not None and m is not None and (w.ndim != 2 or w.shape[1] != len(self.names) or m.shape != (w.shape[0],)):
-            raise PrototypeError(f"head must be (F, {len(self.names)}) weights with an (F,) mean, got {w.shape} and {m.shape}")
-        tw, tm = self.trunk_weights, self.trunk_mean
-        if (tw is None) != (tm is None):
-            raise PrototypeError("trunk_weights and trunk_mean go together")
-        if tw is not None and tm is not None and (tw.ndim != 2 or tw.shape[1] != len(self.names) or tm.shape != (tw.shape[0],)):
-            raise PrototypeError(f"trunk head must be (T, {len(self.names)}) weights with a (T,) mean, got {tw.shape} and {tm.shape}")
+            raise PrototypeError(
+                f"{what} must be ({dim}, {len(self.names)}) weights with a ({dim},) mean, got {w.shape} and {m.shape}"
+            )
 
     @property
     def dim(self) -> int:
