@@ -55,6 +55,8 @@ Z_TEMPERATURE = 2.0
 #: 37 / 51 / 8 without it, 27 / 44 / 9 at 0.3, 27 / 44 / 9 at 0.5.
 TRUNK_WEIGHT = 0.3
 TRUNK_RIDGE = 3.0
+#: The arrays a saved deck keeps beside its prototype vectors (any may be absent).
+ARRAYS = ("projection", "head_weights", "head_mean", "trunk_weights", "trunk_mean", "outline")
 
 
 def unit_rows(x: np.ndarray) -> np.ndarray:
@@ -263,7 +265,7 @@ class DeckPrototypes(Prototypes):
             "head_weight": np.array(self.head_weight, np.float32), "knows_back": np.array(self.knows_back),
             "trunk_weight": np.array(self.trunk_weight, np.float32),
         }
-        for key in ("projection", "head_weights", "head_mean", "trunk_weights", "trunk_mean"):
+        for key in ARRAYS:
             value = getattr(self, key)
             if value is not None:
                 extra[key] = value.astype(np.float32)
@@ -278,7 +280,7 @@ class DeckPrototypes(Prototypes):
         if not Path(path).is_file():
             raise PrototypeError(f"prototype file not found: {path}")
         with np.load(path, allow_pickle=False) as z:
-            get = {k: z[k].astype(np.float32) for k in ("projection", "head_weights", "head_mean", "trunk_weights", "trunk_mean") if k in z.files}
+            get = {k: z[k].astype(np.float32) for k in ARRAYS if k in z.files}
             return cls(
                 tuple(str(x) for x in z["labels"]),
                 z["vectors"].astype(np.float32),

@@ -95,6 +95,34 @@ def rotate_half(quad: np.ndarray) -> np.ndarray:
 
 
 
+#: An outline's own frame: its corners (clockwise from corner 0) at the unit square's.
+UNIT_QUAD = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]], np.float32)
+
+
+def in_outline_frame(outline: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """``quad``'s corners (4, 2) in the unit frame of ``outline`` (which maps to ``UNIT_QUAD``), taken in the
+    corner order that lies closest to the outline's own (a card's corners have no order of their own)."""
+    m = cv2.getPerspectiveTransform(np.asarray(outline, np.float32).reshape(4, 2), UNIT_QUAD)
+    pts = cv2.perspectiveTransform(np.asarray(quad, np.float32).reshape(1, 4, 2), m)[0]
+    best = min(range(4), key=lambda k: float(np.abs(np.roll(pts, -k, axis=0) - UNIT_QUAD).sum()))
+    return np.roll(pts, -best, axis=0).astype(np.float32)
+
+
+def from_outline_frame(outlines: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The points ``corners`` (4, 2), given in each outline's unit frame, in frame pixels: (K, 4, 2)."""
+    outlines = np.asarray(outlines, np.float32).reshape(-1, 4, 2)
+    pts = np.asarray(corners, np.float32).reshape(1, 4, 2)
+    out = [cv2.perspectiveTransform(pts, cv2.getPerspectiveTransform(UNIT_QUAD, q))[0] for q in outlines]
+    return np.stack(out).astype(np.float32) if out else np.zeros((0, 4, 2), np.float32)
+
+
+def half_turn_mean(corners: np.ndarray) -> np.ndarray:
+    """``corners`` (4, 2) in a unit frame averaged with their half turn: a card's two ends look alike
+    to a detector, which gives corner 0 at either end."""
+    c = np.asarray(corners, np.float32).reshape(4, 2)
+    return ((c + (1.0 - np.roll(c, -2, axis=0))) / 2.0).astype(np.float32)
+
+
 def rectify(frame: np.ndarray, quad: np.ndarray, w: int = CROP_W, h: int = CROP_H) -> np.ndarray:
     """Warp the card ``quad`` (clockwise, corner 0 = top-left of the artwork) to an upright w x h crop."""
     # Corners go to the outer pixel edges (-0.5 .. n - 0.5), so a half turn of the quad gives

@@ -15,6 +15,7 @@ from typing import ClassVar
 import numpy as np
 
 from vision.detection import BACK
+from vision.recognizer.geometry import UNIT_QUAD, from_outline_frame
 
 #: Softmax temperature turning cosine similarity into a probability over labels.
 DEFAULT_TEMPERATURE: float = 16.0
@@ -37,6 +38,12 @@ class Prototypes:
     #: the verifier covered on the enrolment tables; None (an older file, prototypes
     #: built by hand) names none, so nothing is dropped on the verifier's word.
     verified: frozenset[str] | None = None
+    #: Where this deck's cards really lie in the unit frame of the outline the detector and
+    #: refiner draw around them (``geometry.in_outline_frame``; (4, 2), ``UNIT_QUAD`` when
+    #: they agree). Enrolment measures it on its table photos: a deck whose short ends
+    #: are coloured bands is outlined at the bands' inner edge, cutting off the numerals
+    #: printed in them. None: not measured (the built-in deck, which the networks learnt).
+    outline: np.ndarray | None = None
     #: How sure of a face a set that has a ``back`` prototype must be to overrule the detector's "back".
     back_overrule: ClassVar[float] = 0.98
 
@@ -44,6 +51,8 @@ class Prototypes:
         v = self.vectors
         if v.ndim != 2 or v.shape[0] != len(self.labels) or v.shape[0] == 0:
             raise PrototypeError(f"prototypes need (P, D) vectors with P = {len(self.labels)} labels, got {v.shape}")
+        if self.outline is not None and np.shape(self.outline) != (4, 2):
+            raise PrototypeError(f"outline must be 4 corners (4, 2), got {np.shape(self.outline)}")
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -72,6 +81,17 @@ class Prototypes:
         z -= z.max(axis=1, keepdims=True)
         e = np.exp(z)
         return e / e.sum(axis=1, keepdims=True)
+
+    def card_outlines(self, quads: np.ndarray) -> np.ndarray:
+        """The outlines of this deck's cards (K, 4, 2), given the ones the networks drew.
+
+        Backs are moved too: enrolment cuts every picture's table views, its back's as
+        well, where this puts them, and a face the detector took for a back must be cut
+        as the faces were to be told from one.
+        """
+        if self.outline is None or not len(quads) or np.array_equal(self.outline, UNIT_QUAD):
+            return quads
+        return from_outline_frame(quads, self.outline)
 
     def overrules_back(self, probs: np.ndarray) -> bool:
         """May this set call a face card what the detector took for a back (``probs``: one row of ``scores``)?

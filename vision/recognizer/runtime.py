@@ -306,6 +306,7 @@ class Recognizer:
         quads, scores, is_back, cover = self.detect_outlines(frame)
         if len(quads) == 0:
             return []
+        quads = self.prototypes.card_outlines(quads)
         crops = np.stack([rectify(frame, q) for q in quads])
         emb, flip, trunk = self.embed_trunk(crops)
         probs = self.prototypes.scores(emb, crops, trunk)
