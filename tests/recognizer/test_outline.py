@@ -118,8 +118,10 @@ def test_a_models_folder_without_the_refiner_runs_the_detector_alone(tmp_path: P
 
     for name in ("card-detector.onnx", "card-identifier.onnx", "swiss-xvii.prototypes.npz"):
         shutil.copy(MODELS_DIR / name, tmp_path / name)
-    frame = _card_on_table(TRUE)
+    from vision.synth.scene import render_scene
+
+    frame = render_scene(20_100_000, style="clean").image
     plain = Recognizer(tmp_path, settings=RecognizerSettings(refine_corners=False))
-    off = Recognizer(settings=RecognizerSettings(refine_corners=False, refiner_passes=0))
+    off = Recognizer(settings=RecognizerSettings(refine_corners=False, refiner_passes=0, verify=False))
     a, b = plain.detect_quads(frame), off.detect_quads(frame)
-    assert len(a[0]) == len(b[0]) == 1 and np.array_equal(a[0], b[0])
+    assert len(a[0]) == len(b[0]) >= 3 and np.array_equal(a[0], b[0])
