@@ -607,9 +607,38 @@ class _Folder:
         self.check_legality(r, ev.seat)
         self.check_weis_cards(r)
         if len(r.table) == 4:
+            self.lay_in_turn(r)
             self.close_trick(r)
         if r.complete:
             self.round_complete(r)
+
+    def lay_in_turn(self, r: _Round) -> None:
+        """Keep a full trick in turn order from its rightful leader, whatever order its cards were seen in.
+
+        Why: a trick is played in turn from the last trick's winner; a wrong lead is taken
+        back and the rightful leader leads (Speck 2.8.3), a card played too early stays
+        (2.8.6). The order the cards arrive in is the order the camera saw them, and it
+        sees a card late when a hand lies over it or when it lies almost on another card.
+        Taken as played, a lead seen late would give the trick the second card's suit (and
+        perhaps the wrong winner). The ``out_of_turn`` flag raised when the card came stays
+        for the table to check; legality is judged again against the rightful lead. When
+        nobody knows who leads (the last trick's unseen card is not filled in yet), the
+        order seen stands.
+        """
+        if r.tricks and r.tricks[-1].unseen is not None and len(r.tricks[-1].cards) < 4:
+            return
+        order = _turn_order(r.leader)
+        in_turn = sorted(r.table, key=lambda c: order.index(c.seat))
+        if in_turn == r.table:
+            return
+        start = r.starts[-1]
+        r.plays[start : start + 4] = in_turn
+        r.table = in_turn
+        refs = {c.ref for c in in_turn}
+        self.flags = [f for f in self.flags if not (f.code in _ILLEGAL and f.ref in refs)]
+        r.checked -= refs
+        for seat in order:
+            self.check_legality(r, seat)
 
     def close_trick(self, r: _Round) -> None:
         cards = tuple(r.table)

@@ -119,6 +119,28 @@ def test_card_out_of_turn_is_flagged_and_kept() -> None:
     assert state.to_play == 3
 
 
+def test_a_lead_seen_late_still_leads_its_trick() -> None:
+    # The camera sees seat 0's lead only after seats 1 and 2 (a hand lay over it): the
+    # trick is kept in turn order, so the lead's suit decides it, not the first card seen.
+    events: list[Event] = [
+        GameConfigured(), RoundStarted(forehand=0, contract="obenabe"),
+        CardPlayed(seat=1, card="schellen-ass"), CardPlayed(seat=2, card="schellen-6"),
+        CardPlayed(seat=0, card="eicheln-7"), CardPlayed(seat=3, card="eicheln-6"),
+    ]
+    state = fold(events)
+    trick = state.rounds[0].tricks[0]
+    assert [(c.seat, c.card) for c in trick.cards] == [(0, "eicheln-7"), (1, "schellen-ass"), (2, "schellen-6"), (3, "eicheln-6")]
+    assert trick.leader == 0 and trick.winner == 0
+    # the table still sees what the camera saw: seat 1 before the lead, seat 0 after seat 2
+    assert [(f.code, f.seat) for f in state.flags] == [("out_of_turn", 1), ("out_of_turn", 0)]
+    assert state.to_play == 0  # the winner leads next
+    # as played in turn, the same trick
+    in_turn = fold([*events[:2], events[4], events[2], events[3], events[5]])
+    same = in_turn.rounds[0].tricks[0]
+    assert [(c.seat, c.card) for c in same.cards] == [(c.seat, c.card) for c in trick.cards]
+    assert (same.winner, same.points) == (trick.winner, trick.points) and not in_turn.flags
+
+
 def test_card_already_played_is_flagged() -> None:
     events: list[Event] = [
         GameConfigured(),

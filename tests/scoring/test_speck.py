@@ -109,7 +109,9 @@ def test_002_2_8_3_wrong_player_leads_flagged_and_penalty_removes_trick_value() 
     assert state.rounds[0].tricks[0].winner == 1
     ruled = fold([*events, MisplayRuled(ref=2, ruling="penalty")])
     trick = ruled.rounds[0].tricks[0]
-    assert trick.cards[0].void and trick.winner == 0  # Eicheln 8 is the best card that still counts
+    # the rightful leader leads; the wrongly led card lies in the trick without its trick value
+    assert [c.seat for c in trick.cards] == [0, 1, 2, 3]
+    assert [c.void for c in trick.cards if c.ref == 2] == [True] and trick.winner == 0  # Eicheln 8 is the best card that still counts
     assert trick.points == 11  # the card keeps its counting value
     assert fold([*events, MisplayRuled(ref=2, ruling="ignore")]).rounds[0].tricks[0].winner == 1
 

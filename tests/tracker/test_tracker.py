@@ -441,6 +441,28 @@ def test_resumed_round_knows_its_collected_tricks_and_next_leader() -> None:
     assert plays(events) == [(2, "schellen-ass")]
 
 
+def test_a_lead_seen_late_still_decides_who_leads_next() -> None:
+    # Seat 0 leads eicheln-7, but the camera sees it only after seats 1 and 2: in turn the
+    # trick is eicheln and seat 0 wins it (seen order: schellen, won by seat 1's Ass).
+    late = [(1, "schellen-ass"), (2, "schellen-6"), (0, "eicheln-7"), (3, "eicheln-6")]
+    table = Table()
+    lay_trick(table, late)
+    table.sweep(0)
+    table.step(5)
+    tracker = TrickTracker()
+    tracker.start_round(RoundStarted(forehand=0, contract="obenabe"))
+    events = [e for f in table.frames for e in tracker.update(f)]
+    assert plays(events) == late and collects(events) == [0]
+    assert tracker.leader == 0
+    # the same from a stored history, and the rules engine agrees
+    resumed = TrickTracker()
+    history: list[Event] = [*(CardPlayed(seat=s, card=c) for s, c in late), TrickCollected(seat=0)]
+    resumed.start_round(RoundStarted(forehand=0, contract="obenabe"), history)
+    assert resumed.leader == 0
+    state = fold([GameConfigured(), RoundStarted(forehand=0, contract="obenabe"), *history])
+    assert state.rounds[0].tricks[0].winner == 0 and state.to_play == 0
+
+
 def test_resume_leaves_the_trick_on_the_table_to_the_camera() -> None:
     history: list[Event] = [CardPlayed(seat=s, card=c) for s, c in TRICK[:2]]
     tracker = TrickTracker()

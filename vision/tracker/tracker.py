@@ -74,6 +74,15 @@ def _rename_order(changes: dict[str, str]) -> list[tuple[str, str]] | None:
     return out
 
 
+def _in_turn(trick: list[tuple[int, str]], leader: int | None) -> list[tuple[int, str]]:
+    """``trick``'s (seat, card) pairs in turn order from ``leader`` (as seen when the leader is unknown or
+    has no card among them, or a seat lies twice)."""
+    seats = [seat for seat, _ in trick]
+    if leader is None or len(set(seats)) != len(seats) or leader not in seats:
+        return list(trick)
+    return sorted(trick, key=lambda c: (c[0] - leader) % 4)
+
+
 @dataclass
 class _Laid:
     """A card counted in the current trick, and the track that shows it on the table."""
@@ -117,6 +126,7 @@ class TrickTracker:
         self._size: tuple[int, int] = (0, 0)
         self._contract: str | None = None
         self._leader = 0
+        self._forehand = 0
         self._trick: list[_Laid] = []
         self._tricks_done = 0
         self._played: set[str] = set()
@@ -191,7 +201,7 @@ class TrickTracker:
         self._contract = event.contract
         self._bodentrumpf = event.bodentrumpf
         self._shown = {}
-        self._leader = event.forehand
+        self._leader = self._forehand = event.forehand
         self._trick = []
         self._tricks_done = 0
         self._played = set()
@@ -708,21 +718,35 @@ class TrickTracker:
         """Who leads and which suits each player has shown not to hold, from the cards as
         now counted. Recomputed after every card, collection and reread rather than kept
         up incrementally, so a reread that changes a trick's winner or a follow cannot
-        leave a stale constraint behind (nine tricks: the cost is nothing)."""
+        leave a stale constraint behind (nine tricks: the cost is nothing).
+
+        Each full trick is read in turn from its rightful leader, as the rules engine
+        keeps it (``scoring.game.Game.lay_in_turn``): a lead seen after the next seat's
+        card is still the lead. In the open trick, nothing is taken from the cards before
+        the leader's is seen."""
         assert self._contract is not None
         self._not_held = {s: set() for s in range(4)}
-        tricks = [*self._done, [(laid.seat, laid.card) for laid in self._trick]]
-        for trick in tricks:
-            if not trick:
-                continue
-            lead = trick[0][1]
-            for seat, card in trick[1:]:
-                self._not_held[seat] |= cards_not_held(lead, card, self._contract)
-        if self._done and len(self._done[-1]) == 4:
-            last = self._done[-1]
-            self._leader = last[trick_winner([c for _, c in last], self._contract)][0]
+        leader: int | None = self._forehand
+        for trick in self._done:
+            cards = _in_turn(trick, leader)
+            self._note_follows(cards)
+            leader = cards[trick_winner([c for _, c in cards], self._contract)][0] if len(cards) == 4 else None
+        open_trick = [(laid.seat, laid.card) for laid in self._trick]
+        if leader is not None:
+            open_trick = _in_turn(open_trick, leader) if any(seat == leader for seat, _ in open_trick) else []
+        self._note_follows(open_trick)
+        if leader is not None:
+            self._leader = leader
         elif self._done and self._trick:  # after an unseen card: whoever led this trick
             self._leader = self._trick[0].seat
+
+    def _note_follows(self, cards: list[tuple[int, str]]) -> None:
+        """What the cards after a trick's lead say their players do not hold."""
+        assert self._contract is not None
+        if cards:
+            lead = cards[0][1]
+            for seat, card in cards[1:]:
+                self._not_held[seat] |= cards_not_held(lead, card, self._contract)
 
     def _looks_partial(self, track: Track) -> bool:
         """The card looks clearly smaller than the cards counted so far: part of it is
