@@ -48,6 +48,20 @@ def paris_profile(recognizer: Recognizer) -> DeckProfile:
     return profile
 
 
+def enrol_flat(folder: Path, recognizer: Recognizer, cards: set[str] | tuple[str, ...]) -> DeckProfile:
+    """``cards`` of the flat benchmark deck (coloured bands at both short ends, court cards in an inner frame),
+    written as PNGs into ``folder`` and enrolled from there."""
+    from vision.synth.other_decks import write_deck
+
+    write_deck("flat-swiss", str(folder))
+    for png in folder.glob("*.png"):
+        if png.stem not in cards:
+            png.unlink()
+    scan = scan_folder(folder, recognizer)
+    profile, _ = Enroller(recognizer, views=VIEWS).build("Flat", scan.suits, scan.samples)
+    return profile
+
+
 def table_photo(cards: list[str], deck_dir: Path = PARIS, size: tuple[int, int] = (640, 480)) -> np.ndarray:
     """A plain overhead photo: ``cards`` (file stems) side by side on green cloth, slightly turned."""
     w, h = size

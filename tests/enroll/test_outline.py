@@ -9,14 +9,13 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.enroll.conftest import PARIS, VIEWS
+from tests.enroll.conftest import PARIS, enrol_flat
 from vision.enroll import DeckLibrary, DeckProfile, Enroller, scan_folder
 from vision.enroll.augment import card_sheet, table_photo
 from vision.enroll.head import DeckPrototypes
 from vision.recognizer import Recognizer
 from vision.recognizer.geometry import UNIT_QUAD, from_outline_frame, half_turn_mean, in_outline_frame
 from vision.recognizer.prototypes import PrototypeError
-from vision.synth.other_decks import write_deck
 
 #: A few number cards and court cards of the flat benchmark deck, whose short ends are coloured bands.
 FLAT_CARDS = ("eicheln-6", "rosen-9", "schellen-10", "schilten-ass", "eicheln-ober", "rosen-koenig", "schellen-under", "schilten-7")
@@ -51,12 +50,7 @@ def test_a_deck_outlined_short_of_its_coloured_ends_is_read_where_its_cards_lie(
     tmp_path: Path, recognizer: Recognizer
 ) -> None:
     folder = tmp_path / "flat"
-    write_deck("flat-swiss", str(folder))
-    for png in folder.glob("*.png"):
-        if png.stem not in FLAT_CARDS:
-            png.unlink()
-    scan = scan_folder(folder, recognizer)
-    profile, _ = Enroller(recognizer, views=VIEWS).build("Flat", scan.suits, scan.samples)
+    profile = enrol_flat(folder, recognizer, FLAT_CARDS)
     outline = profile.prototypes.outline
     assert outline is not None
     # the networks stop at the inner edge of the bands at both short ends

@@ -8,11 +8,10 @@ from pathlib import Path
 import numpy as np
 
 from jasscam.decks import DeckAwareRecognizer
-from tests.enroll.conftest import VIEWS
+from tests.enroll.conftest import enrol_flat
 from vision.enroll import DeckLibrary, DeckProfile, Enroller, scan_folder
 from vision.enroll.enroller import COVER_MIN_VIEWS, COVER_TRUST, known_to_verifier
 from vision.recognizer import Recognizer
-from vision.synth.other_decks import write_deck
 
 
 def test_a_card_is_known_when_nine_in_ten_of_its_tables_covered_it() -> None:
@@ -32,14 +31,9 @@ def test_a_card_is_known_when_nine_in_ten_of_its_tables_covered_it() -> None:
 def test_a_flat_decks_framed_court_cards_are_kept_from_the_verifier(tmp_path: Path, recognizer: Recognizer) -> None:
     # The flat benchmark deck's court cards are a figure in an inner frame on a coloured
     # card: the verifier takes the frame for the card. Its number cards it covers.
-    folder = tmp_path / "flat"
-    write_deck("flat-swiss", str(folder))
     keep = {"eicheln-koenig", "rosen-koenig", "schellen-koenig", "schilten-8", "eicheln-8", "schilten-6"}
-    for png in folder.glob("*.png"):
-        if png.stem not in keep:
-            png.unlink()
-    scan = scan_folder(folder, recognizer)
-    profile, _ = Enroller(recognizer, views=VIEWS).build("Flat", scan.suits, scan.samples)
+    profile = enrol_flat(tmp_path / "flat", recognizer, keep)
+    scan = scan_folder(tmp_path / "flat", recognizer)
     verified = profile.prototypes.verified
     assert verified is not None
     assert {"schilten-8", "eicheln-8", "schilten-6"} <= verified
