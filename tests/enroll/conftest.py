@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -48,7 +49,9 @@ def paris_profile(recognizer: Recognizer) -> DeckProfile:
     return profile
 
 
-def enrol_flat(folder: Path, recognizer: Recognizer, cards: set[str] | tuple[str, ...]) -> DeckProfile:
+def enrol_flat(
+    folder: Path, recognizer: Recognizer, cards: set[str] | tuple[str, ...], progress: Callable[[float, str], None] | None = None
+) -> DeckProfile:
     """``cards`` of the flat benchmark deck (coloured bands at both short ends, court cards in an inner frame),
     written as PNGs into ``folder`` and enrolled from there."""
     from vision.synth.other_decks import write_deck
@@ -58,7 +61,7 @@ def enrol_flat(folder: Path, recognizer: Recognizer, cards: set[str] | tuple[str
         if png.stem not in cards:
             png.unlink()
     scan = scan_folder(folder, recognizer)
-    profile, _ = Enroller(recognizer, views=VIEWS).build("Flat", scan.suits, scan.samples)
+    profile, _ = Enroller(recognizer, views=VIEWS).build("Flat", scan.suits, scan.samples, progress)
     return profile
 
 

@@ -50,7 +50,9 @@ def test_a_deck_outlined_short_of_its_coloured_ends_is_read_where_its_cards_lie(
     tmp_path: Path, recognizer: Recognizer
 ) -> None:
     folder = tmp_path / "flat"
-    profile = enrol_flat(folder, recognizer, FLAT_CARDS)
+    shown: list[float] = []
+    profile = enrol_flat(folder, recognizer, FLAT_CARDS, lambda done, _what: shown.append(done))
+    assert shown == sorted(shown) and shown[-1] == 1.0  # the tables laid twice, the bar never goes back
     outline = profile.prototypes.outline
     assert outline is not None
     # the networks stop at the inner edge of the bands at both short ends

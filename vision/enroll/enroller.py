@@ -71,7 +71,7 @@ COVER_MIN_VIEWS = 4
 #: A deck whose cards the detector and refiner outline this far (a share of the card's
 #: sides) from where they lie has its outlines moved (``Prototypes.outline``); one outlined
 #: closer keeps them as drawn. Measured on the enrolment tables (session 11): the flat
-#: benchmark deck 14 % short at each end (its coloured bands cut off), paris 1 % too
+#: benchmark deck 13-14 % short at each end (its coloured bands cut off), paris 1 % too
 #: narrow, four-colour 0.2 %.
 OUTLINE_MIN_SHIFT = 0.03
 #: Cards found on the tables needed to measure it.
@@ -391,20 +391,21 @@ class Enroller:
         When the outlines are off by ``OUTLINE_MIN_SHIFT`` or more, the same tables are
         laid again (same seed, so the same photos) and the crops cut where the card is.
         """
-        got, covers, found = self._lay_tables(pictures, per_picture, progress, None)
+        got, covers, found = self._lay_tables(pictures, per_picture, progress, None, (0.0, 0.3))
         if len(found) < OUTLINE_MIN_CARDS:  # too few to say: kept as drawn
             return got, covers, UNIT_QUAD.copy()
         outline = half_turn_mean(np.median(np.stack(found), axis=0))
         if float(np.abs(outline - UNIT_QUAD).max()) < OUTLINE_MIN_SHIFT:
             return got, covers, UNIT_QUAD.copy()
-        got, _, _ = self._lay_tables(pictures, per_picture, progress, outline)
+        got, _, _ = self._lay_tables(pictures, per_picture, progress, outline, (0.3, 0.5))
         return got, covers, outline
 
     def _lay_tables(
-        self, pictures: list[np.ndarray], per_picture: int, progress: Progress | None, outline: np.ndarray | None
+        self, pictures: list[np.ndarray], per_picture: int, progress: Progress | None, outline: np.ndarray | None,
+        span: tuple[float, float],
     ) -> tuple[list[np.ndarray], list[np.ndarray] | None, list[np.ndarray]]:
         """The table crops (cut at ``outline`` in the detector's outline frame, if given), the verifier's
-        coverage, and each found card's true corners in its outline's frame.
+        coverage, and each found card's true corners in its outline's frame. Progress runs over ``span``.
 
         A card the detector misses is tried again on a later table; after three tries'
         worth of tables the rest are camera views cut at jittered true corners.
@@ -443,7 +444,7 @@ class Enroller:
                     got[k].append(rectify(img, cut))
                     need[k] -= 1
             if progress is not None:
-                progress(0.5 * min(1.0, (t + 1) / max(budget / 3, 1)), "tables")
+                progress(span[0] + (span[1] - span[0]) * min(1.0, (t + 1) / max(budget / 3, 1)), "tables")
         out = []
         for k, crops in enumerate(got):
             if need[k] > 0:  # the detector kept missing it: fall back to camera views
