@@ -73,6 +73,7 @@ from scoring.rules import (
     partner_of,
     trick_winner,
     trump_suit,
+    turn_order,
 )
 from scoring.stoeck import STOECK_POINTS, StoeckState, StoeckTracker
 from scoring.weis import Declared, WeisError, evaluate, judge
@@ -459,14 +460,6 @@ class _Round:
         return seat
 
 
-def _turn_order(leader: int) -> list[int]:
-    """The four seats in the order they play a trick that ``leader`` leads."""
-    order = [leader]
-    while len(order) < 4:
-        order.append(next_seat(order[-1]))
-    return order
-
-
 #: Where a card goes back into the event list (position of a seen card, after it), the
 #: position it carries, and the card.
 Fill = tuple[tuple[int, bool], int, CardPlayed]
@@ -488,7 +481,7 @@ class _Gap:
         led. Right after, so that what was said while it lay there (a Stöck call, a Weis)
         stays after it."""
         assert self.event.unseen is not None
-        order = _turn_order(self.leader)
+        order = turn_order(self.leader)
         k = order.index(self.event.unseen)
         earlier = [ref for seat, ref in self.seen if order.index(seat) < k]
         return (earlier[-1], True) if earlier else (self.seen[0][1], False)
@@ -627,7 +620,7 @@ class _Folder:
         """
         if r.tricks and r.tricks[-1].unseen is not None and len(r.tricks[-1].cards) < 4:
             return
-        order = _turn_order(r.leader)
+        order = turn_order(r.leader)
         in_turn = sorted(r.table, key=lambda c: order.index(c.seat))
         if in_turn == r.table:
             return
@@ -692,7 +685,7 @@ class _Folder:
         r.tricks.append(trick)
         r.stoeck.on_collect()
         r.table = []
-        order = _turn_order(leader)
+        order = turn_order(leader)
         refs = {c.ref for c in cards}
         if [c.seat for c in cards] == [seat for seat in order if seat != ev.unseen]:
             # In turn once the unseen card is counted: the skipped turn was that card.

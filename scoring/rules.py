@@ -233,6 +233,14 @@ def next_seat(seat: int) -> int:
     return (seat + 1) % 4
 
 
+def turn_order(leader: int) -> list[int]:
+    """The four seats in the order they play a trick that ``leader`` leads."""
+    order = [leader]
+    while len(order) < 4:
+        order.append(next_seat(order[-1]))
+    return order
+
+
 def team_of(seat: int) -> int:
     """Team 0 is seats 0 and 2, team 1 is seats 1 and 3."""
     _check_seat(seat)

@@ -15,7 +15,7 @@ from vision.enroll.augment import card_sheet, table_photo
 from vision.enroll.head import DeckPrototypes
 from vision.recognizer import Recognizer
 from vision.recognizer.geometry import UNIT_QUAD, from_outline_frame, half_turn_mean, in_outline_frame
-from vision.recognizer.prototypes import PrototypeError
+from vision.recognizer.prototypes import PrototypeError, Prototypes
 
 #: A few number cards and court cards of the flat benchmark deck, whose short ends are coloured bands.
 FLAT_CARDS = ("eicheln-6", "rosen-9", "schellen-10", "schilten-ass", "eicheln-ober", "rosen-koenig", "schellen-under", "schilten-7")
@@ -42,6 +42,9 @@ def test_prototypes_move_outlines_only_when_told_and_refuse_a_bad_one(paris_prof
     longer.save(tmp_path / "p.npz")
     back = DeckPrototypes.load(tmp_path / "p.npz")
     assert back.outline is not None and np.allclose(back.outline, longer.outline)  # type: ignore[arg-type]
+    plain = Prototypes(protos.labels, protos.vectors, outline=longer.outline)  # a deck enrolled without its head
+    plain.save(tmp_path / "plain.npz")
+    assert np.array_equal(Prototypes.load(tmp_path / "plain.npz").outline, longer.outline)  # type: ignore[arg-type]
     with pytest.raises(PrototypeError, match=r"outline must be 4 corners \(4, 2\), got \(3, 2\)"):
         dataclasses.replace(protos, outline=np.zeros((3, 2), np.float32))
 

@@ -116,6 +116,8 @@ class Prototypes:
 
     def save(self, path: Path) -> None:
         arrays = {"labels": np.array(self.labels), "vectors": self.vectors.astype(np.float32), "temperature": np.float32(self.temperature)}
+        if self.outline is not None:
+            arrays["outline"] = np.asarray(self.outline, np.float32)
         np.savez(path, **arrays, **verified_array(self.verified))  # type: ignore[arg-type]
 
     @classmethod
@@ -123,7 +125,11 @@ class Prototypes:
         if not Path(path).is_file():
             raise PrototypeError(f"prototype file not found: {path}")
         with np.load(path, allow_pickle=False) as z:
-            return cls(tuple(str(x) for x in z["labels"]), z["vectors"].astype(np.float32), float(z["temperature"]), verified_labels(z))
+            outline = z["outline"].astype(np.float32) if "outline" in z.files else None
+            return cls(
+                tuple(str(x) for x in z["labels"]), z["vectors"].astype(np.float32), float(z["temperature"]),
+                verified_labels(z), outline,
+            )
 
 
 def verified_array(verified: frozenset[str] | None) -> dict[str, np.ndarray]:

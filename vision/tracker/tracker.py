@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from scoring.cards import CARD_INDEX
 from scoring.events import CardPlayed, Event, RoundStarted, TrickCollected
-from scoring.rules import next_seat, trick_winner
+from scoring.rules import next_seat, trick_winner, turn_order
 from vision.detection import Detection, FrameDetections
 from vision.tracker.assignment import assign
 from vision.tracker.config import TrackerConfig
@@ -80,7 +80,8 @@ def _in_turn(trick: list[tuple[int, str]], leader: int | None) -> list[tuple[int
     seats = [seat for seat, _ in trick]
     if leader is None or len(set(seats)) != len(seats) or leader not in seats:
         return list(trick)
-    return sorted(trick, key=lambda c: (c[0] - leader) % 4)
+    order = turn_order(leader)
+    return sorted(trick, key=lambda c: order.index(c[0]))
 
 
 @dataclass
