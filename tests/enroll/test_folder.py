@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 
 from jasscam.cli import main as jasscam
-from tests.enroll.conftest import VIEWS, models_dir
+from tests.enroll.conftest import PARIS, VIEWS, models_dir
 from vision.enroll import DeckLibrary, DeckProfile, Enroller, scan_folder
 from vision.enroll.enroller import DEFAULT_VIEWS
 from vision.enroll.head import DeckPrototypes
@@ -37,6 +38,8 @@ def test_enrolment_from_a_folder_round_trips_through_a_restart(
     assert stored.prototypes.head_weights is not None and paris_profile.prototypes.head_weights is not None
     np.testing.assert_allclose(stored.prototypes.head_weights, paris_profile.prototypes.head_weights, atol=1e-4)
     assert len(stored.cards) == 37 and stored.missing() == []
+    # The cards' proportions, measured on the PNGs' opaque part, survive the restart too.
+    assert stored.prototypes.aspect == pytest.approx(492 / 316, rel=1e-3)
     assert (tmp_path / "state" / "decks" / "paris" / "thumbs" / "eicheln-7.png").stat().st_size > 1000
 
 
@@ -112,6 +115,24 @@ def test_a_phone_photo_of_a_card_on_the_table_is_cut_at_the_card(tmp_path: Path,
     cv2.imwrite(str(folder / "herz-koenig.jpg"), table_photo(["herz-koenig"]))  # 640x480: a phone's 3:4, not a card's shape
     scan = scan_folder(folder, recognizer)
     assert not scan.errors and [s.label for s in scan.samples] == ["rosen-koenig"]
+    assert scan.samples[0].aspect is None  # the networks drew this outline: it does not measure the deck
     bgr = scan.samples[0].picture[..., :3].astype(int)
     cloth = (bgr[..., 1] > bgr[..., 0] + 30) & (bgr[..., 1] > bgr[..., 2] + 30)  # the green table
     assert cloth.mean() < 0.25, f"{cloth.mean():.2f} of the picture is table, not card"
+
+
+def test_a_scan_measures_the_cards_proportions_and_photos_do_not(tmp_path: Path, recognizer: Recognizer) -> None:
+    import cv2
+
+    from vision.enroll.enroller import deck_aspect
+
+    folder = tmp_path / "scans"
+    folder.mkdir()
+    art = cv2.imread(str(PARIS / "herz-7.png"), cv2.IMREAD_UNCHANGED)
+    flat = (art[..., :3].astype(np.float32) * (art[..., 3:] / 255.0) + 255 * (1 - art[..., 3:] / 255.0)).astype(np.uint8)
+    cv2.imwrite(str(folder / "herz-7.jpg"), cv2.resize(flat, (290, 460)))  # a French card scanned at 58 x 92 mm
+    cv2.imwrite(str(folder / "herz-8.jpg"), cv2.rotate(cv2.resize(flat, (290, 460)), cv2.ROTATE_90_CLOCKWISE))  # on its side
+    scan = scan_folder(folder, recognizer)
+    assert not scan.errors and [s.aspect for s in scan.samples] == [pytest.approx(460 / 290, rel=1e-3)] * 2
+    assert deck_aspect(scan.samples) == pytest.approx(460 / 290, rel=1e-3)
+    assert deck_aspect([dataclasses.replace(s, aspect=None) for s in scan.samples]) is None

@@ -44,6 +44,7 @@ from vision.recognizer.geometry import (
     from_outline_frame,
     half_turn_mean,
     in_outline_frame,
+    quad_aspect,
     rectify,
     rotate_half,
 )
@@ -109,6 +110,9 @@ class Sample:
     label: str | None
     picture: np.ndarray  # (PICTURE_H, PICTURE_W, 4) uint8, upright
     source: str
+    #: Long over short side of the card, where the image showed its whole outline (a PNG's
+    #: opaque part, a scan); None from a photo, whose outline the networks drew.
+    aspect: float | None = None
 
 
 @dataclass(frozen=True)
@@ -204,19 +208,42 @@ def pictures_in_image(img: np.ndarray, detector: Detector | None = None) -> list
 
 def picture_from_image(img: np.ndarray, detector: Detector | None = None) -> np.ndarray:
     """The one card of an enrolment image (the largest, if the photo shows several) as an upright BGRA picture."""
+    return card_in_image(img, detector)[0]
+
+
+def card_in_image(img: np.ndarray, detector: Detector | None = None) -> tuple[np.ndarray, float | None]:
+    """``picture_from_image`` and the card's long over short side where the image shows its own outline
+    (a PNG's opaque part, a scan taken whole); None for a card found in a photo."""
     quad = alpha_quad(img)
     if quad is not None:
-        return rectify_picture(img, quad)
+        return rectify_picture(img, quad), _proportions(quad)
     found = pictures_from_frame(flatten_alpha(img), detector) if detector is not None else []
     if is_card_shaped(img):
         area = img.shape[0] * img.shape[1]
         if not found or max(abs(cv2.contourArea(q.astype(np.float32))) for _, q in found) < SCAN_MIN_AREA * area:
-            return rectify_picture(img, full_quad(img))
+            whole = full_quad(img)
+            return rectify_picture(img, whole), _proportions(whole)
     if not found:
         if detector is None:
             raise EnrollImageError("the image is not card-shaped and no detector was given to find the card in it")
         raise EnrollImageError("no face-up card found in the image")
-    return max(found, key=lambda f: abs(cv2.contourArea(f[1].astype(np.float32))))[0]
+    return max(found, key=lambda f: abs(cv2.contourArea(f[1].astype(np.float32))))[0], None
+
+
+def _proportions(quad: np.ndarray) -> float:
+    a = quad_aspect(quad)
+    return max(a, 1.0 / a)
+
+
+def deck_aspect(samples: Iterable[Sample]) -> float | None:
+    """The median long over short side of the pictures that measured one (``Sample.aspect``), or None.
+
+    A deck's cards share their proportions; the recogniser completes the outline of a
+    half-covered card with them (``RecognizerSettings.aspect_tolerance``). Photos do not
+    count: the networks drew their outlines, and they outline some decks short.
+    """
+    found = [s.aspect for s in samples if s.aspect is not None and 1.0 < s.aspect < 3.0]
+    return float(np.median(found)) if found else None
 
 
 def reading_order(quads: np.ndarray) -> list[int]:
@@ -455,6 +482,7 @@ class Enroller:
     def prototypes(
         self, labels: list[str], per_view: np.ndarray, features: np.ndarray | None = None,
         covers: list[np.ndarray] | None = None, trunk: np.ndarray | None = None, outline: np.ndarray | None = None,
+        aspect: float | None = None,
     ) -> Prototypes:
         """One prototype per picture (a card scores by its best picture), plus a borrowed back if none was enrolled.
 
@@ -462,7 +490,8 @@ class Enroller:
         the pixel head, and (given their ``trunk`` features too) the trunk head, fitted on
         every view of every picture. ``covers`` (per picture, from ``picture_views``)
         decide which cards the verifier may drop (``known_to_verifier``); ``outline`` is
-        where the networks' outlines of the deck's cards should be moved (``Prototypes.outline``).
+        where the networks' outlines of the deck's cards should be moved (``Prototypes.outline``),
+        ``aspect`` the cards' proportions (``Prototypes.aspect``).
         """
         verified = known_to_verifier(labels, covers)
         vectors, labs = [per_view.mean(axis=1)], list(labels)
@@ -471,7 +500,7 @@ class Enroller:
             labs += [BACK] * len(self.back)
         v = np.concatenate(vectors)
         if not self.adapt:
-            return Prototypes(tuple(labs), _unit(v).astype(np.float32), verified=verified, outline=outline)
+            return Prototypes(tuple(labs), _unit(v).astype(np.float32), verified=verified, outline=outline, aspect=aspect)
         projection = whitening(labels, per_view)
         names = list(dict.fromkeys(labs))
         head_w = head_mu = trunk_w = trunk_mu = None
@@ -486,7 +515,7 @@ class Enroller:
         return DeckPrototypes(
             tuple(labs), _unit(v @ projection).astype(np.float32), Z_TEMPERATURE,
             projection=projection, head_weights=head_w, head_mean=head_mu, knows_back=BACK in labels, verified=verified,
-            trunk_weights=trunk_w, trunk_mean=trunk_mu, outline=outline,
+            trunk_weights=trunk_w, trunk_mean=trunk_mu, outline=outline, aspect=aspect,
         )
 
     def build(
@@ -508,7 +537,7 @@ class Enroller:
         for s in samples:
             pictures.setdefault(str(s.label), []).append(s.picture)
             sources.setdefault(str(s.label), []).append(s.source)
-        prototypes = self.prototypes(labels, per_view, features, views.covers, trunk, views.outline)
+        prototypes = self.prototypes(labels, per_view, features, views.covers, trunk, views.outline, deck_aspect(samples))
         view_labels = None
         if isinstance(prototypes, DeckPrototypes) and prototypes.projection is not None:
             view_labels = self._held_out_reads(labels, per_view, features, trunk)
@@ -570,7 +599,9 @@ class Enroller:
         same = Enroller(self.embedder, views=profile.views, seed=self.seed, back=self.back, adapt=self.adapt, table_share=self.table_share)
         labels = [c for c in profile.cards for _ in profile.pictures[c]]
         v = same.picture_views([p for c in profile.cards for p in profile.pictures[c]], progress)
-        profile.prototypes = same.prototypes(labels, v.per_view, v.features, v.covers, v.trunk, v.outline)
+        profile.prototypes = same.prototypes(
+            labels, v.per_view, v.features, v.covers, v.trunk, v.outline, profile.prototypes.aspect
+        )
         profile.probe = self.probe
         profile.outlines = self.outlines
         return profile

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from vision.enroll.crops import IMAGE_SUFFIXES, EnrollImageError, read_image
-from vision.enroll.enroller import Detector, Sample, picture_from_image
+from vision.enroll.enroller import Detector, Sample, card_in_image
 from vision.enroll.names import SUIT_SYSTEMS, CardNameError, label_from_filename, parse_label
 
 
@@ -77,7 +77,8 @@ def scan_folder(folder: Path, detector: Detector | None = None, suits: str | Non
     for path, label, _ in files:
         rel = str(path.relative_to(folder))
         try:
-            scan.samples.append(Sample(label, picture_from_image(read_image(path), detector), rel))
+            picture, aspect = card_in_image(read_image(path), detector)
+            scan.samples.append(Sample(label, picture, rel, aspect))
         except EnrollImageError as exc:
             scan.errors.append(f"{rel}: {exc}")
     return scan

@@ -273,6 +273,8 @@ class DeckPrototypes(Prototypes):
         extra["vectors"] = self.vectors.astype(np.float32)
         extra["temperature"] = np.float32(self.temperature)  # type: ignore[assignment]
         extra.update(verified_array(self.verified))
+        if self.aspect is not None:
+            extra["aspect"] = np.float32(self.aspect)  # type: ignore[assignment]
         np.savez(path, **extra)  # type: ignore[arg-type]
 
     @classmethod
@@ -289,5 +291,6 @@ class DeckPrototypes(Prototypes):
                 knows_back=bool(z["knows_back"]) if "knows_back" in z.files else False,
                 trunk_weight=float(z["trunk_weight"]) if "trunk_weight" in z.files else TRUNK_WEIGHT,
                 verified=verified_labels(z),
+                aspect=float(z["aspect"]) if "aspect" in z.files else None,
                 **get,
             )

@@ -123,6 +123,41 @@ def half_turn_mean(corners: np.ndarray) -> np.ndarray:
     return ((c + (1.0 - np.roll(c, -2, axis=0))) / 2.0).astype(np.float32)
 
 
+def quad_aspect(quad: np.ndarray) -> float:
+    """Long over short side of a card outline (corners 0->1 a short side, as ``canonical_corners`` orders them)."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    short = float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3]))
+    long = float(np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[3] - q[0]))
+    return long / max(short, 1e-6)
+
+
+def completed_outlines(quad: np.ndarray, aspect: float) -> np.ndarray:
+    """The four outlines (4, 4, 2) of a card of ``aspect`` (long / short side) that keep one side of ``quad``.
+
+    Each keeps one side where it is and moves the opposite side along the two sides that
+    meet it, to the distance the card's proportions give: keep the short side 0-1, the
+    short side 2-3, the long side 1-2, the long side 3-0. Why: a card partly under
+    another card or a hand shows three of its sides, and an outline network guesses the
+    hidden one, often at the edge of what covers it; the crop of such an outline is the
+    card squeezed or stretched, and the card's own proportions say where the side is.
+    """
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+
+    def toward(a: np.ndarray, b: np.ndarray, length: float) -> np.ndarray:
+        d = b - a
+        return a + d * (length / max(float(np.linalg.norm(d)), 1e-6))
+
+    short = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+    long = (np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[3] - q[0])) / 2
+    to_long, to_short = float(aspect * short), float(long / aspect)
+    out = np.repeat(q[None], 4, axis=0)
+    out[0, 2], out[0, 3] = toward(q[1], q[2], to_long), toward(q[0], q[3], to_long)
+    out[1, 1], out[1, 0] = toward(q[2], q[1], to_long), toward(q[3], q[0], to_long)
+    out[2, 0], out[2, 3] = toward(q[1], q[0], to_short), toward(q[2], q[3], to_short)
+    out[3, 1], out[3, 2] = toward(q[0], q[1], to_short), toward(q[3], q[2], to_short)
+    return out.astype(np.float32)
+
+
 def rectify(frame: np.ndarray, quad: np.ndarray, w: int = CROP_W, h: int = CROP_H) -> np.ndarray:
     """Warp the card ``quad`` (clockwise, corner 0 = top-left of the artwork) to an upright w x h crop."""
     # Corners go to the outer pixel edges (-0.5 .. n - 0.5), so a half turn of the quad gives

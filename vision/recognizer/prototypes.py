@@ -19,6 +19,9 @@ from vision.recognizer.geometry import UNIT_QUAD, from_outline_frame
 
 #: Softmax temperature turning cosine similarity into a probability over labels.
 DEFAULT_TEMPERATURE: float = 16.0
+#: Long over short side of the built-in deck's cards (its art is 316 x 492 px): the
+#: proportions an outline is checked against when a set does not say its own.
+DEFAULT_ASPECT: float = 492 / 316
 
 
 class PrototypeError(ValueError):
@@ -44,6 +47,10 @@ class Prototypes:
     #: are coloured bands is outlined at the bands' inner edge, cutting off the numerals
     #: printed in them. None: not measured (the built-in deck, which the networks learnt).
     outline: np.ndarray | None = None
+    #: Long over short side of this deck's cards (``card_aspect``); None: the built-in
+    #: deck's. Enrolment measures it from the pictures where they show a whole card's
+    #: outline (a PNG's opaque part, a scan, a photo's refined outline).
+    aspect: float | None = None
     #: How sure of a face a set that has a ``back`` prototype must be to overrule the detector's "back".
     back_overrule: ClassVar[float] = 0.98
 
@@ -53,10 +60,17 @@ class Prototypes:
             raise PrototypeError(f"prototypes need (P, D) vectors with P = {len(self.labels)} labels, got {v.shape}")
         if self.outline is not None and np.shape(self.outline) != (4, 2):
             raise PrototypeError(f"outline must be 4 corners (4, 2), got {np.shape(self.outline)}")
+        if self.aspect is not None and not 1.0 < self.aspect < 3.0:
+            raise PrototypeError(f"aspect must be a card's long over short side (1-3), got {self.aspect!r}")
 
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(self.labels))
+
+    @property
+    def card_aspect(self) -> float:
+        """Long over short side of this deck's cards."""
+        return DEFAULT_ASPECT if self.aspect is None else float(self.aspect)
 
     @property
     def dim(self) -> int:
@@ -118,6 +132,8 @@ class Prototypes:
         arrays = {"labels": np.array(self.labels), "vectors": self.vectors.astype(np.float32), "temperature": np.float32(self.temperature)}
         if self.outline is not None:
             arrays["outline"] = np.asarray(self.outline, np.float32)
+        if self.aspect is not None:
+            arrays["aspect"] = np.float32(self.aspect)
         np.savez(path, **arrays, **verified_array(self.verified))  # type: ignore[arg-type]
 
     @classmethod
@@ -126,9 +142,10 @@ class Prototypes:
             raise PrototypeError(f"prototype file not found: {path}")
         with np.load(path, allow_pickle=False) as z:
             outline = z["outline"].astype(np.float32) if "outline" in z.files else None
+            aspect = float(z["aspect"]) if "aspect" in z.files else None
             return cls(
                 tuple(str(x) for x in z["labels"]), z["vectors"].astype(np.float32), float(z["temperature"]),
-                verified_labels(z), outline,
+                verified_labels(z), outline, aspect,
             )
 
 

@@ -1,0 +1,79 @@
+"""Outlines out of the deck's proportions: a half-covered card's guessed side is put where the card ends."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.detection import BACK
+from vision.recognizer import Recognizer, RecognizerSettings
+from vision.recognizer.geometry import canonical_corners, completed_outlines, quad_aspect
+from vision.recognizer.prototypes import DEFAULT_ASPECT, PrototypeError, Prototypes
+
+CARD = np.array([[100.0, 100.0], [160.0, 100.0], [160.0, 200.0], [100.0, 200.0]], np.float32)  # 60 x 100
+
+
+def test_each_completed_outline_keeps_one_side_and_gives_the_card_its_proportions() -> None:
+    assert quad_aspect(CARD) == pytest.approx(100 / 60)
+    short_end = CARD.copy()
+    short_end[2:, 1] = 170.0  # the end 2-3 guessed 30 px short (another card lies on it)
+    tries = completed_outlines(short_end, 100 / 60)
+    assert np.allclose(tries[0], CARD, atol=1e-3)  # keeps side 0-1: the whole card again
+    assert np.allclose(tries[1][2:], short_end[2:]) and tries[1][0, 1] == pytest.approx(70.0)
+    narrow = CARD.copy()
+    narrow[1:3, 0] = 140.0  # the long side 1-2 guessed 20 px in (a hand over that edge)
+    tries = completed_outlines(narrow, 100 / 60)
+    assert np.allclose(tries[3], CARD, atol=1e-3)  # keeps side 3-0
+    for q in completed_outlines(narrow, 100 / 60):
+        assert quad_aspect(q) == pytest.approx(100 / 60, rel=1e-3)
+
+
+def test_the_tolerance_is_checked() -> None:
+    with pytest.raises(ValueError, match="aspect_tolerance"):
+        RecognizerSettings(aspect_tolerance=1.0)
+
+
+def test_prototypes_keep_their_deck_proportions_through_save_and_load(tmp_path: Path) -> None:
+    vectors = np.eye(2, 8, dtype=np.float32)
+    plain = Prototypes(("eicheln-6", BACK), vectors)
+    assert plain.aspect is None and plain.card_aspect == pytest.approx(492 / 316) == DEFAULT_ASPECT
+    french = dataclasses.replace(plain, aspect=89 / 58)
+    french.save(tmp_path / "p.npz")
+    assert Prototypes.load(tmp_path / "p.npz").card_aspect == pytest.approx(89 / 58)
+    with pytest.raises(PrototypeError, match="aspect"):
+        dataclasses.replace(plain, aspect=0.6)  # short over long: the other way round
+
+
+def _covered_end(tolerance: float) -> tuple[list, np.ndarray, str]:
+    """A rendered card whose outline comes to the recogniser cut 25 % short at one end."""
+    from vision.synth.scene import render_scene
+
+    scene = next(s for s in (render_scene(10_950_000 + k, style="mixed") for k in range(20)) if any(
+        t.visible > 0.99 and t.card != BACK for t in s.cards))
+    card = next(t for t in scene.cards if t.visible > 0.99 and t.card != BACK)
+    true = np.asarray(card.corners, np.float32)
+    short = true.copy()
+    short[2] = true[1] + 0.75 * (true[2] - true[1])
+    short[3] = true[0] + 0.75 * (true[3] - true[0])
+    outline = canonical_corners(short)[None]
+    # The rest of the step runs for real (identifier, prototypes); only the outline is given.
+    rec = Recognizer(settings=RecognizerSettings(threads=1, aspect_tolerance=tolerance))
+    rec.detect_outlines = lambda frame: (outline, np.array([0.9], np.float32), np.array([False]), None)  # type: ignore[method-assign]
+    return rec.recognize(scene.image), true, card.card
+
+
+def _corner_error(found: np.ndarray, true: np.ndarray) -> float:
+    return min(float(np.linalg.norm(found - np.roll(true, s, axis=0), axis=1).max()) for s in range(4))
+
+
+def test_a_card_outlined_short_of_its_covered_end_is_cut_and_named_whole() -> None:
+    dets, true, card = _covered_end(0.08)
+    assert len(dets) == 1 and dets[0].card == card
+    side = float(np.linalg.norm(true[1] - true[0]))
+    assert _corner_error(np.array(dets[0].corners), true) < 0.1 * side
+    # Without the completion the outline stays where it was guessed, a quarter of the card short.
+    dets, true, _ = _covered_end(0.0)
+    assert _corner_error(np.array(dets[0].corners), true) > 0.3 * side
