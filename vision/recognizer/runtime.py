@@ -103,16 +103,22 @@ class RecognizerSettings:
     #: false cards are phones, notepads and dark rectangles the verifier scores under 0.1;
     #: 0 turns it off.
     reject_below: float = 0.2
-    #: An outline whose long / short side is more than this (a fraction) off the deck's
-    #: cards' (``Prototypes.card_aspect``) has most likely one side guessed where another card
+    #: For an enrolled deck (``Prototypes.completes_outlines``): an outline whose long /
+    #: short side is more than this (a fraction) off the deck's cards'
+    #: (``Prototypes.card_aspect``) has most likely one side guessed where another card
     #: or a hand covers the card: it is read again as each of the four outlines that keep
     #: three of its sides and give the card its proportions
     #: (``geometry.completed_outlines``), and the one read most surely is kept, outline
     #: and read. 0 turns it off. Why 0.08: on 300 tuning scenes per deck (seeds
     #: 41,000,000+) it took four-colour's misreads from 21 to 15 and flat-swiss's from 23
-    #: to 12 (0.05: 14 / 12 with twice the outlines read again; 0.12: 17 / 14), the
-    #: built-in deck's stayed at 1 and paris's went from 4 to 3.
+    #: to 12 (0.05: 14 / 12 with twice the outlines read again; 0.12: 17 / 14), and
+    #: paris's from 4 to 3.
     aspect_tolerance: float = 0.08
+    #: ... and a completed outline is kept only when read at least this surely: a card cut
+    #: by the frame's edge or lost in shadow reads poorly whichever side is moved, and a
+    #: poor read is no reason to move its outline. On the tuning scenes 0.6 and 0.8 misread
+    #: the same enrolled cards as 0 (four-colour 15, flat-swiss 12).
+    aspect_sure: float = 0.8
 
     def __post_init__(self) -> None:
         if not isinstance(self.threads, int) or self.threads < 1:
@@ -129,8 +135,8 @@ class RecognizerSettings:
             raise ValueError(f"verifier_weight and verify_below must be in [0, 1], got {self.verifier_weight!r}, {self.verify_below!r}")
         if not 0.0 <= self.rank_weight <= 1.0:
             raise ValueError(f"rank_weight must be in [0, 1], got {self.rank_weight!r}")
-        if not 0.0 <= self.aspect_tolerance < 1.0:
-            raise ValueError(f"aspect_tolerance must be in [0, 1), got {self.aspect_tolerance!r}")
+        if not 0.0 <= self.aspect_tolerance < 1.0 or not 0.0 <= self.aspect_sure <= 1.0:
+            raise ValueError(f"aspect_tolerance must be in [0, 1) and aspect_sure in [0, 1], got {self.aspect_tolerance!r}, {self.aspect_sure!r}")
         if not 0.0 <= self.reject_below < 1.0:
             raise ValueError(f"reject_below must be in [0, 1), got {self.reject_below!r}")
         if not isinstance(self.refiner_passes, int) or not 0 <= self.refiner_passes <= 4:
@@ -324,7 +330,7 @@ class Recognizer:
         crops = np.stack([rectify(frame, q) for q in quads])
         emb, flip, trunk = self.embed_trunk(crops)
         probs = self.prototypes.scores(emb, crops, trunk)
-        if self.settings.aspect_tolerance > 0:
+        if self.settings.aspect_tolerance > 0 and self.prototypes.completes_outlines:
             quads, crops, emb, flip, trunk, probs = self._complete(frame, quads, crops, emb, flip, trunk, probs)
         unsure = np.nonzero(probs.max(axis=1) < self.settings.second_look_below)[0]
         if len(unsure):
@@ -388,7 +394,7 @@ class Recognizer:
         trunk = None if trunk is None or m_trunk is None else trunk.copy()
         for n, i in enumerate(odd):
             best = n * 4 + int(np.argmax(m_probs[n * 4 : n * 4 + 4].max(axis=1)))
-            if m_probs[best].max() <= probs[i].max():
+            if m_probs[best].max() <= probs[i].max() or m_probs[best].max() < self.settings.aspect_sure:
                 continue
             quads[i], crops[i], emb[i], flip[i], probs[i] = tries[best], more[best], m_emb[best], m_flip[best], m_probs[best]
             if trunk is not None and m_trunk is not None:
