@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -79,3 +80,27 @@ def test_a_card_outlined_short_of_its_covered_end_is_cut_and_named_whole() -> No
     # Without the completion the outline stays where it was guessed, a quarter of the card short.
     dets, true, _ = _covered_end(0.0)
     assert _corner_error(np.array(dets[0].corners), true) > 0.3 * side
+
+
+def _given_outline(outline: np.ndarray, image: np.ndarray) -> list:
+    rec = Recognizer(settings=RecognizerSettings(threads=1))
+    rec.prototypes = dataclasses.replace(rec.prototypes, outline=UNIT_QUAD)  # as an enrolled deck's
+    rec.detect_outlines = lambda frame: (outline[None], np.array([0.9], np.float32), np.array([False]), None)  # type: ignore[method-assign]
+    return rec.recognize(image)
+
+
+def test_an_outline_far_too_long_is_not_cut_down_to_part_of_a_card() -> None:
+    from vision.synth.scene import render_scene
+
+    scene = next(s for s in (render_scene(10_950_000 + k, style="mixed") for k in range(20)) if any(
+        t.visible > 0.99 and t.card != BACK for t in s.cards))
+    card = next(t for t in scene.cards if t.visible > 0.99 and t.card != BACK)
+    true = canonical_corners(np.asarray(card.corners, np.float32))
+    longer = true.copy()
+    longer[2] = true[1] + 1.4 * (true[2] - true[1])  # 40 % past its end, as across a card it lies on
+    longer[3] = true[0] + 1.4 * (true[3] - true[0])
+    dets = _given_outline(longer, scene.image)
+    # Cut to the card's proportions it would lose 29 % of its area: more than aspect_cut allows
+    # (it may be widened instead, or kept).
+    assert len(dets) == 1
+    assert abs(cv2.contourArea(np.array(dets[0].corners, np.float32))) >= 0.85 * abs(cv2.contourArea(longer))

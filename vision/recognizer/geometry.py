@@ -140,6 +140,8 @@ def completed_outlines(quad: np.ndarray, aspect: float) -> np.ndarray:
     another card or a hand shows three of its sides, and an outline network guesses the
     hidden one, often at the edge of what covers it; the crop of such an outline is the
     card squeezed or stretched, and the card's own proportions say where the side is.
+    Two of the four grow ``quad`` and two shrink it; the recogniser limits how much a
+    shrinking one may cut (``RecognizerSettings.aspect_cut``).
     """
     q = np.asarray(quad, np.float64).reshape(4, 2)
 

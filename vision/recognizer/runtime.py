@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+import cv2
 import numpy as np
 import onnxruntime as ort
 
@@ -105,20 +106,29 @@ class RecognizerSettings:
     reject_below: float = 0.2
     #: For an enrolled deck (``Prototypes.completes_outlines``): an outline whose long /
     #: short side is more than this (a fraction) off the deck's cards'
-    #: (``Prototypes.card_aspect``) has most likely one side guessed where another card
-    #: or a hand covers the card: it is read again as each of the four outlines that keep
-    #: three of its sides and give the card its proportions
-    #: (``geometry.completed_outlines``), and the one read most surely is kept, outline
-    #: and read. 0 turns it off. Why 0.08: on 300 tuning scenes per deck (seeds
-    #: 41,000,000+) it took four-colour's misreads from 21 to 15 and flat-swiss's from 23
-    #: to 12 (0.05: 14 / 12 with twice the outlines read again; 0.12: 17 / 14), and
-    #: paris's from 4 to 3.
+    #: (``Prototypes.card_aspect``) has most likely one side guessed where another card or
+    #: a hand covers the card: it is read again as the outlines that keep three of its
+    #: sides and give the card its proportions (``geometry.completed_outlines``), and the
+    #: one read most surely is kept, outline and read. 0 turns it off. Why 0.08: on 300
+    #: tuning scenes per deck (seeds 41,000,000+; no cut limit) it took four-colour's
+    #: misreads from 21 to 15 and flat-swiss's from 23 to 12 (0.05: 14 / 12 with twice
+    #: the outlines read again; 0.12: 17 / 14), and paris's from 4 to 3.
     aspect_tolerance: float = 0.08
     #: ... and a completed outline is kept only when read at least this surely: a card cut
     #: by the frame's edge or lost in shadow reads poorly whichever side is moved, and a
-    #: poor read is no reason to move its outline. On the tuning scenes 0.6 and 0.8 misread
-    #: the same enrolled cards as 0 (four-colour 15, flat-swiss 12).
+    #: poor read is no reason to move its outline (a Swiss card half out of the frame, its
+    #: outline short, was read 0.58 as another card on a completed outline). 0.8 changed
+    #: none of the enrolled decks' counts above.
     aspect_sure: float = 0.8
+    #: ... and a completed outline may cut at most this share of the drawn outline's area.
+    #: Outlines too long for their width are shortened, for a deck whose outlines are
+    #: moved (``Prototypes.outline``) and a card whose outline was already right at one
+    #: end; but a card half under another, outlined across both, cut to its proportions
+    #: shows part of it, and six pips of a ten read as a six (a rendered flat-swiss game
+    #: lost three tricks to that with no limit: its outline was 39 % too long). The moved
+    #: flat deck overshoots by at most 13 % of its length. With 0.15 the tuning scenes'
+    #: misreads were four-colour 15, flat-swiss 15 (12 with no limit).
+    aspect_cut: float = 0.15
 
     def __post_init__(self) -> None:
         if not isinstance(self.threads, int) or self.threads < 1:
@@ -135,8 +145,11 @@ class RecognizerSettings:
             raise ValueError(f"verifier_weight and verify_below must be in [0, 1], got {self.verifier_weight!r}, {self.verify_below!r}")
         if not 0.0 <= self.rank_weight <= 1.0:
             raise ValueError(f"rank_weight must be in [0, 1], got {self.rank_weight!r}")
-        if not 0.0 <= self.aspect_tolerance < 1.0 or not 0.0 <= self.aspect_sure <= 1.0:
-            raise ValueError(f"aspect_tolerance must be in [0, 1) and aspect_sure in [0, 1], got {self.aspect_tolerance!r}, {self.aspect_sure!r}")
+        if not 0.0 <= self.aspect_tolerance < 1.0 or not 0.0 <= self.aspect_sure <= 1.0 or not 0.0 <= self.aspect_cut < 1.0:
+            raise ValueError(
+                "aspect_tolerance must be in [0, 1), aspect_sure in [0, 1] and aspect_cut in [0, 1), got "
+                f"{self.aspect_tolerance!r}, {self.aspect_sure!r}, {self.aspect_cut!r}"
+            )
         if not 0.0 <= self.reject_below < 1.0:
             raise ValueError(f"reject_below must be in [0, 1), got {self.reject_below!r}")
         if not isinstance(self.refiner_passes, int) or not 0 <= self.refiner_passes <= 4:
@@ -163,6 +176,10 @@ def _digest(files: list[Path]) -> str:
         h.update(f.name.encode())
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
+
+
+def _area(quad: np.ndarray) -> float:
+    return abs(float(cv2.contourArea(np.asarray(quad, np.float32).reshape(4, 2))))
 
 
 def check_frame(frame: object) -> np.ndarray:
@@ -378,23 +395,33 @@ class Recognizer:
         Which side of a half-covered card is the guessed one cannot be told from the outline
         alone; the crop cut at the right outline shows the card as the deck draws it, and
         the prototypes read that one best (an off outline squeezes or stretches the art).
-        Only outlines off by more than ``aspect_tolerance`` are tried: four identifier runs
-        each, for about one card in five on the tuning scenes.
+        Only outlines off by more than ``aspect_tolerance`` are tried, with up to four
+        identifier runs each: about one card in five (four-colour) to three in five
+        (flat-swiss) on the tuning scenes.
         """
         aspect = self.prototypes.card_aspect
-        tol = self.settings.aspect_tolerance
-        odd = [i for i, q in enumerate(quads) if abs(quad_aspect(q) / aspect - 1.0) > tol]
-        if not odd:
+        s = self.settings
+        owner, tries = [], []
+        for i, q in enumerate(quads):
+            if abs(quad_aspect(q) / aspect - 1.0) <= s.aspect_tolerance:
+                continue
+            least = (1.0 - s.aspect_cut) * _area(q)
+            for c in completed_outlines(q, aspect):
+                if _area(c) >= least:
+                    owner.append(i)
+                    tries.append(c)
+        if not tries:
             return quads, crops, emb, flip, trunk, probs
-        tries = np.concatenate([completed_outlines(quads[i], aspect) for i in odd])
         more = np.stack([rectify(frame, q) for q in tries])
         m_emb, m_flip, m_trunk = self.embed_trunk(more)
         m_probs = self.prototypes.scores(m_emb, more, m_trunk)
         quads, crops, emb, flip, probs = quads.copy(), crops.copy(), emb.copy(), flip.copy(), probs.copy()
         trunk = None if trunk is None or m_trunk is None else trunk.copy()
-        for n, i in enumerate(odd):
-            best = n * 4 + int(np.argmax(m_probs[n * 4 : n * 4 + 4].max(axis=1)))
-            if m_probs[best].max() <= probs[i].max() or m_probs[best].max() < self.settings.aspect_sure:
+        sure = m_probs.max(axis=1)
+        for i in dict.fromkeys(owner):
+            mine = [n for n, o in enumerate(owner) if o == i]
+            best = max(mine, key=lambda n: sure[n])
+            if sure[best] <= probs[i].max() or sure[best] < s.aspect_sure:
                 continue
             quads[i], crops[i], emb[i], flip[i], probs[i] = tries[best], more[best], m_emb[best], m_flip[best], m_probs[best]
             if trunk is not None and m_trunk is not None:
