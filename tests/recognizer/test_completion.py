@@ -100,7 +100,7 @@ def test_an_outline_far_too_long_is_not_cut_down_to_part_of_a_card() -> None:
     longer[2] = true[1] + 1.4 * (true[2] - true[1])  # 40 % past its end, as across a card it lies on
     longer[3] = true[0] + 1.4 * (true[3] - true[0])
     dets = _given_outline(longer, scene.image)
-    # Cut to the card's proportions it would lose 29 % of its area: more than aspect_cut allows
-    # (it may be widened instead, or kept).
+    # Cut to the card's proportions it would lose 29 % of its area: more than aspect_cut (25 %)
+    # allows (it may be widened instead, or kept). With a cut of 50 % allowed, it is cut.
     assert len(dets) == 1
-    assert abs(cv2.contourArea(np.array(dets[0].corners, np.float32))) >= 0.85 * abs(cv2.contourArea(longer))
+    assert abs(cv2.contourArea(np.array(dets[0].corners, np.float32))) >= 0.75 * abs(cv2.contourArea(longer))
