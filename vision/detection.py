@@ -19,7 +19,10 @@ class Detection:
     ``card`` is a canonical card id (``scoring.cards.ALL_CARD_IDS``) or ``BACK``.
     ``corners`` are the four corners in frame pixels, clockwise, starting with the
     corner at the top-left of the card's artwork when the card is upright, so the
-    card's angle and position on the table follow from them. ``alternatives`` holds
+    card's angle and position on the table follow from them. They are the whole card's,
+    also where part of it is hidden: the recogniser guesses the hidden corners (for an
+    enrolled deck, from the card's proportions), so they may lie under a hand or
+    another card, or outside the frame. ``alternatives`` holds
     the next most likely ids with their confidence, best first, so the tracker can use
     the game's constraints to resolve an uncertain read.
     """
