@@ -79,13 +79,16 @@ def test_a_profile_enrolled_before_its_outlines_were_measured_is_rebuilt(
 ) -> None:
     protos = paris_profile.prototypes
     library = DeckLibrary(tmp_path / "decks")
-    library.save(DeckProfile(**{**paris_profile.__dict__, "prototypes": dataclasses.replace(protos, outline=None)}))
+    library.save(DeckProfile(**{**paris_profile.__dict__, "prototypes": dataclasses.replace(protos, outline=None, aspect=1.53)}))
     profile = library.load("paris")
     assert profile.prototypes.outline is None
     enroller = Enroller(recognizer, views=paris_profile.views)
     assert not enroller.is_current(profile)
     fresh = enroller.refresh(profile)
     assert fresh.prototypes.outline is not None and enroller.is_current(fresh)
+    # the cards' proportions were measured on the enrolment images, which a profile does not
+    # keep: a rebuild keeps them
+    assert fresh.prototypes.aspect == pytest.approx(1.53)
     # without views there are no tables: nothing is measured, and nothing needs to be
     scan = scan_folder(PARIS, recognizer)
     plain, _ = Enroller(recognizer, views=0).build("Paris", scan.suits, scan.samples)
