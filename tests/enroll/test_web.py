@@ -105,6 +105,8 @@ def test_an_uploaded_card_can_be_relabelled_and_the_deck_stored_and_selected(app
     client.post("/enroll/api/session/finish", json={"activate": True, "force": True}, headers=AUTH)
     done = wait_built(client)["build"]
     assert done["stored"] == "paris"
+    # the uploaded PNGs showed the cards' own outline: the deck keeps their proportions
+    assert DeckLibrary(tmp_path / "decks").load("paris").prototypes.aspect == pytest.approx(492 / 316, rel=1e-3)
     decks = client.get("/enroll/api/decks").get_json()
     assert decks["active"] == "paris" and decks["decks"][0]["suits"] == "french"
     # The dashboard's card pictures and names now come from the table's deck.

@@ -193,17 +193,22 @@ def pictures_in_image(img: np.ndarray, detector: Detector | None = None) -> list
     finds no card in, or only small ones in, that has a card's shape is a scan of one
     card and is taken whole.
     """
+    return [p for p, _ in cards_in_image(img, detector)]
+
+
+def cards_in_image(img: np.ndarray, detector: Detector | None = None) -> list[tuple[np.ndarray, float | None]]:
+    """``pictures_in_image`` with each card's long over short side where the image shows its own
+    outline (a PNG's opaque part, a scan taken whole); None for cards found in a photo."""
     quad = alpha_quad(img)
     if quad is not None:
-        return [rectify_picture(img, quad)]
+        return [(rectify_picture(img, quad), _proportions(quad))]
     found = pictures_from_frame(flatten_alpha(img), detector) if detector is not None else []
-    if is_card_shaped(img):
-        area = img.shape[0] * img.shape[1]
-        if not found or max(abs(cv2.contourArea(q.astype(np.float32))) for _, q in found) < SCAN_MIN_AREA * area:
-            return [rectify_picture(img, full_quad(img))]
+    scan = _scan(img, found)
+    if scan is not None:
+        return [scan]
     if not found and detector is None:
         raise EnrollImageError("the image is not card-shaped and no detector was given to find the card in it")
-    return [p for p, _ in found]
+    return [(p, None) for p, _ in found]
 
 
 def picture_from_image(img: np.ndarray, detector: Detector | None = None) -> np.ndarray:
@@ -218,16 +223,25 @@ def card_in_image(img: np.ndarray, detector: Detector | None = None) -> tuple[np
     if quad is not None:
         return rectify_picture(img, quad), _proportions(quad)
     found = pictures_from_frame(flatten_alpha(img), detector) if detector is not None else []
-    if is_card_shaped(img):
-        area = img.shape[0] * img.shape[1]
-        if not found or max(abs(cv2.contourArea(q.astype(np.float32))) for _, q in found) < SCAN_MIN_AREA * area:
-            whole = full_quad(img)
-            return rectify_picture(img, whole), _proportions(whole)
+    scan = _scan(img, found)
+    if scan is not None:
+        return scan
     if not found:
         if detector is None:
             raise EnrollImageError("the image is not card-shaped and no detector was given to find the card in it")
         raise EnrollImageError("no face-up card found in the image")
     return max(found, key=lambda f: abs(cv2.contourArea(f[1].astype(np.float32))))[0], None
+
+
+def _scan(img: np.ndarray, found: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, float] | None:
+    """The whole image as one card, when it has a card's shape and the detector found no large card in it."""
+    if not is_card_shaped(img):
+        return None
+    area = img.shape[0] * img.shape[1]
+    if found and max(abs(cv2.contourArea(q.astype(np.float32))) for _, q in found) >= SCAN_MIN_AREA * area:
+        return None
+    whole = full_quad(img)
+    return rectify_picture(img, whole), _proportions(whole)
 
 
 def _proportions(quad: np.ndarray) -> float:

@@ -21,12 +21,12 @@ from vision.enroll import (
     Enroller,
     EnrollImageError,
     ProfileError,
+    cards_in_image,
     decode_image,
     display_name,
     own_id,
     parse_label,
     pictures_from_frame,
-    pictures_in_image,
 )
 from vision.enroll.enroller import DEFAULT_VIEWS
 from vision.enroll.names import RANK_NAMES, SUIT_NAMES
@@ -307,9 +307,10 @@ def api_cancel() -> Response:
     return jsonify(cancelled=True)
 
 
-def _pictures_from_upload(data: bytes, recognizer: Any) -> list[np.ndarray]:
-    """The cards of an uploaded photo (several on a table, or one card filling the picture)."""
-    return pictures_in_image(decode_image(data, "upload"), recognizer)
+def _cards_from_upload(data: bytes, recognizer: Any) -> list[tuple[np.ndarray, float | None]]:
+    """The cards of an uploaded photo (several on a table, or one card filling the picture), with
+    the card's proportions where the image shows its own outline (a scan, a card PNG)."""
+    return cards_in_image(decode_image(data, "upload"), recognizer)
 
 
 @blueprint.post("/api/session/capture")
@@ -325,13 +326,15 @@ def api_capture() -> Response:
             data = upload.read(MAX_UPLOAD + 1)
             if len(data) > MAX_UPLOAD:
                 raise SessionError(f"the photo is larger than {MAX_UPLOAD // (1024 * 1024)} MB", 413)
-            pictures = _pictures_from_upload(data, recognizer)
+            cards = _cards_from_upload(data, recognizer)
+            pictures, aspects = [p for p, _ in cards], [a for _, a in cards]
             source = upload.filename or "photo"
         else:
             frame = state.frames() if state.frames is not None else None
             if frame is None:
                 raise SessionError("no camera picture available; upload a photo instead", 503)
             pictures = [p for p, _ in pictures_from_frame(frame, recognizer)]
+            aspects = [None] * len(pictures)  # the networks drew these outlines
             source = "camera"
     except EnrollImageError as exc:
         raise SessionError(str(exc)) from None
@@ -339,7 +342,7 @@ def api_capture() -> Response:
         raise SessionError("no face-up card found; lay the cards flat, apart, in good light", 422)
     expected = session.next_group()
     labelled = len(pictures) == len(expected)
-    items = session.add(pictures, expected if labelled else None, source)
+    items = session.add(pictures, expected if labelled else None, source, aspects)
     return jsonify(
         found=len(items),
         expected=list(expected),

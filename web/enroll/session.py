@@ -103,8 +103,12 @@ class EnrollSession:
 
     # -- captures -----------------------------------------------------------------------
 
-    def add(self, pictures: list[np.ndarray], expected: tuple[str, ...] | None, source: str) -> list[Captured]:
-        """Add a capture's pictures, labelled in order with ``expected`` (the row asked for)."""
+    def add(
+        self, pictures: list[np.ndarray], expected: tuple[str, ...] | None, source: str,
+        aspects: list[float | None] | None = None,
+    ) -> list[Captured]:
+        """Add a capture's pictures, labelled in order with ``expected`` (the row asked for); ``aspects``:
+        each card's measured proportions, where its image showed them (``Sample.aspect``)."""
         with self.lock:
             if self.build is not None and not self.build.done:
                 raise SessionError("the deck is being built; wait for it to finish", 409)
@@ -118,7 +122,9 @@ class EnrollSession:
                 ok, png = cv2.imencode(".png", pic)
                 if not ok:
                     raise SessionError("cannot encode a captured picture", 500)
-                item = Captured(self._next, Sample(label, pic, f"capture {self.captures} card {k + 1}"), self.captures, png.tobytes())
+                aspect = aspects[k] if aspects is not None and k < len(aspects) else None
+                sample = Sample(label, pic, f"capture {self.captures} card {k + 1}", aspect)
+                item = Captured(self._next, sample, self.captures, png.tobytes())
                 self.samples[item.id] = item
                 self._next += 1
                 out.append(item)
@@ -145,7 +151,9 @@ class EnrollSession:
         with self.lock:
             if self.build is not None and not self.build.done:
                 raise SessionError("the deck is being built already", 409)
-            samples = [Sample(c.sample.label, c.sample.picture, c.sample.source) for c in self.samples.values() if c.sample.label]
+            samples = [
+                Sample(c.sample.label, c.sample.picture, c.sample.source, c.sample.aspect) for c in self.samples.values() if c.sample.label
+            ]
             if not samples:
                 raise SessionError("no labelled pictures yet: capture some cards first")
             if not replace and library.exists(slugify(self.name)):
