@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from pathlib import Path
 
 import cv2
@@ -48,24 +49,33 @@ def test_prototypes_keep_their_deck_proportions_through_save_and_load(tmp_path: 
         dataclasses.replace(plain, aspect=0.6)  # short over long: the other way round
 
 
-def _covered_end(tolerance: float) -> tuple[list, np.ndarray, str]:
-    """A rendered card whose outline comes to the recogniser cut 25 % short at one end."""
+@functools.cache
+def _whole_card() -> tuple[np.ndarray, np.ndarray, str]:
+    """(frame, corners, card) of a rendered face card in full view, corners 0-1 a short side."""
     from vision.synth.scene import render_scene
 
     scene = next(s for s in (render_scene(10_950_000 + k, style="mixed") for k in range(20)) if any(
         t.visible > 0.99 and t.card != BACK for t in s.cards))
     card = next(t for t in scene.cards if t.visible > 0.99 and t.card != BACK)
-    true = np.asarray(card.corners, np.float32)
-    short = true.copy()
-    short[2] = true[1] + 0.75 * (true[2] - true[1])
-    short[3] = true[0] + 0.75 * (true[3] - true[0])
-    outline = canonical_corners(short)[None]
-    # The rest of the step runs for real (identifier, prototypes); only the outline is given.
-    rec = Recognizer(settings=RecognizerSettings(threads=1, aspect_tolerance=tolerance))
+    return scene.image, canonical_corners(np.asarray(card.corners, np.float32)), card.card
+
+
+def _end_moved(true: np.ndarray, length: float) -> np.ndarray:
+    """``true`` with its short side 2-3 moved along the long sides to ``length`` of them."""
+    out = true.copy()
+    out[2] = true[1] + length * (true[2] - true[1])
+    out[3] = true[0] + length * (true[3] - true[0])
+    return out
+
+
+def _given_outline(outline: np.ndarray, image: np.ndarray, **settings: float) -> list:
+    """What the recogniser reports when the detector and refiner give ``outline``: the rest of the
+    step runs for real (identifier, prototypes), with the built-in deck's prototypes as an enrolled deck's."""
+    rec = Recognizer(settings=RecognizerSettings(threads=1, **settings))  # type: ignore[arg-type]
     assert not rec.prototypes.completes_outlines  # the built-in deck: the networks learnt it through such outlines
-    rec.prototypes = dataclasses.replace(rec.prototypes, outline=UNIT_QUAD)  # as an enrolled deck's
-    rec.detect_outlines = lambda frame: (outline, np.array([0.9], np.float32), np.array([False]), None)  # type: ignore[method-assign]
-    return rec.recognize(scene.image), true, card.card
+    rec.prototypes = dataclasses.replace(rec.prototypes, outline=UNIT_QUAD)
+    rec.detect_outlines = lambda frame: (outline[None], np.array([0.9], np.float32), np.array([False]), None)  # type: ignore[method-assign]
+    return rec.recognize(image)
 
 
 def _corner_error(found: np.ndarray, true: np.ndarray) -> float:
@@ -73,34 +83,24 @@ def _corner_error(found: np.ndarray, true: np.ndarray) -> float:
 
 
 def test_a_card_outlined_short_of_its_covered_end_is_cut_and_named_whole() -> None:
-    dets, true, card = _covered_end(0.08)
+    image, true, card = _whole_card()
+    short = _end_moved(true, 0.75)  # a quarter of the card under another card
+    dets = _given_outline(short, image)
     assert len(dets) == 1 and dets[0].card == card
     side = float(np.linalg.norm(true[1] - true[0]))
     assert _corner_error(np.array(dets[0].corners), true) < 0.1 * side
     # Without the completion the outline stays where it was guessed, a quarter of the card short.
-    dets, true, _ = _covered_end(0.0)
+    dets = _given_outline(short, image, aspect_tolerance=0.0)
     assert _corner_error(np.array(dets[0].corners), true) > 0.3 * side
 
 
-def _given_outline(outline: np.ndarray, image: np.ndarray) -> list:
-    rec = Recognizer(settings=RecognizerSettings(threads=1))
-    rec.prototypes = dataclasses.replace(rec.prototypes, outline=UNIT_QUAD)  # as an enrolled deck's
-    rec.detect_outlines = lambda frame: (outline[None], np.array([0.9], np.float32), np.array([False]), None)  # type: ignore[method-assign]
-    return rec.recognize(image)
-
-
 def test_an_outline_far_too_long_is_not_cut_down_to_part_of_a_card() -> None:
-    from vision.synth.scene import render_scene
-
-    scene = next(s for s in (render_scene(10_950_000 + k, style="mixed") for k in range(20)) if any(
-        t.visible > 0.99 and t.card != BACK for t in s.cards))
-    card = next(t for t in scene.cards if t.visible > 0.99 and t.card != BACK)
-    true = canonical_corners(np.asarray(card.corners, np.float32))
-    longer = true.copy()
-    longer[2] = true[1] + 1.4 * (true[2] - true[1])  # 40 % past its end, as across a card it lies on
-    longer[3] = true[0] + 1.4 * (true[3] - true[0])
-    dets = _given_outline(longer, scene.image)
+    image, true, _ = _whole_card()
+    longer = _end_moved(true, 1.4)  # 40 % past its end, as across a card it lies on
+    dets = _given_outline(longer, image)
     # Cut to the card's proportions it would lose 29 % of its area: more than aspect_cut (25 %)
     # allows (it may be widened instead, or kept). With a cut of 50 % allowed, it is cut.
     assert len(dets) == 1
     assert abs(cv2.contourArea(np.array(dets[0].corners, np.float32))) >= 0.75 * abs(cv2.contourArea(longer))
+    cut = _given_outline(longer, image, aspect_cut=0.5)
+    assert abs(cv2.contourArea(np.array(cut[0].corners, np.float32))) < 0.75 * abs(cv2.contourArea(longer))

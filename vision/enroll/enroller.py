@@ -44,6 +44,7 @@ from vision.recognizer.geometry import (
     from_outline_frame,
     half_turn_mean,
     in_outline_frame,
+    quad_area,
     quad_aspect,
     rectify,
     rotate_half,
@@ -230,7 +231,7 @@ def card_in_image(img: np.ndarray, detector: Detector | None = None) -> tuple[np
         if detector is None:
             raise EnrollImageError("the image is not card-shaped and no detector was given to find the card in it")
         raise EnrollImageError("no face-up card found in the image")
-    return max(found, key=lambda f: abs(cv2.contourArea(f[1].astype(np.float32))))[0], None
+    return max(found, key=lambda f: quad_area(f[1]))[0], None
 
 
 def _scan(img: np.ndarray, found: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, float] | None:
@@ -238,7 +239,7 @@ def _scan(img: np.ndarray, found: list[tuple[np.ndarray, np.ndarray]]) -> tuple[
     if not is_card_shaped(img):
         return None
     area = img.shape[0] * img.shape[1]
-    if found and max(abs(cv2.contourArea(q.astype(np.float32))) for _, q in found) >= SCAN_MIN_AREA * area:
+    if found and max(quad_area(q) for _, q in found) >= SCAN_MIN_AREA * area:
         return None
     whole = full_quad(img)
     return rectify_picture(img, whole), _proportions(whole)

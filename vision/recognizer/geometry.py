@@ -123,12 +123,23 @@ def half_turn_mean(corners: np.ndarray) -> np.ndarray:
     return ((c + (1.0 - np.roll(c, -2, axis=0))) / 2.0).astype(np.float32)
 
 
+def _mean_sides(q: np.ndarray) -> tuple[float, float]:
+    """(mean of sides 0-1 and 2-3, mean of sides 1-2 and 3-0) of a card outline."""
+    return (
+        float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2,
+        float(np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[3] - q[0])) / 2,
+    )
+
+
 def quad_aspect(quad: np.ndarray) -> float:
     """Long over short side of a card outline (corners 0->1 a short side, as ``canonical_corners`` orders them)."""
-    q = np.asarray(quad, np.float32).reshape(4, 2)
-    short = float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3]))
-    long = float(np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[3] - q[0]))
+    short, long = _mean_sides(np.asarray(quad, np.float32).reshape(4, 2))
     return long / max(short, 1e-6)
+
+
+def quad_area(quad: np.ndarray) -> float:
+    """Area of a quad in pixels, whichever way round its corners go."""
+    return abs(float(cv2.contourArea(np.asarray(quad, np.float32).reshape(4, 2))))
 
 
 def completed_outlines(quad: np.ndarray, aspect: float) -> np.ndarray:
@@ -149,9 +160,8 @@ def completed_outlines(quad: np.ndarray, aspect: float) -> np.ndarray:
         d = b - a
         return a + d * (length / max(float(np.linalg.norm(d)), 1e-6))
 
-    short = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
-    long = (np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[3] - q[0])) / 2
-    to_long, to_short = float(aspect * short), float(long / aspect)
+    short, long = _mean_sides(q)
+    to_long, to_short = aspect * short, long / aspect
     out = np.repeat(q[None], 4, axis=0)
     out[0, 2], out[0, 3] = toward(q[1], q[2], to_long), toward(q[0], q[3], to_long)
     out[1, 1], out[1, 0] = toward(q[2], q[1], to_long), toward(q[3], q[0], to_long)

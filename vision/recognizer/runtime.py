@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-import cv2
 import numpy as np
 import onnxruntime as ort
 
@@ -29,6 +28,7 @@ from vision.recognizer.geometry import (
     completed_outlines,
     letterbox,
     nms_quads,
+    quad_area,
     quad_aspect,
     quad_box,
     rectify,
@@ -176,10 +176,6 @@ def _digest(files: list[Path]) -> str:
         h.update(f.name.encode())
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
-
-
-def _area(quad: np.ndarray) -> float:
-    return abs(float(cv2.contourArea(np.asarray(quad, np.float32).reshape(4, 2))))
 
 
 def check_frame(frame: object) -> np.ndarray:
@@ -396,34 +392,34 @@ class Recognizer:
         alone; the crop cut at the right outline shows the card as the deck draws it, and
         the prototypes read that one best (an off outline squeezes or stretches the art).
         Only outlines off by more than ``aspect_tolerance`` are tried, with up to four
-        identifier runs each: about one card in five (four-colour) to three in five
-        (flat-swiss) on the tuning scenes.
+        identifier runs each: 148 (four-colour) and 419 (flat-swiss) outlines on 300 tuning
+        scenes, where 713 and 665 cards were named.
         """
         aspect = self.prototypes.card_aspect
         s = self.settings
-        owner, tries = [], []
+        tries: dict[int, list[int]] = {}  # outline -> its completed outlines' rows in ``outlines``
+        outlines: list[np.ndarray] = []
         for i, q in enumerate(quads):
             if abs(quad_aspect(q) / aspect - 1.0) <= s.aspect_tolerance:
                 continue
-            least = (1.0 - s.aspect_cut) * _area(q)
+            least = (1.0 - s.aspect_cut) * quad_area(q)
             for c in completed_outlines(q, aspect):
-                if _area(c) >= least:
-                    owner.append(i)
-                    tries.append(c)
-        if not tries:
+                if quad_area(c) >= least:
+                    tries.setdefault(i, []).append(len(outlines))
+                    outlines.append(c)
+        if not outlines:
             return quads, crops, emb, flip, trunk, probs
-        more = np.stack([rectify(frame, q) for q in tries])
+        more = np.stack([rectify(frame, q) for q in outlines])
         m_emb, m_flip, m_trunk = self.embed_trunk(more)
         m_probs = self.prototypes.scores(m_emb, more, m_trunk)
         quads, crops, emb, flip, probs = quads.copy(), crops.copy(), emb.copy(), flip.copy(), probs.copy()
         trunk = None if trunk is None or m_trunk is None else trunk.copy()
         sure = m_probs.max(axis=1)
-        for i in dict.fromkeys(owner):
-            mine = [n for n, o in enumerate(owner) if o == i]
-            best = max(mine, key=lambda n: sure[n])
+        for i, rows in tries.items():
+            best = max(rows, key=lambda n: sure[n])
             if sure[best] <= probs[i].max() or sure[best] < s.aspect_sure:
                 continue
-            quads[i], crops[i], emb[i], flip[i], probs[i] = tries[best], more[best], m_emb[best], m_flip[best], m_probs[best]
+            quads[i], crops[i], emb[i], flip[i], probs[i] = outlines[best], more[best], m_emb[best], m_flip[best], m_probs[best]
             if trunk is not None and m_trunk is not None:
                 trunk[i] = m_trunk[best]
         return quads, crops, emb, flip, trunk, probs
