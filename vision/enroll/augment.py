@@ -25,6 +25,11 @@ TABLE_COLOURS: tuple[tuple[int, int, int], ...] = (
 CORNER_ERRORS = (0.012, 0.03, 0.06)
 CORNER_ERROR_P = (0.4, 0.4, 0.2)
 
+#: Exposure of a view: overall gain, per-channel tint and gamma ranges.
+GAIN = (0.6, 1.25)
+TINT = (0.85, 1.15)
+GAMMA = (0.8, 1.25)
+
 
 def _rounded_mask(h: int, w: int, radius: int) -> np.ndarray:
     mask = np.full((h, w), 255, np.uint8)
@@ -98,7 +103,7 @@ def _place(sheet: np.ndarray, canvas: np.ndarray, centre: tuple[float, float], c
 def _photograph(canvas: np.ndarray, rng: np.random.Generator, card_h: float) -> np.ndarray:
     """Light, lens and sensor: gain, colour cast, gradient, glare, gamma, blur, motion, noise, JPEG."""
     h, w = canvas.shape[:2]
-    gain = (rng.uniform(0.6, 1.25) * rng.uniform(0.85, 1.15, 3)).astype(np.float32)
+    gain = (rng.uniform(*GAIN) * rng.uniform(*TINT, 3)).astype(np.float32)
     g = rng.normal(0, 0.25, 2).astype(np.float32)
     canvas *= (1.0 + g[0] * np.linspace(-0.5, 0.5, w, dtype=np.float32)[None, :] + g[1] * np.linspace(-0.5, 0.5, h, dtype=np.float32)[:, None])[..., None] * gain
     if rng.random() < 0.2:  # glare: a soft bright patch
@@ -108,7 +113,7 @@ def _photograph(canvas: np.ndarray, rng: np.random.Generator, card_h: float) -> 
         gy = np.exp(-((np.arange(h, dtype=np.float32) - cy) ** 2) / (2 * r * r))
         canvas += (float(rng.uniform(40, 120)) * gy[:, None] * gx[None, :])[..., None]
     img: np.ndarray = np.clip(canvas, 0, 255).astype(np.uint8)
-    gamma = rng.uniform(0.8, 1.25)
+    gamma = rng.uniform(*GAMMA)
     img = cv2.LUT(img, (255.0 * (np.arange(256) / 255.0) ** gamma).astype(np.uint8))
     sigma = rng.uniform(0.0, 1.3)
     if sigma > 0.3:

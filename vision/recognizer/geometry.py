@@ -123,7 +123,7 @@ def half_turn_mean(corners: np.ndarray) -> np.ndarray:
     return ((c + (1.0 - np.roll(c, -2, axis=0))) / 2.0).astype(np.float32)
 
 
-def _mean_sides(q: np.ndarray) -> tuple[float, float]:
+def mean_sides(q: np.ndarray) -> tuple[float, float]:
     """(mean of sides 0-1 and 2-3, mean of sides 1-2 and 3-0) of a card outline."""
     return (
         float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2,
@@ -133,7 +133,7 @@ def _mean_sides(q: np.ndarray) -> tuple[float, float]:
 
 def quad_aspect(quad: np.ndarray) -> float:
     """Long over short side of a card outline (corners 0->1 a short side, as ``canonical_corners`` orders them)."""
-    short, long = _mean_sides(np.asarray(quad, np.float32).reshape(4, 2))
+    short, long = mean_sides(np.asarray(quad, np.float32).reshape(4, 2))
     return long / max(short, 1e-6)
 
 
@@ -160,7 +160,7 @@ def completed_outlines(quad: np.ndarray, aspect: float) -> np.ndarray:
         d = b - a
         return a + d * (length / max(float(np.linalg.norm(d)), 1e-6))
 
-    short, long = _mean_sides(q)
+    short, long = mean_sides(q)
     to_long, to_short = aspect * short, long / aspect
     out = np.repeat(q[None], 4, axis=0)
     out[0, 2], out[0, 3] = toward(q[1], q[2], to_long), toward(q[0], q[3], to_long)
@@ -168,6 +168,30 @@ def completed_outlines(quad: np.ndarray, aspect: float) -> np.ndarray:
     out[2, 0], out[2, 3] = toward(q[1], q[0], to_short), toward(q[2], q[3], to_short)
     out[3, 1], out[3, 2] = toward(q[0], q[1], to_short), toward(q[3], q[2], to_short)
     return out.astype(np.float32)
+
+
+def card_sized_outlines(quad: np.ndarray, short: float, long: float) -> np.ndarray:
+    """The 16 outlines (16, 4, 2) of a ``short`` x ``long`` card that start at a corner of ``quad`` and run along one of its sides.
+
+    For each side of ``quad`` and each of its two ends: the card laid from that end along
+    the side, with the side as its short or its long edge, reaching into ``quad`` (towards
+    its centre). Why: where a card leaves the frame, or lies under a hand or a glass, an
+    outline network guesses the hidden part, and sometimes takes the visible part's long
+    edge for a short one; the other cards on the table say how large a card is, and of
+    the outlines that keep one seen corner and edge, one is the card's.
+    """
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    centre = q.mean(axis=0)
+    out = []
+    for k in range(4):
+        for start, end in ((q[k], q[(k + 1) % 4]), (q[(k + 1) % 4], q[k])):
+            along = (end - start) / max(float(np.linalg.norm(end - start)), 1e-6)
+            inward = np.array([-along[1], along[0]])
+            if float(np.dot(centre - start, inward)) < 0:
+                inward = -inward
+            for edge, depth in ((short, long), (long, short)):
+                out.append([start, start + edge * along, start + edge * along + depth * inward, start + depth * inward])
+    return np.asarray(out, np.float32)
 
 
 def rectify(frame: np.ndarray, quad: np.ndarray, w: int = CROP_W, h: int = CROP_H) -> np.ndarray:

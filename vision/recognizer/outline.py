@@ -11,11 +11,12 @@ really are. Training (``vision.train.refiner``) cuts its crops with these same f
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from vision.recognizer.geometry import PAD_VALUE
+from vision.recognizer.geometry import PAD_VALUE, canonical_corners, card_sized_outlines, mean_sides
 
 #: Refiner crop: width x height in pixels, and how much larger than the outline it is cut.
 REFINE_W: int = 80
@@ -91,6 +92,72 @@ def verified(frame: np.ndarray, quads: np.ndarray, run: Callable[[np.ndarray], n
     if len(q) == 0:
         return np.zeros(0, np.float32)
     return np.asarray(run(np.stack([outline_crop(frame, k)[0] for k in q])), np.float32).reshape(-1)
+
+
+#: An outline is a reference for the table's card size when the verifier covers it at least
+#: this well (and its proportions are the deck's, and the detector was sure of it).
+SIZE_REFERENCE_COVER = 0.7
+
+
+@dataclass(frozen=True)
+class TableSize:
+    """How ``sized_to_table`` judges outlines against the other cards on the table (see ``RecognizerSettings``)."""
+
+    tolerance: float  # a side more than this (a fraction) off the table's cards' is off
+    aspect: float  # the deck's long / short side
+    aspect_tolerance: float  # a reference's proportions may be this far off the deck's
+    sure: float  # the detector score of a reference
+    gain: float  # a card-sized outline must cover a card this much better than the drawn one ...
+    least: float  # ... and at least this well
+    least_drawn: float  # the drawn outline must cover something at least this well to be tried
+
+
+def sized_to_table(
+    frame: np.ndarray, quads: np.ndarray, scores: np.ndarray, cover: np.ndarray, size: TableSize,
+    refine: Callable[[np.ndarray], np.ndarray] | None, verify: Callable[[np.ndarray], np.ndarray],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(quads, cover, moved (K,) bool): outlines of a size no card on this table has, replaced by
+    card-sized ones that cover a card better.
+
+    All cards of a deck are one size, and the camera looks straight down, so the outlines
+    the detector was sure of, with the deck's proportions and well covered, say how large a
+    card is in this frame (the median of their sides). An outline more than
+    ``size.tolerance`` off that, on either side, has part of its card guessed: a card
+    leaving the frame outlined with its long edge taken for a short one, a card under a
+    glass outlined across, half a card under a hand outlined askew. Each is tried as the
+    16 card-sized outlines that keep one of its corners and sides
+    (``geometry.card_sized_outlines``), refined once, and the verifier's best replaces it
+    when it covers a card ``size.gain`` better and at least ``size.least``. An outline the
+    verifier covers under ``size.least_drawn`` is left alone: it is no card, and a
+    card-sized outline on a phone must not be found to cover one.
+    """
+    q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
+    moved = np.zeros(len(q), bool)
+    if len(q) < 2:
+        return q, cover, moved
+    sides = np.array([mean_sides(k) for k in q])
+    aspect = sides[:, 1] / np.maximum(sides[:, 0], 1e-6)
+    ref = (scores >= size.sure) & (cover >= SIZE_REFERENCE_COVER) & (np.abs(aspect / size.aspect - 1.0) <= size.aspect_tolerance)
+    if not ref.any():
+        return q, cover, moved
+    short, long = float(np.median(sides[ref, 0])), float(np.median(sides[ref, 1]))
+    off = (np.abs(sides[:, 0] / short - 1.0) > size.tolerance) | (np.abs(sides[:, 1] / long - 1.0) > size.tolerance)
+    tried = np.nonzero(off & (cover >= size.least_drawn))[0]
+    if not len(tried):
+        return q, cover, moved
+    tries = np.concatenate([card_sized_outlines(q[i], short, long) for i in tried])
+    if refine is not None:
+        tries = refined(frame, tries, refine)
+    covers = verified(frame, tries, verify).reshape(len(tried), -1)
+    per = covers.shape[1]
+    q, cover = q.copy(), np.asarray(cover, np.float32).copy()
+    for n, i in enumerate(tried):
+        best = int(np.argmax(covers[n]))
+        if covers[n, best] >= max(size.least, cover[i] + size.gain):
+            q[i] = canonical_corners(tries[n * per + best])
+            cover[i] = covers[n, best]
+            moved[i] = True
+    return q, cover, moved
 
 
 def _is_card_shape(quad: np.ndarray) -> bool:

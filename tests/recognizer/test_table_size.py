@@ -1,0 +1,92 @@
+"""Outlines of a size no card on the table has: the part of the card that was guessed is put right."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+from vision.detection import BACK
+from vision.recognizer import Recognizer, RecognizerSettings
+from vision.recognizer.geometry import canonical_corners, card_sized_outlines, mean_sides, quad_iou
+from vision.recognizer.outline import verified
+
+CARD = np.array([[100.0, 100.0], [160.0, 100.0], [160.0, 200.0], [100.0, 200.0]], np.float32)  # 60 x 100
+
+
+def test_card_sized_outlines_start_at_a_corner_and_run_along_a_side_into_the_outline() -> None:
+    tries = card_sized_outlines(CARD, 30.0, 50.0)
+    assert tries.shape == (16, 4, 2)
+    for t in tries:
+        assert sorted(mean_sides(t)) == pytest.approx([30.0, 50.0])
+        assert any(np.allclose(t[0], c) for c in CARD)  # starts at one of the outline's corners
+        assert np.all(t >= CARD.min(axis=0) - 1e-3) and np.all(t <= CARD.max(axis=0) + 1e-3)  # reaches into it
+    # From corner 0 along the top edge, the edge as the card's short side: the card hangs down from it.
+    assert np.allclose(tries[0], [[100, 100], [130, 100], [130, 150], [100, 150]])
+    # ... and as its long side.
+    assert np.allclose(tries[1], [[100, 100], [150, 100], [150, 130], [100, 130]])
+
+
+def test_the_size_settings_are_checked() -> None:
+    with pytest.raises(ValueError, match="size_tolerance"):
+        RecognizerSettings(size_tolerance=1.0)
+    with pytest.raises(ValueError, match="size_least"):
+        RecognizerSettings(size_least=1.5)
+
+
+@functools.cache
+def _table() -> tuple[np.ndarray, list[np.ndarray]]:
+    """(frame, outlines) of a rendered scene with three face cards in full view, apart from each other."""
+    from vision.synth.scene import render_scene
+
+    for k in range(200):
+        scene = render_scene(10_960_000 + k, style="mixed")
+        whole = [canonical_corners(np.asarray(t.corners, np.float32)) for t in scene.cards if t.visible > 0.99 and t.card != BACK]
+        h, w = scene.image.shape[:2]
+        inside = [q for q in whole if q[:, 0].min() > 5 and q[:, 1].min() > 5 and q[:, 0].max() < w - 5 and q[:, 1].max() < h - 5]
+        apart = all(quad_iou(a, b) == 0.0 for i, a in enumerate(inside) for b in inside[i + 1 :])
+        if len(inside) >= 3 and apart:
+            return scene.image, inside
+    raise AssertionError("no rendered scene with three cards in full view")
+
+
+def _outlined_across(card: np.ndarray) -> np.ndarray:
+    """``card``'s outline keeping its long side 1-2 and reaching 1.8 short sides across it (past its far side),
+    as a detector outlines a card leaving the frame when it takes the seen long edge for a short one."""
+    short = float(np.linalg.norm(card[1] - card[0]))
+    inward = (card[0] - card[1]) / short
+    return np.stack([card[1], card[2], card[2] + 1.8 * short * inward, card[1] + 1.8 * short * inward]).astype(np.float32)
+
+
+def _corner_error(found: np.ndarray, true: np.ndarray) -> float:
+    return min(float(np.linalg.norm(found - np.roll(true, s, axis=0), axis=1).max()) for s in range(4))
+
+
+def test_an_outline_reaching_past_its_card_is_cut_to_the_size_of_the_tables_other_cards() -> None:
+    frame, cards = _table()
+    rec = Recognizer(settings=RecognizerSettings(threads=1))
+    drawn = np.stack([*cards[1:], _outlined_across(cards[0])])
+    cover = verified(frame, drawn, rec._verify_run)
+    scores = np.full(len(drawn), 0.9, np.float32)
+    quads, scores_out, _, cover_out = rec._sized_to_table(frame, drawn, scores, np.zeros(len(drawn), bool), cover)
+    assert len(quads) == len(drawn)
+    short = float(np.linalg.norm(cards[0][1] - cards[0][0]))
+    moved = min(range(len(quads)), key=lambda i: _corner_error(quads[i], cards[0]))
+    assert _corner_error(quads[moved], cards[0]) < 0.1 * short
+    assert cover_out[moved] > cover[-1]
+    for card in cards[1:]:  # the cards that said how large a card is stay as they were
+        assert any(np.allclose(q, card) for q in quads)
+
+
+def test_an_outline_is_left_alone_without_other_cards_to_compare_or_when_it_covers_no_card() -> None:
+    frame, cards = _table()
+    rec = Recognizer(settings=RecognizerSettings(threads=1))
+    across = _outlined_across(cards[0])[None]
+    quads, _, _, _ = rec._sized_to_table(frame, across, np.array([0.9], np.float32), np.array([False]), np.array([0.5], np.float32))
+    assert np.array_equal(quads, across)  # alone on the table: no size to compare with
+    drawn = np.stack([*cards[1:], across[0]])
+    cover = verified(frame, drawn, rec._verify_run)
+    cover[-1] = 0.1  # under reject_below: the verifier takes it for no card (a phone, a notepad)
+    quads, _, _, _ = rec._sized_to_table(frame, drawn, np.full(len(drawn), 0.9, np.float32), np.zeros(len(drawn), bool), cover)
+    assert any(np.array_equal(q, across[0]) for q in quads)
