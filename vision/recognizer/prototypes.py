@@ -81,6 +81,18 @@ class Prototypes:
         return self.outline is not None
 
     @property
+    def outlined_as_drawn(self) -> bool:
+        """Do the networks outline this deck's cards where they end (its outlines are not moved)?
+
+        Then the outlines in one frame say how large a card is, and one of another size is
+        off (``RecognizerSettings.size_tolerance``). Not for a deck whose outlines are moved
+        (``outline``): the networks outline its faces short of their coloured end bands and
+        its backs whole, so its sizes do not agree (on the flat benchmark deck comparing
+        them misread 6 cards of 250 instead of 4, and 14 of 666 tuning cards instead of 12).
+        """
+        return self.outline is None or bool(np.array_equal(self.outline, UNIT_QUAD))
+
+    @property
     def card_aspect(self) -> float:
         """Long over short side of this deck's cards."""
         return DEFAULT_ASPECT if self.aspect is None else float(self.aspect)

@@ -352,7 +352,7 @@ class Recognizer:
             quads, scores, rank, is_back, cover = quads[sure], scores[sure], rank[sure], is_back[sure], cover[sure]
             keep = nms_quads(quads, rank, s.nms_iou)[: s.max_cards]
             quads, scores, is_back, cover = quads[keep], scores[keep], is_back[keep], cover[keep]
-            if s.size_tolerance > 0:
+            if s.size_tolerance > 0 and self.prototypes.outlined_as_drawn:
                 quads, scores, is_back, cover = self._sized_to_table(frame, quads, scores, is_back, cover)
         return quads.astype(np.float32), scores.astype(np.float32), is_back, cover
 
