@@ -25,9 +25,6 @@ TABLE_COLOURS: tuple[tuple[int, int, int], ...] = (
 CORNER_ERRORS = (0.012, 0.03, 0.06)
 CORNER_ERROR_P = (0.4, 0.4, 0.2)
 
-#: How often a view has another card of the deck lying over part of it (a trick's cards overlap).
-OVERLAP_P = 0.0
-
 #: Exposure of a view: overall gain, per-channel tint and gamma ranges.
 GAIN = (0.6, 1.25)
 TINT = (0.85, 1.15)
@@ -72,14 +69,8 @@ def card_sheet(crop_source: np.ndarray, size: tuple[int, int] = (2 * CROP_W, 2 *
     return np.dstack([src, _rounded_mask(h, w, max(1, w // 16))])
 
 
-def _place(
-    sheet: np.ndarray, canvas: np.ndarray, centre: tuple[float, float], card_h: float, rng: np.random.Generator,
-    others: list[np.ndarray] | None = None,
-) -> np.ndarray:
-    """Paste ``sheet`` (BGRA) onto ``canvas`` (float32 BGR, in place) at any angle; returns its corners.
-
-    With ``others`` (the deck's other cards), one of them sometimes lies over part of it.
-    """
+def _place(sheet: np.ndarray, canvas: np.ndarray, centre: tuple[float, float], card_h: float, rng: np.random.Generator) -> np.ndarray:
+    """Paste ``sheet`` (BGRA) onto ``canvas`` (float32 BGR, in place) at any angle; returns its corners."""
     sh, sw = sheet.shape[:2]
     card_w = card_h * sw / sh
     angle = rng.uniform(-np.pi, np.pi)
@@ -104,11 +95,6 @@ def _place(
         roi *= 1.0 - 0.3 * np.roll(shadow, (d, d), axis=(0, 1))
     roi *= 1.0 - alpha
     roi += warped[..., :3].astype(np.float32) * alpha
-    if others and OVERLAP_P > 0 and rng.random() < OVERLAP_P:
-        direction = rng.uniform(-np.pi, np.pi)
-        reach = card_h * rng.uniform(0.6, 0.9)
-        over = (centre[0] + reach * np.cos(direction), centre[1] + reach * np.sin(direction))
-        _place(others[int(rng.integers(len(others)))], canvas, over, card_h, rng)
     if rng.random() < 0.35:
         _occlude(canvas, target, rng)
     return target
@@ -154,15 +140,12 @@ def _table(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return canvas
 
 
-def camera_view(
-    sheet: np.ndarray, rng: np.random.Generator, upside_down: bool = False, others: list[np.ndarray] | None = None,
-) -> np.ndarray:
-    """One upright identifier crop of ``sheet`` (BGRA) as the camera and detector would give it
-    (``others``: the deck's other cards, sheets, one of which may lie over it)."""
+def camera_view(sheet: np.ndarray, rng: np.random.Generator, upside_down: bool = False) -> np.ndarray:
+    """One upright identifier crop of ``sheet`` (BGRA) as the camera and detector would give it."""
     card_h = float(rng.uniform(70, 150))  # card height on a 640x480 analysis frame
     side = int(card_h * 1.4) + 8  # the card's diagonal at any angle, plus the corners' jitter
     canvas = _table(rng, side, side)
-    target = _place(sheet, canvas, (side / 2, side / 2), card_h, rng, others)
+    target = _place(sheet, canvas, (side / 2, side / 2), card_h, rng)
     img = _photograph(canvas, rng, card_h)
     # The detector's corners are off by a pixel or two, sometimes by several (blur, a finger on the card).
     sigma = card_h * float(rng.choice(CORNER_ERRORS, p=CORNER_ERROR_P))
@@ -189,9 +172,8 @@ def table_photo(sheets: list[np.ndarray], rng: np.random.Generator, size: tuple[
     return _photograph(canvas, rng, card_h), np.stack(quads)
 
 
-def camera_views(picture: np.ndarray, n: int, seed: int = 0, others: list[np.ndarray] | None = None) -> np.ndarray:
-    """``n`` camera-like crops (n, CROP_H, CROP_W, 3) of an upright card picture (BGR or BGRA), half upside down
-    (``others``: sheets of the deck's other cards, which may lie over part of it)."""
+def camera_views(picture: np.ndarray, n: int, seed: int = 0) -> np.ndarray:
+    """``n`` camera-like crops (n, CROP_H, CROP_W, 3) of an upright card picture (BGR or BGRA), half upside down."""
     rng = np.random.default_rng(seed)
     sheet = card_sheet(picture)
-    return np.stack([camera_view(sheet, rng, upside_down=bool(k % 2), others=others) for k in range(n)])
+    return np.stack([camera_view(sheet, rng, upside_down=bool(k % 2)) for k in range(n)])

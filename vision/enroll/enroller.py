@@ -394,11 +394,9 @@ class Enroller:
         Seeds depend on the pictures' order, so a profile rebuilds identically.
         """
         n_table = self._table_count(self.views)
-        sheets = [card_sheet(p) for p in pictures]
         crops = [
             [clean_crop(pic)[None], clean_crop(pic)[None, ::-1, ::-1]]
-            + ([camera_views(pic, self.views - n_table, seed=self.seed * 100_003 + k, others=sheets[:k] + sheets[k + 1 :])]
-               if self.views > n_table else [])
+            + ([camera_views(pic, self.views - n_table, seed=self.seed * 100_003 + k)] if self.views > n_table else [])
             for k, pic in enumerate(pictures)
         ]
         covers, outline = None, None
