@@ -128,8 +128,9 @@ def sized_to_table(
     16 card-sized outlines that keep one of its corners and sides
     (``geometry.card_sized_outlines``), refined once, and the verifier's best replaces it
     when it covers a card ``size.gain`` better and at least ``size.least``. An outline the
-    verifier covers under ``size.least_drawn`` is left alone: it is no card, and a
-    card-sized outline on a phone must not be found to cover one.
+    verifier covers under ``size.least_drawn`` is left alone: it is no card, and where no
+    card lay a card-sized outline was once found to cover one (a back, on the held-out hard
+    scenes).
     """
     q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
     moved = np.zeros(len(q), bool)

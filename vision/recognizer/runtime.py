@@ -297,8 +297,9 @@ class Recognizer:
         the detector's blended with the coverage (``rank_weight``) for the others. The
         scores returned stay the detector's: the verifier says there is a card, not how
         well it can be read (a card still under the hand, lifted by it, was read as some
-        card and pulled the tracker's vote). ``reject_below`` acts in :meth:`recognize`,
-        once the card is named.
+        card and pulled the tracker's vote). Outlines of a size no other card in the
+        frame has are then tried at the table's card size (``size_tolerance``).
+        ``reject_below`` acts in :meth:`recognize`, once the card is named.
         """
         quads, scores, is_back, _ = self.detect_outlines(frame)
         return quads, scores, is_back
