@@ -33,6 +33,8 @@ def test_the_size_settings_are_checked() -> None:
         RecognizerSettings(size_tolerance=1.0)
     with pytest.raises(ValueError, match="size_least"):
         RecognizerSettings(size_least=1.5)
+    with pytest.raises(ValueError, match="size_covered"):
+        RecognizerSettings(size_covered=-0.1)
 
 
 @functools.cache
@@ -79,7 +81,7 @@ def test_an_outline_reaching_past_its_card_is_cut_to_the_size_of_the_tables_othe
         assert any(np.allclose(q, card) for q in quads)
 
 
-def test_an_outline_is_left_alone_without_other_cards_to_compare_or_when_it_covers_no_card() -> None:
+def test_an_outline_is_left_alone_without_other_cards_to_compare_or_when_it_covers_no_card_or_one_well() -> None:
     frame, cards = _table()
     rec = Recognizer(settings=RecognizerSettings(threads=1))
     across = _outlined_across(cards[0])[None]
@@ -87,6 +89,7 @@ def test_an_outline_is_left_alone_without_other_cards_to_compare_or_when_it_cove
     assert np.array_equal(quads, across)  # alone on the table: no size to compare with
     drawn = np.stack([*cards[1:], across[0]])
     cover = verified(frame, drawn, rec._verify_run)
-    cover[-1] = 0.1  # under reject_below: the verifier takes it for no card (a phone, a notepad)
-    quads, _, _, _ = rec._sized_to_table(frame, drawn, np.full(len(drawn), 0.9, np.float32), np.zeros(len(drawn), bool), cover)
-    assert any(np.array_equal(q, across[0]) for q in quads)
+    for judged in (0.1, 0.9):  # under reject_below: no card (a phone, a notepad); over size_covered: a card outlined right
+        cover[-1] = judged
+        quads, _, _, _ = rec._sized_to_table(frame, drawn, np.full(len(drawn), 0.9, np.float32), np.zeros(len(drawn), bool), cover)
+        assert any(np.array_equal(q, across[0]) for q in quads)

@@ -144,6 +144,11 @@ class RecognizerSettings:
     size_tolerance: float = 0.15
     size_gain: float = 0.1
     size_least: float = 0.6
+    #: ... and only outlines the verifier covers less well than this are tried (one covered
+    #: better is a card outlined right, nearer the camera or cut by the lens): the tuning
+    #: scenes read the same as with no limit, with 44 % fewer outlines tried (0.8: the same,
+    #: 57 % fewer, but one more misread on the held-out mixed scenes).
+    size_covered: float = 0.85
 
     def __post_init__(self) -> None:
         if not isinstance(self.threads, int) or self.threads < 1:
@@ -165,10 +170,12 @@ class RecognizerSettings:
                 "aspect_tolerance must be in [0, 1), aspect_sure in [0, 1] and aspect_cut in [0, 1), got "
                 f"{self.aspect_tolerance!r}, {self.aspect_sure!r}, {self.aspect_cut!r}"
             )
-        if not 0.0 <= self.size_tolerance < 1.0 or not 0.0 <= self.size_gain < 1.0 or not 0.0 <= self.size_least <= 1.0:
+        if not 0.0 <= self.size_tolerance < 1.0 or not 0.0 <= self.size_gain < 1.0 or not (
+            0.0 <= self.size_least <= 1.0 and 0.0 <= self.size_covered <= 1.0
+        ):
             raise ValueError(
-                "size_tolerance and size_gain must be in [0, 1) and size_least in [0, 1], got "
-                f"{self.size_tolerance!r}, {self.size_gain!r}, {self.size_least!r}"
+                "size_tolerance and size_gain must be in [0, 1), size_least and size_covered in [0, 1], got "
+                f"{self.size_tolerance!r}, {self.size_gain!r}, {self.size_least!r}, {self.size_covered!r}"
             )
         if not 0.0 <= self.reject_below < 1.0:
             raise ValueError(f"reject_below must be in [0, 1), got {self.reject_below!r}")
@@ -366,6 +373,7 @@ class Recognizer:
         size = TableSize(
             tolerance=s.size_tolerance, aspect=self.prototypes.card_aspect, aspect_tolerance=s.aspect_tolerance,
             sure=s.score_threshold, gain=s.size_gain, least=s.size_least, least_drawn=s.reject_below,
+            most_drawn=s.size_covered,
         )
         refine = self._refine_run if self._refiner is not None and s.refiner_passes > 0 else None
         quads, cover, moved = sized_to_table(frame, quads, scores, cover, size, refine, self._verify_run)
