@@ -128,7 +128,7 @@ class Prototypes:
         well, where this puts them, and a face the detector took for a back must be cut
         as the faces were to be told from one.
         """
-        if self.outline is None or not len(quads) or np.array_equal(self.outline, UNIT_QUAD):
+        if self.outlined_as_drawn or self.outline is None or not len(quads):
             return quads
         return from_outline_frame(quads, self.outline)
 
