@@ -56,3 +56,21 @@ def test_a_roughly_placed_detection_of_a_mostly_hidden_card_is_not_false_but_one
     pairs = dict((j, i) for i, j in match(dets, [hidden, shown]))
     assert pairs == {}
     assert false_detections(dets, [hidden, shown], pairs) == 1
+
+
+def test_the_targets_are_judged_on_the_mixed_scenes_with_the_shipped_prototypes() -> None:
+    from benchmarks.recognizer import targets
+
+    def acc(style: str, rate: float, **extra: str) -> dict:
+        return {"deck": "swiss-xvii", "style": style, "recall_ge_0.7": rate, "precision": rate, "identity_accuracy_ge_0.7": rate, **extra}
+
+    result: dict = {
+        "accuracy": [acc("mixed", 0.9953), acc("hard", 0.9912), acc("mixed", 0.90, prototypes="one art image per card")],
+        "speed": {"1_thread": {"median_ms": 14.3}},
+        "memory_mb": {"VmHWM": 155},
+    }
+    assert all(targets(result).values())
+    result["accuracy"][0]["precision"] = 0.9941  # one false detection too many
+    result["speed"]["1_thread"]["median_ms"] = 15.2
+    met = targets(result)
+    assert not met["precision"] and not met["median_ms_1_thread"] and met["recall"] and met["memory"]
