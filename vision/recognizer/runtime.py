@@ -360,7 +360,7 @@ class Recognizer:
             quads, scores, rank, is_back, cover = quads[sure], scores[sure], rank[sure], is_back[sure], cover[sure]
             keep = nms_quads(quads, rank, s.nms_iou)[: s.max_cards]
             quads, scores, is_back, cover = quads[keep], scores[keep], is_back[keep], cover[keep]
-            if s.size_tolerance > 0 and self.prototypes.outlined_as_drawn:
+            if s.size_tolerance > 0:
                 quads, scores, is_back, cover = self._sized_to_table(frame, quads, scores, is_back, cover)
         return quads.astype(np.float32), scores.astype(np.float32), is_back, cover
 
@@ -376,7 +376,8 @@ class Recognizer:
             most_drawn=s.size_covered,
         )
         refine = self._refine_run if self._refiner is not None and s.refiner_passes > 0 else None
-        quads, cover, moved = sized_to_table(frame, quads, scores, cover, size, refine, self._verify_run)
+        outline = None if self.prototypes.outlined_as_drawn else self.prototypes.outline
+        quads, cover, moved = sized_to_table(frame, quads, scores, cover, size, refine, self._verify_run, outline, is_back)
         if not moved.any():
             return quads, scores, is_back, cover
         keep = nms_quads(quads, scores ** (1.0 - s.rank_weight) * cover**s.rank_weight, s.nms_iou)
