@@ -84,11 +84,12 @@ class Prototypes:
     def outlined_as_drawn(self) -> bool:
         """Do the networks outline this deck's cards where they end (its outlines are not moved)?
 
-        Then the outlines in one frame say how large a card is, and one of another size is
-        off (``RecognizerSettings.size_tolerance``). Not for a deck whose outlines are moved
-        (``outline``): the networks outline its faces short of their coloured end bands and
-        its backs whole, so its sizes do not agree (on the flat benchmark deck comparing
-        them misread 6 cards of 250 instead of 4, and 14 of 666 tuning cards instead of 12).
+        Then the outlines in one frame say how large a card is as they are
+        (``RecognizerSettings.size_tolerance``). A deck whose outlines are moved
+        (``outline``) is sized on the moved outlines of its faces only: the networks outline
+        its faces short of their coloured end bands and its backs whole (on the flat
+        benchmark deck, sizing the drawn outlines, backs and all, misread 6 cards of 250
+        instead of 4; sized where its faces are, 2).
         """
         return self.outline is None or bool(np.array_equal(self.outline, UNIT_QUAD))
 
