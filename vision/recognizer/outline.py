@@ -146,7 +146,7 @@ def sized_to_table(
 
     A deck whose cards the networks outline somewhere else than where they end
     (``outline``: ``Prototypes.outline``, the card's corners in the drawn outline's unit
-    frame) is sized where its cards are: sides are measured on the moved outlines, and
+    frame; None for a deck outlined as drawn) is sized where its cards are: sides are measured on the moved outlines, and
     the card-sized ones are moved back to be refined and judged. Its backs (``is_back``)
     neither say nor get the size: the networks outline its faces short of coloured end
     bands and its backs whole, and the move is the faces'.
@@ -155,9 +155,8 @@ def sized_to_table(
     moved = np.zeros(len(q), bool)
     if len(q) < 2:
         return q, cover, moved
-    moves = outline is not None and not np.array_equal(outline, UNIT_QUAD)
-    cards = from_outline_frame(q, outline) if moves and outline is not None else q
-    eligible = np.ones(len(q), bool) if not moves or is_back is None else ~np.asarray(is_back, bool)
+    cards = q if outline is None else from_outline_frame(q, outline)
+    eligible = np.ones(len(q), bool) if outline is None or is_back is None else ~np.asarray(is_back, bool)
     sides = np.array([mean_sides(k) for k in cards])
     aspect = sides[:, 1] / np.maximum(sides[:, 0], 1e-6)
     ref = eligible & (scores >= size.sure) & (cover >= SIZE_REFERENCE_COVER) & (np.abs(aspect / size.aspect - 1.0) <= size.aspect_tolerance)
@@ -169,7 +168,7 @@ def sized_to_table(
     if not len(tried):
         return q, cover, moved
     tries = np.concatenate([card_sized_outlines(cards[i], short, long) for i in tried])
-    if moves and outline is not None:  # back to where the networks outline such a card
+    if outline is not None:  # back to where the networks outline such a card
         tries = from_outline_frame(tries, in_outline_frame(outline, UNIT_QUAD))
     if refine is not None:
         tries = refined(frame, tries, refine)

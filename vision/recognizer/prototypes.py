@@ -129,7 +129,7 @@ class Prototypes:
         well, where this puts them, and a face the detector took for a back must be cut
         as the faces were to be told from one.
         """
-        if self.outlined_as_drawn or self.outline is None or not len(quads):
+        if self.outline is None or self.outlined_as_drawn or not len(quads):
             return quads
         return from_outline_frame(quads, self.outline)
 
