@@ -34,7 +34,8 @@ from scoring.cards import ALL_CARD_IDS
 from vision.detection import BACK
 from vision.enroll.augment import camera_views, card_sheet, table_photo
 from vision.enroll.crops import EnrollImageError, alpha_quad, flatten_alpha, full_quad, is_card_shaped
-from vision.enroll.head import TRUNK_RIDGE, Z_TEMPERATURE, DeckPrototypes, card_features, fit_ridge, unit_rows
+from vision.enroll.detail_head import MAP_SIZE, DetailHead, fit_detail_head
+from vision.enroll.head import Z_TEMPERATURE, DeckPrototypes, card_features, fit_ridge
 from vision.enroll.names import named
 from vision.enroll.profile import PICTURE_H, PICTURE_W, DeckProfile
 from vision.recognizer.geometry import (
@@ -165,7 +166,7 @@ class Views:
     means: np.ndarray  # (P, D) unit mean embeddings
     per_view: np.ndarray  # (P, V, D) each view's embedding
     features: np.ndarray  # (P, V, F) the deck head's features
-    trunk: np.ndarray | None  # (P, V, T) unit trunk features; None from an identifier that gives none
+    trunk: np.ndarray | None  # (P, V, MAP_SIZE) the identifier's maps; None from an identifier that gives none
     covers: list[np.ndarray] | None  # the verifier's coverage of each picture on each table (None: no tables or verifier)
     outline: np.ndarray | None  # (4, 2) ``Prototypes.outline``; None without tables
 
@@ -370,19 +371,23 @@ class Enroller:
 
     @property
     def gives_trunk(self) -> bool:
-        """Does the embedder give the identifier's trunk features (``Recognizer.embed_trunk``)?"""
+        """Does the embedder give the identifier's map that the detail head reads (``Recognizer.embed_trunk``)?
+
+        An identifier exported before session 14 gives another (its last, 48x6x4): no detail head then.
+        """
         if self._gives_trunk is None:
             read = getattr(self.embedder, "embed_trunk", None)
-            self._gives_trunk = callable(read) and read(probe_crops()[:1])[2] is not None
+            got = read(probe_crops()[:1])[2] if callable(read) else None
+            self._gives_trunk = got is not None and got.shape[-1] == MAP_SIZE
         return self._gives_trunk
 
     def _embed(self, crops: np.ndarray, batch: int = 128) -> tuple[np.ndarray, np.ndarray | None]:
-        """Embeddings (N, D) and, where the embedder gives them, unit trunk features (N, T)."""
+        """Embeddings (N, D) and, where the embedder gives them, the identifier's maps (N, MAP_SIZE)."""
         parts = [np.ascontiguousarray(crops[s : s + batch]) for s in range(0, len(crops), batch)]
         if not self.gives_trunk:
             return np.concatenate([self.embedder.embed(x)[0] for x in parts]), None
         reads = [self.embedder.embed_trunk(x) for x in parts]  # type: ignore[attr-defined]
-        return np.concatenate([r[0] for r in reads]), unit_rows(np.concatenate([r[2] for r in reads]))
+        return np.concatenate([r[0] for r in reads]), np.concatenate([r[2] for r in reads]).astype(np.float32)
 
     def picture_views(self, pictures: list[np.ndarray], progress: Progress | None = None) -> Views:
         """The views of each picture, embedded and featured, and how the networks outline the deck's cards.
@@ -497,13 +502,13 @@ class Enroller:
     def prototypes(
         self, labels: list[str], per_view: np.ndarray, features: np.ndarray | None = None,
         covers: list[np.ndarray] | None = None, trunk: np.ndarray | None = None, outline: np.ndarray | None = None,
-        aspect: float | None = None,
+        aspect: float | None = None, progress: Progress | None = None,
     ) -> Prototypes:
         """One prototype per picture (a card scores by its best picture), plus a borrowed back if none was enrolled.
 
         With ``adapt``: the whitening projection, and (given the views' HOG ``features``)
-        the pixel head, and (given their ``trunk`` features too) the trunk head, fitted on
-        every view of every picture. ``covers`` (per picture, from ``picture_views``)
+        the pixel head, and (given their ``trunk`` maps too) the detail head, fitted on
+        every view of every picture; ``progress`` follows the detail head's training. ``covers`` (per picture, from ``picture_views``)
         decide which cards the verifier may drop (``known_to_verifier``); ``outline`` is
         where the networks' outlines of the deck's cards should be moved (``Prototypes.outline``),
         ``aspect`` the cards' proportions (``Prototypes.aspect``).
@@ -518,7 +523,7 @@ class Enroller:
             return Prototypes(tuple(labs), _unit(v).astype(np.float32), verified=verified, outline=outline, aspect=aspect)
         projection = whitening(labels, per_view)
         names = list(dict.fromkeys(labs))
-        head_w = head_mu = trunk_w = trunk_mu = None
+        head_w = head_mu = detail = None
         if features is not None:
             n_views = features.shape[1]
             x = features.reshape(-1, features.shape[-1])
@@ -526,11 +531,12 @@ class Enroller:
             y[np.arange(len(x)), np.repeat([names.index(lab) for lab in labels], n_views)] = 1.0
             head_w, head_mu = fit_ridge(x, y)
             if trunk is not None:
-                trunk_w, trunk_mu = fit_ridge(trunk.reshape(len(x), -1), y, TRUNK_RIDGE)
+                learnt = None if progress is None else (lambda f: progress(f, "learning the deck"))
+                detail = fit_detail_head(trunk.reshape(len(x), -1), y.argmax(axis=1), len(names), self.seed, learnt)
         return DeckPrototypes(
             tuple(labs), _unit(v @ projection).astype(np.float32), Z_TEMPERATURE,
             projection=projection, head_weights=head_w, head_mean=head_mu, knows_back=BACK in labels, verified=verified,
-            trunk_weights=trunk_w, trunk_mean=trunk_mu, outline=outline, aspect=aspect,
+            detail=detail, outline=outline, aspect=aspect,
         )
 
     def build(
@@ -545,17 +551,20 @@ class Enroller:
             if s.picture.shape != (PICTURE_H, PICTURE_W, 4) or s.picture.dtype != np.uint8:
                 raise EnrollImageError(f"{s.source}: picture must be {PICTURE_H}x{PICTURE_W} BGRA uint8, got {s.picture.shape}")
         labels = [str(s.label) for s in samples]
-        views = self.picture_views([s.picture for s in samples], progress)
+        seeing, learning = _phases(progress, self.adapt and self.gives_trunk)
+        views = self.picture_views([s.picture for s in samples], seeing)
         means, per_view, features, trunk = views.means, views.per_view, views.features, views.trunk
         pictures: dict[str, list[np.ndarray]] = {}
         sources: dict[str, list[str]] = {}
         for s in samples:
             pictures.setdefault(str(s.label), []).append(s.picture)
             sources.setdefault(str(s.label), []).append(s.source)
-        prototypes = self.prototypes(labels, per_view, features, views.covers, trunk, views.outline, deck_aspect(samples))
+        prototypes = self.prototypes(
+            labels, per_view, features, views.covers, trunk, views.outline, deck_aspect(samples), learning
+        )
         view_labels = None
         if isinstance(prototypes, DeckPrototypes) and prototypes.projection is not None:
-            view_labels = self._held_out_reads(labels, per_view, features, trunk)
+            view_labels = self._held_out_reads(labels, per_view, features)
             # judge closeness where the deck's cards are told apart
             per_view = _unit(per_view @ prototypes.projection)
             means = _unit(per_view.mean(axis=1))
@@ -574,22 +583,21 @@ class Enroller:
         report.seconds = time.perf_counter() - t0
         return profile, report
 
-    def _held_out_reads(
-        self, labels: list[str], per_view: np.ndarray, features: np.ndarray, trunk: np.ndarray | None = None
-    ) -> np.ndarray:
+    def _held_out_reads(self, labels: list[str], per_view: np.ndarray, features: np.ndarray) -> np.ndarray:
         """How a deck fitted on every other view reads the views it did not see (P, V//2 labels).
 
         Held out, so a picture's own views cannot simply be memorised: views of two
-        pictures of one card under two labels split between the labels.
+        pictures of one card under two labels split between the labels. Read by the
+        embedding and the pixel head only: training the detail head a second time would
+        double enrolment's time for a check the two already make.
         """
         n, v, d = per_view.shape
         fit, test = np.arange(0, v, 2), np.arange(1, v, 2)
-        half = self.prototypes(labels, per_view[:, fit], features[:, fit], trunk=None if trunk is None else trunk[:, fit])
+        half = self.prototypes(labels, per_view[:, fit], features[:, fit])
         assert isinstance(half, DeckPrototypes)
         best = half.similarities(per_view[:, test].reshape(-1, d))
         names = np.array(half.names)
-        held_trunk = None if trunk is None else trunk[:, test].reshape(len(test) * n, -1)
-        logits = half.logits(best, features[:, test].reshape(len(test) * n, -1), held_trunk)
+        logits = half.logits(best, features[:, test].reshape(len(test) * n, -1))
         return names[logits.argmax(axis=1)].reshape(n, len(test))
 
     def is_current(self, profile: DeckProfile) -> bool:
@@ -597,15 +605,18 @@ class Enroller:
         features), with its verifier asked about the cards and its outline networks cutting the table views?"""
         protos = profile.prototypes
         old_head = isinstance(protos, DeckPrototypes) and protos.head_weights is not None and not protos.has_head
-        # a deck head made before the identifier gave its trunk features (session 10)
-        no_trunk = isinstance(protos, DeckPrototypes) and protos.head_weights is not None and protos.trunk_weights is None and self.gives_trunk
+        # a deck head made before the detail head (session 14; its identifier gave another map)
+        detail = protos.detail if isinstance(protos, DeckPrototypes) and protos.head_weights is not None else False
+        no_detail = detail is None and self.gives_trunk
+        # a detail head the identifier in use gives no map for
+        unread_detail = isinstance(detail, DetailHead) and not self.gives_trunk
         # made before the verifier was asked about the deck's cards, or its table views cut
         # and judged by other outline networks (a rebuild takes seconds)
         unchecked = protos.verified is None and profile.views > 0 and _judges_outlines(self.embedder)
         other_outlines = profile.views > 0 and self.outlines != "" and profile.outlines != self.outlines
         # made before the tables measured where the networks outline the deck's cards (session 11)
         unmeasured = protos.outline is None and self._table_count(profile.views) > 0
-        return not (old_head or no_trunk or unchecked or other_outlines or unmeasured) and same_identifier(profile.probe, self.probe)
+        return not (old_head or no_detail or unread_detail or unchecked or other_outlines or unmeasured) and same_identifier(profile.probe, self.probe)
 
     def refresh(self, profile: DeckProfile, progress: Progress | None = None) -> DeckProfile:
         """The profile with prototypes rebuilt from its pictures (as many views as it was enrolled with) for this identifier."""
@@ -613,13 +624,29 @@ class Enroller:
             return profile
         same = Enroller(self.embedder, views=profile.views, seed=self.seed, back=self.back, adapt=self.adapt, table_share=self.table_share)
         labels = [c for c in profile.cards for _ in profile.pictures[c]]
-        v = same.picture_views([p for c in profile.cards for p in profile.pictures[c]], progress)
+        seeing, learning = _phases(progress, same.adapt and same.gives_trunk)
+        v = same.picture_views([p for c in profile.cards for p in profile.pictures[c]], seeing)
         profile.prototypes = same.prototypes(
-            labels, v.per_view, v.features, v.covers, v.trunk, v.outline, profile.prototypes.aspect
+            labels, v.per_view, v.features, v.covers, v.trunk, v.outline, profile.prototypes.aspect, learning
         )
         profile.probe = self.probe
         profile.outlines = self.outlines
         return profile
+
+
+#: Share of enrolment's progress bar given to the views when the detail head is trained after them
+#: (on the shared 2-core machine, 32 views of 37 pictures took about 15 s and the head about 25 s).
+VIEWS_SHARE = 0.4
+
+
+def _phases(progress: Progress | None, learns: bool) -> tuple[Progress | None, Progress | None]:
+    """Progress callbacks for seeing the views and for training the detail head, one bar from 0 to 1."""
+    if progress is None:
+        return None, None
+    if not learns:
+        return progress, None
+    share = VIEWS_SHARE
+    return (lambda f, text: progress(share * f, text)), (lambda f, text: progress(share + (1.0 - share) * f, text))
 
 
 def known_to_verifier(labels: list[str], covers: list[np.ndarray] | None) -> frozenset[str]:

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from vision.detection import BACK
+from vision.enroll.detail_head import MAP_SIZE, DetailHead
 from vision.recognizer.geometry import CROP_H, CROP_W
 from vision.recognizer.prototypes import PrototypeError, Prototypes, verified_array, verified_labels
 
@@ -45,24 +46,16 @@ FACE_MASS = 0.97
 FACE_TOP = 0.3
 #: Probabilities are a softmax of the combined z-scores at this temperature.
 Z_TEMPERATURE = 2.0
-#: Weight and ridge penalty of the trunk head: a ridge classifier on the identifier's
-#: trunk features (unit vectors), fitted on the same views. Chosen on 150 tuning scenes per
-#: deck (seeds 41,000,000+, crops where the detector found the cards, no second look:
-#: weights 0.3 / 0.6 / 1.0 at ridges 0.1 / 1 / 10, where 1 and 10 did about equally, so 3;
-#: one ridge on all features together was worse) and checked on 300 more (41,000,150+)
-#: through the whole recogniser:
-#: misread four-colour / flat-swiss / paris cards of 1,038 / 957-973 / 1,054 named were
-#: 37 / 51 / 8 without it, 27 / 44 / 9 at 0.3, 27 / 44 / 9 at 0.5.
-TRUNK_WEIGHT = 0.3
-TRUNK_RIDGE = 3.0
+#: Weight of the detail head's standardised scores (``vision.enroll.detail_head``: a small
+#: convolutional classifier on the identifier's 96x12x8 map, trained at enrolment). It
+#: replaced, in session 14, a ridge classifier on the identifier's last 48x6x4 map (weight
+#: 0.3, since session 10). Chosen on 300 tuning scenes per deck (seeds 41,000,000+, crops
+#: where the recogniser found the cards, two training seeds each): misread four-colour /
+#: flat-swiss / paris cards of 711 / 665 / 724 were 18 / 10 / 4 with the ridge trunk head,
+#: 11-13 / 9-10 / 5 with the detail head at 0.6, 13 / 9-12 / - at 1.0.
+DETAIL_WEIGHT = 0.6
 #: The arrays a saved deck keeps beside its prototype vectors (any may be absent).
-ARRAYS = ("projection", "head_weights", "head_mean", "trunk_weights", "trunk_mean", "outline")
-
-
-def unit_rows(x: np.ndarray) -> np.ndarray:
-    """Rows scaled to unit length (the trunk head reads directions, not how bright a crop was)."""
-    x = np.asarray(x, dtype=np.float32)
-    return x / (np.linalg.norm(x, axis=-1, keepdims=True) + 1e-6)
+ARRAYS = ("projection", "head_weights", "head_mean", "outline")
 
 
 def hog_features(crops: np.ndarray) -> np.ndarray:
@@ -147,13 +140,13 @@ def _z(x: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class DeckPrototypes(Prototypes):
-    """Prototypes of an enrolled deck: a whitening ``projection`` of the embedding, a pixel head and a trunk head.
+    """Prototypes of an enrolled deck: a whitening ``projection`` of the embedding, a pixel head and a detail head.
 
     ``head_weights`` (F, len(names)) and ``head_mean`` (F,) score each crop's HOG
     features per label (a label the head does not know, such as a borrowed card back,
-    gets the row's mean). Without crops only the embedding is used. ``trunk_weights``
-    (T, len(names)) and ``trunk_mean`` (T,) score the identifier's trunk features the
-    same way (since session 10; without them, or without the features, that term is left out).
+    gets the row's mean). Without crops only the embedding is used. ``detail`` scores the
+    identifier's map of each crop (``Recognizer.embed_trunk``, since session 14; without
+    it, or without the map, that term is left out).
     """
 
     projection: np.ndarray | None = None
@@ -161,9 +154,8 @@ class DeckPrototypes(Prototypes):
     head_mean: np.ndarray | None = None
     head_weight: float = HEAD_WEIGHT
     knows_back: bool = False
-    trunk_weights: np.ndarray | None = None
-    trunk_mean: np.ndarray | None = None
-    trunk_weight: float = TRUNK_WEIGHT
+    detail: DetailHead | None = None
+    detail_weight: float = DETAIL_WEIGHT
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -171,7 +163,8 @@ class DeckPrototypes(Prototypes):
         if p is not None and (p.ndim != 2 or p.shape[1] != self.vectors.shape[1]):
             raise PrototypeError(f"projection must be (D, {self.vectors.shape[1]}), got {p.shape}")
         self._check_linear("head", "head", self.head_weights, self.head_mean, "F")
-        self._check_linear("trunk", "trunk head", self.trunk_weights, self.trunk_mean, "T")
+        if self.detail is not None and self.detail.labels != len(self.names):
+            raise PrototypeError(f"detail head scores {self.detail.labels} labels, the deck has {len(self.names)}")
 
     def _check_linear(self, name: str, what: str, w: np.ndarray | None, m: np.ndarray | None, dim: str) -> None:
         """A linear head's ``<name>_weights`` (dim, len(names)) and ``<name>_mean`` (dim,): both or neither."""
@@ -207,7 +200,11 @@ class DeckPrototypes(Prototypes):
         return best
 
     def logits(self, best: np.ndarray, features: np.ndarray | None, trunk: np.ndarray | None = None) -> np.ndarray:
-        """Combined scores (N, len(names)) from label similarities and (optionally) HOG and trunk features."""
+        """Combined scores (N, len(names)) from label similarities and (optionally) HOG features and identifier maps.
+
+        ``trunk`` is (N, MAP_SIZE), or (N, V, MAP_SIZE) for V views of each card, whose
+        detail scores are averaged.
+        """
         if self.head_weights is None or len(best) == 0:
             return best * self.temperature
         if features is None:  # embedding only, on the same z scale as with the head
@@ -215,10 +212,11 @@ class DeckPrototypes(Prototypes):
         assert self.head_mean is not None
         head = (features - self.head_mean) @ self.head_weights
         z = _z(best) + self.head_weight * _z(head)
-        if trunk is not None and self.trunk_weights is not None and self.trunk_mean is not None:
-            if trunk.shape[-1] != self.trunk_mean.shape[0]:
-                raise PrototypeError(f"trunk head reads {self.trunk_mean.shape[0]} features, got {trunk.shape[-1]}")
-            z = z + self.trunk_weight * _z((unit_rows(trunk) - self.trunk_mean) @ self.trunk_weights)
+        if trunk is not None and self.detail is not None:
+            if trunk.shape[-1] != MAP_SIZE:
+                raise PrototypeError(f"detail head reads the identifier's {MAP_SIZE}-value map, got {trunk.shape[-1]} values")
+            detail = self.detail.logits(trunk.reshape(-1, MAP_SIZE)).reshape(len(best), -1, len(self.names)).mean(axis=1)
+            z = z + self.detail_weight * _z(detail)
         return z * self.temperature
 
     def scores(self, embeddings: np.ndarray, crops: np.ndarray | None = None, trunk: np.ndarray | None = None) -> np.ndarray:
@@ -227,7 +225,8 @@ class DeckPrototypes(Prototypes):
         The recogniser's second look at an unsure card passes all five of its crops: on
         400 tuning scenes per deck (session 5), averaging the head's features as well as
         the embeddings misread 54 of 777 flat-swiss cards instead of 61 (four-colour 46
-        of 886 instead of 47, paris 17 of 918 either way).
+        of 886 instead of 47, paris 17 of 918 either way). Their maps (N, V, MAP_SIZE)
+        are each scored by the detail head and the scores averaged.
         """
         best = self.similarities(embeddings)
         use_head = crops is not None and self.has_head and len(best) > 0
@@ -263,12 +262,14 @@ class DeckPrototypes(Prototypes):
     def save(self, path: Path) -> None:
         extra: dict[str, np.ndarray] = {
             "head_weight": np.array(self.head_weight, np.float32), "knows_back": np.array(self.knows_back),
-            "trunk_weight": np.array(self.trunk_weight, np.float32),
+            "detail_weight": np.array(self.detail_weight, np.float32),
         }
         for key in ARRAYS:
             value = getattr(self, key)
             if value is not None:
                 extra[key] = value.astype(np.float32)
+        if self.detail is not None:
+            extra.update(self.detail.arrays())
         extra["labels"] = np.array(self.labels)
         extra["vectors"] = self.vectors.astype(np.float32)
         extra["temperature"] = np.float32(self.temperature)  # type: ignore[assignment]
@@ -283,13 +284,18 @@ class DeckPrototypes(Prototypes):
             raise PrototypeError(f"prototype file not found: {path}")
         with np.load(path, allow_pickle=False) as z:
             get = {k: z[k].astype(np.float32) for k in ARRAYS if k in z.files}
+            try:
+                detail = DetailHead.from_arrays({k: z[k] for k in z.files if k.startswith("detail_")})
+            except ValueError as e:
+                raise PrototypeError(f"{path}: {e}") from e
             return cls(
                 tuple(str(x) for x in z["labels"]),
                 z["vectors"].astype(np.float32),
                 float(z["temperature"]),
                 head_weight=float(z["head_weight"]) if "head_weight" in z.files else HEAD_WEIGHT,
                 knows_back=bool(z["knows_back"]) if "knows_back" in z.files else False,
-                trunk_weight=float(z["trunk_weight"]) if "trunk_weight" in z.files else TRUNK_WEIGHT,
+                detail=detail,
+                detail_weight=float(z["detail_weight"]) if "detail_weight" in z.files else DETAIL_WEIGHT,
                 verified=verified_labels(z),
                 aspect=float(z["aspect"]) if "aspect" in z.files else None,
                 **get,

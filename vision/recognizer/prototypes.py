@@ -107,8 +107,8 @@ class Prototypes:
 
         ``crops`` are the upright crops the embeddings were made from, (N, H, W, 3), or
         several views of each card, (N, V, H, W, 3), whose embeddings were averaged;
-        ``trunk`` the identifier's trunk features of them (N, T), averaged likewise. Both
-        unused here; a subclass (an enrolled deck's, ``vision.enroll``) may read them.
+        ``trunk`` the identifier's maps of them (N, T) or (N, V, T). Both unused here; a
+        subclass (an enrolled deck's, ``vision.enroll``) may read them.
         """
         sims = np.asarray(embeddings, dtype=np.float32) @ self.vectors.T  # (N, P)
         names = self.names

@@ -273,10 +273,11 @@ class Recognizer:
         return emb, flip
 
     def embed_trunk(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        """``embed`` and the identifier's trunk features (N, T), or None from an identifier that gives none.
+        """``embed`` and the identifier's map of each crop (N, 96*12*8, after its sixth block), or None from an
+        identifier that gives none.
 
-        An enrolled deck's head reads the trunk (``vision.enroll.head``): it still says where
-        on the card what lies, which the embedding pooled away.
+        An enrolled deck's detail head reads the map (``vision.enroll.detail_head``): it still
+        says where on the card what lies, which the embedding pooled away.
         """
         crops = np.asarray(crops)
         if crops.ndim != 4 or crops.shape[1:] != (CROP_H, CROP_W, 3) or crops.dtype != np.uint8:
@@ -483,8 +484,8 @@ class Recognizer:
         of the card's edge where the index and pips are; a crop slightly off the other way
         sees them. Averaging the embeddings (not the guesses) keeps one good view from being
         outvoted, and costs four identifier runs only for cards that need them. The
-        prototypes get all five crops of each card (an enrolled deck's head reads them all)
-        and the mean of their trunk features.
+        prototypes get all five crops of each card and their five identifier maps (an
+        enrolled deck's heads read them all).
         """
         d = self.settings.second_look_shift
         views = []
@@ -503,7 +504,7 @@ class Recognizer:
         shifted = stacked.reshape(len(unsure), k, *crops.shape[1:])
         views_trunk = None
         if trunk is not None and more_trunk is not None:
-            views_trunk = (trunk[unsure] + more_trunk.reshape(len(unsure), k, -1).sum(axis=1)) / (k + 1)
+            views_trunk = np.concatenate([trunk[unsure][:, None], more_trunk.reshape(len(unsure), k, -1)], axis=1)
         probs[unsure] = self.prototypes.scores(
             emb[unsure], np.concatenate([crops[unsure][:, None], shifted], axis=1), views_trunk
         )

@@ -77,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         er.add_argument("--checkpoint", choices=("best", "last"), default="best")
         if net == "detector":
             er.add_argument("--size", type=int, default=320, help="the square frames are letterboxed to (as trained)")
+    im = sub.add_parser("identifier-map", help="move an identifier's third output to the map an enrolled deck's detail head reads")
+    im.add_argument("--models", type=Path, default=Path("models"))
     a = p.parse_args(argv)
 
     if a.cmd == "render":
@@ -101,6 +103,11 @@ def main(argv: list[str] | None = None) -> int:
         from vision.train.export import export_detector
 
         export_detector(RUNS_DIR / a.run / f"{a.checkpoint}.pt", a.models / DETECTOR_FILE, a.size)
+    elif a.cmd == "identifier-map":
+        from vision.recognizer.runtime import IDENTIFIER_FILE
+        from vision.train.export import identifier_map_output
+
+        identifier_map_output(a.models / IDENTIFIER_FILE, a.models / IDENTIFIER_FILE)
     elif a.cmd == "export-refiner":
         from vision.recognizer.runtime import REFINER_FILE
         from vision.train.common import RUNS_DIR

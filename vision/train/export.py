@@ -121,3 +121,29 @@ def export_all(
     protos.save(models_dir / PROTOTYPES_FILE)
     (models_dir / "labels.txt").write_text("\n".join(LABELS) + "\n")
     print(f"exported to {models_dir}: {len(names)} crops -> {len(protos.names)} prototypes")
+
+
+def identifier_map_output(src: Path, out: Path) -> None:
+    """Rewire an identifier exported before session 14 so its third output is the map ``IdentifierExport`` gives now.
+
+    The shipped identifier's training checkpoint is not kept, only its ONNX file; the
+    weights are unchanged by this edit (the embedding and flip outputs are bit-identical),
+    only the tensor flattened into "features" moves from the trunk's last map (48x6x4) to
+    the map after its sixth block (96x12x8).
+    """
+    import onnx
+
+    model = onnx.load(str(src))
+    graph = model.graph
+    tensor = f"/features/features.{IdentifierExport.MAP_BLOCKS - 1}/Relu_output_0"
+    if not any(tensor in n.output for n in graph.node):
+        raise ValueError(f"{src}: no tensor {tensor}; not an identifier exported by IdentifierExport")
+    (old,) = [n for n in graph.node if "features" in n.output]
+    old.input[0] = tensor
+    (out_info,) = [o for o in graph.output if o.name == "features"]
+    dims = out_info.type.tensor_type.shape.dim
+    if len(dims) == 2:
+        dims[1].ClearField("dim_param")
+        dims[1].dim_value = 96 * (CROP_H // 8) * (CROP_W // 8)
+    onnx.checker.check_model(model)
+    onnx.save(model, str(out))

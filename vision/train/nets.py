@@ -121,21 +121,28 @@ class Identifier(nn.Module):
 
 class IdentifierExport(nn.Module):
     """Wraps the identifier for ONNX: BGR uint8-range crops in; embedding, flip probability and
-    the trunk's features (48x6x4, flattened) out.
+    the trunk's map after its fifth block (96x12x8, flattened) out.
 
-    The trunk's features still say where on the card what lies; an enrolled deck fits its
-    own linear head on them (``vision.enroll.head``), the embedding having pooled that away.
+    That map still says where on the card what lies, at a resolution that keeps a letter's
+    shape; an enrolled deck trains its own small head on it (``vision.enroll.detail_head``),
+    the embedding having pooled that away. (Until session 14 the third output was the
+    trunk's last map, 48x6x4, read by a linear head.)
     """
+
+    #: The blocks of ``Identifier.features`` whose output is the third output.
+    MAP_BLOCKS = 6
 
     def __init__(self, ident: Identifier) -> None:
         super().__init__()
         self.ident = ident
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        trunk = self.ident.features(x / 255.0)
+        blocks = self.ident.features
+        detail = blocks[: self.MAP_BLOCKS](x / 255.0)
+        trunk = blocks[self.MAP_BLOCKS :](detail)
         h = self.ident.fc(trunk)
         emb = F.normalize(self.ident.embed(h), dim=1)
-        return emb, torch.sigmoid(self.ident.flip(h)[:, 0]), trunk.flatten(1)
+        return emb, torch.sigmoid(self.ident.flip(h)[:, 0]), detail.flatten(1)
 
 
 class Refiner(nn.Module):
