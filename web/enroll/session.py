@@ -3,7 +3,8 @@
 The dashboard asks for a few cards at a time (one suit's number cards, then its court
 cards and Ass), the user lays them in a row and captures; the cards found are labelled
 in reading order with the cards asked for, so a correct row needs no typing, and any
-label can be fixed afterwards. Building the profile takes seconds to a minute on a Pi,
+label can be fixed afterwards. Building the profile (views, then training the deck's detail head) takes
+about 45 s on the shared 2-core development machine and longer on a Pi,
 so it runs in a thread and reports its progress.
 """
 
