@@ -8,14 +8,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.enroll.conftest import PARIS
+from tests.enroll.conftest import PARIS, table_photo
 from vision.enroll import DeckProfile, Enroller, picture_from_image, read_image
 from vision.enroll.detail_head import MAP_SHAPE, MAP_SIZE, DetailHead, fit_detail_head
 from vision.enroll.detail_head import _forward_conv as forward_conv
 from vision.enroll.enroller import clean_crop
 from vision.enroll.head import DeckPrototypes, card_features
 from vision.enroll.library import DeckLibrary
-from vision.recognizer import Recognizer
+from vision.recognizer import Recognizer, RecognizerSettings
 from vision.recognizer.prototypes import PrototypeError
 
 
@@ -192,3 +192,32 @@ def test_an_identifier_without_the_map_enrols_without_the_detail_head(recognizer
     full, _ = Enroller(recognizer, views=4).build("part", scan.suits, samples)
     assert isinstance(full.prototypes, DeckPrototypes) and full.prototypes.detail is not None
     assert not enroller.is_current(full)
+
+
+def test_the_maps_are_asked_for_only_when_the_prototypes_read_them(paris_profile: DeckProfile) -> None:
+    rec = Recognizer(settings=RecognizerSettings(threads=1))
+    assert not rec.prototypes.reads_trunk and paris_profile.prototypes.reads_trunk
+    crops = _crops("herz-7")
+    emb, flip, none = rec.embed_trunk(crops, maps=False)
+    assert none is None
+    full_emb, full_flip, maps = rec.embed_trunk(crops)
+    assert maps is not None and maps.shape == (1, MAP_SIZE)
+    np.testing.assert_array_equal(emb, full_emb)
+    np.testing.assert_array_equal(flip, full_flip)
+    asked: list[bool] = []
+    embed = rec.embed_trunk
+
+    def spy(crops: np.ndarray, maps: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        asked.append(maps)
+        return embed(crops, maps)
+
+    rec.embed_trunk = spy  # type: ignore[method-assign]
+    # with the built-in prototypes never, with an enrolled deck's always
+    photo = table_photo(["herz-7", "kreuz-ass"])
+    rec.recognize(photo)
+    assert asked and not any(asked)
+    rec.prototypes = paris_profile.prototypes
+    asked.clear()
+    names = [d.card for d in rec.recognize(photo)]
+    assert asked and all(asked)
+    assert sorted(names) == ["eicheln-ass", "rosen-7"]

@@ -136,9 +136,10 @@ def test_second_look_reads_only_unsure_cards_again(scenes: list[Scene]) -> None:
     calls: list[int] = []
     embed = always.embed_trunk
 
-    def counting(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    def counting(crops: np.ndarray, maps: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         calls.append(len(crops))
-        return embed(crops)
+        assert not maps  # the built-in prototypes do not read the identifier's maps
+        return embed(crops, maps)
 
     always.embed_trunk = counting  # type: ignore[method-assign]
     frame = scenes[0].image

@@ -180,6 +180,10 @@ class DeckPrototypes(Prototypes):
         return int(self.vectors.shape[1] if self.projection is None else self.projection.shape[0])
 
     @property
+    def reads_trunk(self) -> bool:
+        return self.detail is not None and self.has_head
+
+    @property
     def has_head(self) -> bool:
         """A head that reads today's ``card_features`` (one saved by an older enroller is left unused until rebuilt)."""
         return self.head_weights is not None and self.head_weights.shape[0] == FEATURE_SIZE

@@ -81,6 +81,12 @@ class Prototypes:
         return self.outline is not None
 
     @property
+    def reads_trunk(self) -> bool:
+        """Do ``scores`` read the identifier's maps (``trunk``)? The built-in set does not, so the
+        recogniser does not ask the identifier for them (0.5 ms a frame, session 14)."""
+        return False
+
+    @property
     def outlined_as_drawn(self) -> bool:
         """Do the networks outline this deck's cards where they end (its outlines are not moved)?
 

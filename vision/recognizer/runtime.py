@@ -234,6 +234,7 @@ class Recognizer:
         #: The square frames are letterboxed to for the detector: the size it was trained and exported at.
         self.detector_size = size if isinstance(size, int) else DETECTOR_SIZE
         self._ident = _session(mdir / IDENTIFIER_FILE, self.settings)
+        self._ident_outputs = [o.name for o in self._ident.get_outputs()]
         refiner, verifier = mdir / REFINER_FILE, mdir / VERIFIER_FILE
         self._refiner = _session(refiner, self.settings) if refiner.is_file() and self.settings.refiner_passes else None
         # The verifier judges refined outlines; it was not trained on the detector's own.
@@ -272,18 +273,19 @@ class Recognizer:
         emb, flip, _ = self.embed_trunk(crops)
         return emb, flip
 
-    def embed_trunk(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    def embed_trunk(self, crops: np.ndarray, maps: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """``embed`` and the identifier's map of each crop (N, 96*12*8, after its sixth block), or None from an
         identifier that gives none.
 
         An enrolled deck's detail head reads the map (``vision.enroll.detail_head``): it still
-        says where on the card what lies, which the embedding pooled away.
+        says where on the card what lies, which the embedding pooled away. ``maps=False``
+        leaves it out (None), for prototypes that do not read it.
         """
         crops = np.asarray(crops)
         if crops.ndim != 4 or crops.shape[1:] != (CROP_H, CROP_W, 3) or crops.dtype != np.uint8:
             raise RecognizerInputError(f"crops must be (N, {CROP_H}, {CROP_W}, 3) uint8, got {crops.shape} {crops.dtype}")
         x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
-        out = self._ident.run(None, {"crops": x})
+        out = self._ident.run(None if maps else self._ident_outputs[:2], {"crops": x})
         return out[0], out[1].reshape(-1), out[2] if len(out) > 2 else None
 
     @cached_property
@@ -391,7 +393,7 @@ class Recognizer:
             return []
         quads = self.prototypes.card_outlines(quads)
         crops = np.stack([rectify(frame, q) for q in quads])
-        emb, flip, trunk = self.embed_trunk(crops)
+        emb, flip, trunk = self.embed_trunk(crops, self.prototypes.reads_trunk)
         probs = self.prototypes.scores(emb, crops, trunk)
         if self.settings.aspect_tolerance > 0 and self.prototypes.completes_outlines:
             quads, crops, emb, flip, trunk, probs = self._complete(frame, quads, crops, emb, flip, trunk, probs)
@@ -460,7 +462,7 @@ class Recognizer:
         if not outlines:
             return quads, crops, emb, flip, trunk, probs
         more = np.stack([rectify(frame, q) for q in outlines])
-        m_emb, m_flip, m_trunk = self.embed_trunk(more)
+        m_emb, m_flip, m_trunk = self.embed_trunk(more, self.prototypes.reads_trunk)
         m_probs = self.prototypes.scores(m_emb, more, m_trunk)
         quads, crops, emb, flip, probs = quads.copy(), crops.copy(), emb.copy(), flip.copy(), probs.copy()
         trunk = None if trunk is None or m_trunk is None else trunk.copy()
@@ -494,7 +496,7 @@ class Recognizer:
             across, along = q[1] - q[0], q[3] - q[0]
             views += [rectify(frame, q + d * v) for v in (across, -across, along, -along)]
         stacked = np.stack(views)
-        more, more_flip, more_trunk = self.embed_trunk(stacked)
+        more, more_flip, more_trunk = self.embed_trunk(stacked, self.prototypes.reads_trunk)
         emb, flip, probs = emb.copy(), flip.copy(), probs.copy()
         k = 4
         for n, i in enumerate(unsure):
