@@ -27,7 +27,7 @@ import numpy as np
 MAP_SHAPE = (96, 12, 8)
 MAP_SIZE = MAP_SHAPE[0] * MAP_SHAPE[1] * MAP_SHAPE[2]
 #: Convolution channels, training epochs and batch size; chosen on 300 tuning scenes per
-#: deck, crops where the recogniser found the cards (session 14, models/README.md).
+#: deck, crops where the recogniser found the cards (session 14, vision/enroll/README.md).
 CHANNELS = 64
 EPOCHS = 60
 BATCH = 64

@@ -50,9 +50,9 @@ Z_TEMPERATURE = 2.0
 #: convolutional classifier on the identifier's 96x12x8 map, trained at enrolment). It
 #: replaced, in session 14, a ridge classifier on the identifier's last 48x6x4 map (weight
 #: 0.3, since session 10). Chosen on 300 tuning scenes per deck (seeds 41,000,000+, crops
-#: where the recogniser found the cards, two training seeds each): misread four-colour /
+#: where the recogniser found the cards): misread four-colour /
 #: flat-swiss / paris cards of 711 / 665 / 724 were 18 / 10 / 4 with the ridge trunk head,
-#: 11-13 / 9-10 / 5 with the detail head at 0.6, 13 / 9-12 / - at 1.0.
+#: 11-13 / 9-10 / 5 with the detail head at 0.6, 12-13 / 9-12 / - at 1.0 (three training seeds).
 DETAIL_WEIGHT = 0.6
 #: The arrays a saved deck keeps beside its prototype vectors (any may be absent).
 ARRAYS = ("projection", "head_weights", "head_mean", "outline")
