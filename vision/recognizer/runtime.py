@@ -270,7 +270,7 @@ class Recognizer:
 
     def embed(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Upright card crops (N, CROP_H, CROP_W, 3) uint8 -> (unit embeddings (N, D), P(upside down) (N,))."""
-        emb, flip, _ = self.embed_trunk(crops)
+        emb, flip, _ = self.embed_trunk(crops, maps=False)
         return emb, flip
 
     def embed_trunk(self, crops: np.ndarray, maps: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
