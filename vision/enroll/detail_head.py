@@ -5,7 +5,7 @@ identifier never saw can tell two cards apart by something small, a letter on a 
 whose shade also differs (four-colour Q and K), one figure's colour. Under shadow, glare
 or a noisy camera the shade misleads, and linear heads on the crop's pixels or the
 identifier's pooled trunk followed it: even fitted on rendered tables of the deck itself,
-they misread the same cards. The identifier's map after its fifth block
+they misread the same cards. The identifier's map after its sixth block
 (96 x 12 x 8, ``Recognizer.embed_trunk``) still has the letter's shape at a useful
 resolution, and a 3x3 convolution learnt on the deck's own views reads it.
 

@@ -52,7 +52,8 @@ Z_TEMPERATURE = 2.0
 #: 0.3, since session 10). Chosen on 300 tuning scenes per deck (seeds 41,000,000+, crops
 #: where the recogniser found the cards): misread four-colour /
 #: flat-swiss / paris cards of 711 / 665 / 724 were 18 / 10 / 4 with the ridge trunk head,
-#: 11-13 / 9-10 / 5 with the detail head at 0.6, 12-13 / 9-12 / - at 1.0 (three training seeds).
+#: 11-13 / 9-10 / 5 with the detail head at 0.6, 12-13 / 9-12 / - at 1.0 (three training seeds, the
+#: same network trained with torch; numpy's gave four-colour 10-14, flat-swiss 8-10 at 0.6).
 DETAIL_WEIGHT = 0.6
 #: The arrays a saved deck keeps beside its prototype vectors (any may be absent).
 ARRAYS = ("projection", "head_weights", "head_mean", "outline")

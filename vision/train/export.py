@@ -133,6 +133,8 @@ def identifier_map_output(src: Path, out: Path) -> None:
     """
     import onnx
 
+    from vision.enroll.detail_head import MAP_SIZE
+
     model = onnx.load(str(src))
     graph = model.graph
     tensor = f"/features/features.{IdentifierExport.MAP_BLOCKS - 1}/Relu_output_0"
@@ -144,6 +146,6 @@ def identifier_map_output(src: Path, out: Path) -> None:
     dims = out_info.type.tensor_type.shape.dim
     if len(dims) == 2:
         dims[1].ClearField("dim_param")
-        dims[1].dim_value = 96 * (CROP_H // 8) * (CROP_W // 8)
+        dims[1].dim_value = MAP_SIZE
     onnx.checker.check_model(model)
     onnx.save(model, str(out))

@@ -121,7 +121,7 @@ class Identifier(nn.Module):
 
 class IdentifierExport(nn.Module):
     """Wraps the identifier for ONNX: BGR uint8-range crops in; embedding, flip probability and
-    the trunk's map after its fifth block (96x12x8, flattened) out.
+    the trunk's map after its sixth block (``features.5``, 96x12x8, flattened) out.
 
     That map still says where on the card what lies, at a resolution that keeps a letter's
     shape; an enrolled deck trains its own small head on it (``vision.enroll.detail_head``),
