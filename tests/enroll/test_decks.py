@@ -55,10 +55,10 @@ def test_enrolling_a_deck_leaves_the_builtin_reading_unchanged(tmp_path: Path, p
 
 
 def test_a_profile_from_another_identifier_is_rebuilt_from_its_pictures(
-    tmp_path: Path, paris_profile: DeckProfile, recognizer: Recognizer
+    tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer
 ) -> None:
     library = DeckLibrary(tmp_path / "decks")
-    stale = DeckProfile(**{**paris_profile.__dict__, "probe": -paris_profile.probe})  # as if made by another model
+    stale = DeckProfile(**{**paris_suit_profile.__dict__, "probe": -paris_suit_profile.probe})  # as if made by another model
     library.save(stale)
     library.set_active("paris")
     rec = DeckAwareRecognizer(recognizer, library)
@@ -71,9 +71,9 @@ def test_a_profile_from_another_identifier_is_rebuilt_from_its_pictures(
 
 
 def test_a_profile_whose_deck_head_reads_older_features_is_rebuilt(
-    tmp_path: Path, paris_profile: DeckProfile, recognizer: Recognizer
+    tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer
 ) -> None:
-    protos = paris_profile.prototypes
+    protos = paris_suit_profile.prototypes
     assert isinstance(protos, DeckPrototypes) and protos.head_weights is not None and protos.head_mean is not None
     # a head fitted on a shorter feature vector, as the enroller before session 5 saved them
     old = dataclasses.replace(protos, head_weights=protos.head_weights[:912], head_mean=protos.head_mean[:912])
@@ -82,7 +82,7 @@ def test_a_profile_whose_deck_head_reads_older_features_is_rebuilt(
     emb, _ = recognizer.embed(crops)
     assert old.scores(emb, crops).shape == (2, len(old.names))  # read by the embedding alone, not a crash
     library = DeckLibrary(tmp_path / "decks")
-    library.save(DeckProfile(**{**paris_profile.__dict__, "prototypes": old}))
+    library.save(DeckProfile(**{**paris_suit_profile.__dict__, "prototypes": old}))
     library.set_active("paris")
     rec = DeckAwareRecognizer(recognizer, library)
     try:

@@ -135,16 +135,16 @@ def test_the_detail_head_survives_saving_and_a_wrong_one_is_refused(paris_profil
 
 
 def test_a_profile_enrolled_before_the_detail_head_is_rebuilt(
-    tmp_path: Path, paris_profile: DeckProfile, recognizer: Recognizer
+    tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer
 ) -> None:
-    protos = paris_profile.prototypes
+    protos = paris_suit_profile.prototypes
     assert isinstance(protos, DeckPrototypes)
     old = dataclasses.replace(protos, detail=None)
     library = DeckLibrary(tmp_path / "decks")
-    library.save(DeckProfile(**{**paris_profile.__dict__, "prototypes": old}))
+    library.save(DeckProfile(**{**paris_suit_profile.__dict__, "prototypes": old}))
     profile = library.load("paris")
     assert isinstance(profile.prototypes, DeckPrototypes) and profile.prototypes.detail is None
-    enroller = Enroller(recognizer, views=paris_profile.views)
+    enroller = Enroller(recognizer, views=paris_suit_profile.views)
     assert not enroller.is_current(profile)
     seen: list[tuple[float, str]] = []
     fresh = enroller.refresh(profile, lambda f, text: seen.append((f, text)))

@@ -75,14 +75,14 @@ def test_a_deck_outlined_short_of_its_coloured_ends_is_read_where_its_cards_lie(
 
 
 def test_a_profile_enrolled_before_its_outlines_were_measured_is_rebuilt(
-    tmp_path: Path, paris_profile: DeckProfile, recognizer: Recognizer
+    tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer
 ) -> None:
-    protos = paris_profile.prototypes
+    protos = paris_suit_profile.prototypes
     library = DeckLibrary(tmp_path / "decks")
-    library.save(DeckProfile(**{**paris_profile.__dict__, "prototypes": dataclasses.replace(protos, outline=None, aspect=1.53)}))
+    library.save(DeckProfile(**{**paris_suit_profile.__dict__, "prototypes": dataclasses.replace(protos, outline=None, aspect=1.53)}))
     profile = library.load("paris")
     assert profile.prototypes.outline is None
-    enroller = Enroller(recognizer, views=paris_profile.views)
+    enroller = Enroller(recognizer, views=paris_suit_profile.views)
     assert not enroller.is_current(profile)
     fresh = enroller.refresh(profile)
     assert fresh.prototypes.outline is not None and enroller.is_current(fresh)

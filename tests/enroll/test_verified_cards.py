@@ -44,12 +44,12 @@ def test_a_flat_decks_framed_court_cards_are_kept_from_the_verifier(tmp_path: Pa
 
 
 def test_a_profile_enrolled_before_the_verifier_was_asked_is_rebuilt(
-    tmp_path: Path, paris_profile: DeckProfile, recognizer: Recognizer
+    tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer
 ) -> None:
-    assert paris_profile.prototypes.verified  # the paris cards are all ones it covers
+    assert paris_suit_profile.prototypes.verified  # the paris cards are all ones it covers
     library = DeckLibrary(tmp_path / "decks")
-    old = dataclasses.replace(paris_profile.prototypes, verified=None)
-    library.save(DeckProfile(**{**paris_profile.__dict__, "prototypes": old}))
+    old = dataclasses.replace(paris_suit_profile.prototypes, verified=None)
+    library.save(DeckProfile(**{**paris_suit_profile.__dict__, "prototypes": old}))
     library.set_active("paris")
     assert not Enroller(recognizer).is_current(library.load("paris"))
     rec = DeckAwareRecognizer(recognizer, library)
@@ -62,11 +62,11 @@ def test_a_profile_enrolled_before_the_verifier_was_asked_is_rebuilt(
 
 
 def test_a_profile_whose_tables_other_outline_networks_cut_is_rebuilt(
-    tmp_path: Path, paris_profile: DeckProfile, recognizer: Recognizer
+    tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer
 ) -> None:
-    assert paris_profile.outlines == recognizer.outlines_digest != ""
+    assert paris_suit_profile.outlines == recognizer.outlines_digest != ""
     library = DeckLibrary(tmp_path / "decks")
-    library.save(DeckProfile(**{**paris_profile.__dict__, "outlines": "0123456789abcdef"}))  # as if another refiner cut it
+    library.save(DeckProfile(**{**paris_suit_profile.__dict__, "outlines": "0123456789abcdef"}))  # as if another refiner cut it
     assert library.load("paris").outlines == "0123456789abcdef"  # kept on disk
     assert not Enroller(recognizer).is_current(library.load("paris"))
     library.set_active("paris")
