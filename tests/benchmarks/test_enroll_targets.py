@@ -42,3 +42,9 @@ def test_trick_accuracy_is_judged_against_the_builtin_decks_within_one_point() -
 @pytest.mark.parametrize("acc", [0.99, 0.995])
 def test_exactly_99_percent_meets_the_identity_target(acc: float) -> None:
     assert targets(_result({"paris": acc}), ("paris",))["identity paris"]
+
+
+def test_with_several_enrolment_seeds_the_pooled_count_is_judged() -> None:
+    result = _result({"flat": 0.996})
+    result["flat"]["over_seeds"] = {"identity_accuracy": 0.985}
+    assert not targets(result, ("flat",))["identity flat"]
