@@ -95,7 +95,9 @@ def load_recognizer(config: Config, state_dir: Path | None = None) -> DeckAwareR
         ) from None
     except ValueError as exc:
         raise ApplianceError(f"the card recogniser's models in {models} cannot be used: {exc}") from None
-    return DeckAwareRecognizer(recognizer, open_library(state_dir if state_dir is not None else config))
+    # A profile made for older models is rebuilt in the background: start-up and the frame
+    # loop must not wait for it (systemd's start timeout and watchdog would restart us).
+    return DeckAwareRecognizer(recognizer, open_library(state_dir if state_dir is not None else config), background=True)
 
 
 def trick_tracker_factory(edge_of: Callable[[int], str] | None = None) -> Callable[[int], Tracker]:
@@ -315,6 +317,8 @@ class Appliance:
             out["recorder"] = self.recorder.status()
         if self.tracker is not None:
             out["resumed_duplicates_dropped"] = self.tracker.dropped_duplicates
+        if self.decks is not None:
+            out["deck"] = self.decks.status()
         return out
 
     def latest_frame(self) -> np.ndarray | None:

@@ -129,7 +129,8 @@ class PinGuard:
 
 
 def camera_status(status: Mapping[str, Any]) -> dict[str, Any]:
-    """The part of the appliance status a phone shows: is the camera live, and if not why.
+    """The part of the appliance status a phone shows: is the camera live, and if not why; and whether the
+    table's deck is being relearnt for new models (``jasscam.decks``) or cannot be used.
 
     Only states, never counters, so the SSE status event fires on changes, not every
     second. A replay that reached its end (``ended``) is not a fault.
@@ -138,7 +139,11 @@ def camera_status(status: Mapping[str, Any]) -> dict[str, Any]:
     state = str(source.get("state", "starting"))  # no source yet: the pipeline is starting
     error = source.get("error") or status.get("error")
     ok = state in ("live", "opening", "ended", "starting") and not status.get("error")
-    return {"ok": ok, "camera": state, "source": source.get("name"), "message": None if ok else (error or state)}
+    out: dict[str, Any] = {"ok": ok, "camera": state, "source": source.get("name"), "message": None if ok else (error or state)}
+    deck = status.get("deck") or {}
+    if deck.get("rebuilding") or deck.get("error"):  # the table's deck is being relearnt, or cannot be used
+        out["deck"] = {k: deck.get(k) for k in ("rebuilding", "name", "progress", "error")} | {"reading": deck.get("deck")}
+    return out
 
 
 def lan_address() -> str | None:

@@ -148,6 +148,9 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "writes": "schreibt",
         "new_game_short": "Neue Partie einrichten",
         "camera_lost": "Kamera nicht verfügbar",
+        "deck_rebuilding": "Kartenspiel wird für diese Version neu eingelernt",
+        "deck_builtin_meanwhile": "bis dahin liest die Kamera das eingebaute Spiel",
+        "deck_unusable": "Kartenspiel nicht verwendbar",
         "speck_link": "Speck-Jass (Turnier)",
     },
     "fr": {
@@ -285,6 +288,9 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "writes": "marque",
         "new_game_short": "Nouvelle partie",
         "camera_lost": "Caméra indisponible",
+        "deck_rebuilding": "Jeu de cartes réappris pour cette version",
+        "deck_builtin_meanwhile": "en attendant, la caméra lit le jeu intégré",
+        "deck_unusable": "Jeu de cartes inutilisable",
         "speck_link": "Speck-Jass (tournoi)",
     },
     "en": {
@@ -422,6 +428,9 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "writes": "writes",
         "new_game_short": "Set up a new game",
         "camera_lost": "Camera not available",
+        "deck_rebuilding": "Deck being relearnt for this version",
+        "deck_builtin_meanwhile": "until then the camera reads the built-in deck",
+        "deck_unusable": "Deck cannot be used",
         "speck_link": "Speck Jass (tournament)",
     },
 }

@@ -40,6 +40,7 @@ def test_the_appliance_reads_the_deck_the_table_enrols_and_selects_on_the_dashbo
         decks = appliance.decks
         assert isinstance(decks, DeckAwareRecognizer) and appliance.app is not None
         assert decks.deck == BUILTIN and decks.library.root == decks_dir(tmp_path / "state")
+        assert appliance.status()["deck"] == {"deck": BUILTIN, "rebuilding": None, "name": None, "progress": None, "error": None}
         client = appliance.app.test_client()
         auth = {"X-Table-Pin": appliance.pin}
         assert client.get("/enroll/").status_code == 200

@@ -50,3 +50,18 @@ def test_the_page_shows_when_the_camera_is_lost(phone, store: EventStore, new_ga
         phone.wait_for_selector("#camera:has-text('no frames for 5 s')")
         source.update(state="live", error=None)
         phone.wait_for_selector("#camera", state="hidden")
+
+
+def test_the_page_shows_while_the_tables_deck_is_relearnt(phone, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+    game = new_game()
+    deck = {"deck": "builtin", "rebuilding": "paris", "name": "Paris", "progress": 0.3, "error": None}
+    app = create_app(store, pin=PIN, heartbeat=1.0, status=lambda: {"source": {"state": "live"}, "deck": dict(deck)})
+    with serve(app, "127.0.0.1", 0) as handle:
+        phone.goto(f"{handle.url}/game/{game}")
+        phone.wait_for_selector("#deck:has-text('Paris')")
+        text = phone.inner_text("#deck")
+        assert "30 %" in text and phone.is_hidden("#camera")
+        deck.update(progress=0.6)
+        phone.wait_for_selector("#deck:has-text('60 %')")
+        deck.update(deck="paris", rebuilding=None, name=None, progress=None)  # done: the deck is read
+        phone.wait_for_selector("#deck", state="hidden")

@@ -13,7 +13,7 @@ from flask import Flask
 from jasscam.store import EventStore
 from scoring.events import parse_event
 from tests.web.conftest import PIN, STOECK_ROUND, SSEClient, game_events
-from web.app import create_app
+from web.app import camera_status, create_app
 from web.live import Hub
 from web.server import ServerHandle, serve
 from web.view import game_view
@@ -154,6 +154,18 @@ def test_phones_are_told_when_the_camera_is_lost_and_back(store: EventStore, new
         source.update(state="live", error=None)
         assert sse.next()["data"]["ok"] is True  # type: ignore[index]
         sse.close()
+
+
+def test_phones_are_told_while_the_tables_deck_is_relearnt_and_when_it_cannot_be_used() -> None:
+    live = {"source": {"name": "usb", "state": "live"}}
+    quiet = {"deck": "paris", "rebuilding": None, "name": None, "progress": None, "error": None}
+    assert "deck" not in camera_status(live | {"deck": quiet})  # a deck in use: nothing to say
+    rebuilding = {"deck": "builtin", "rebuilding": "paris", "name": "Paris", "progress": 0.4, "error": None}
+    out = camera_status(live | {"deck": rebuilding})
+    assert out["ok"] is True  # the camera is fine
+    assert out["deck"] == {"rebuilding": "paris", "name": "Paris", "progress": 0.4, "error": None, "reading": "builtin"}
+    broken = {"deck": "builtin", "rebuilding": None, "name": None, "progress": None, "error": "deck 'paris' cannot be used"}
+    assert camera_status(live | {"deck": broken})["deck"]["error"] == "deck 'paris' cannot be used"
 
 
 def test_viewers_of_a_finished_game_from_the_history_stay_there(live: ServerHandle, new_game) -> None:  # type: ignore[no-untyped-def]

@@ -66,6 +66,26 @@ class DeckLibrary:
             self._cache.pop(slug, None)
         return slug
 
+    def stamp(self, slug: str) -> int:
+        """When ``slug``'s profile was last written (``ProfileError`` if there is none)."""
+        return self._stamp(slug)
+
+    def replace_if_unchanged(self, profile: DeckProfile, stamp: int) -> bool:
+        """Store ``profile`` over its deck only if that was not written since ``stamp``, nor deleted.
+
+        Why: a rebuild that ends after the deck was enrolled anew (or deleted) must not bring
+        the older pictures back over the user's newer ones.
+        """
+        with self._lock:
+            try:
+                if self._stamp(profile.slug) != stamp:
+                    return False
+            except ProfileError:
+                return False
+            profile.save(self.root / profile.slug)
+            self._cache.pop(profile.slug, None)
+            return True
+
     def delete(self, slug: str) -> None:
         with self._lock:
             if not self.exists(slug):

@@ -43,6 +43,13 @@
       const box = $("camera");
       box.hidden = st.ok;
       box.textContent = st.ok ? "" : `${t("camera_lost")}: ${st.message || st.camera}`;
+      const deck = st.deck, dbox = $("deck");
+      dbox.hidden = !deck;
+      dbox.classList.toggle("bad", Boolean(deck && deck.error));
+      if (!deck) dbox.textContent = "";
+      else if (deck.error) dbox.textContent = `${t("deck_unusable")}: ${deck.error}`;
+      else dbox.textContent = `${t("deck_rebuilding")} «${deck.name || deck.rebuilding}»: ${Math.round(100 * (deck.progress || 0))} %`
+        + (deck.reading === "builtin" ? ` (${t("deck_builtin_meanwhile")})` : "");
     });
     source.addEventListener("newgame", (ev) => {
       const g = JSON.parse(ev.data).game;
