@@ -140,3 +140,28 @@ def test_replace_if_unchanged_refuses_a_profile_written_or_deleted_since(tmp_pat
     assert not library.exists("paris")
     with pytest.raises(ProfileError, match="no deck 'paris'"):
         library.stamp("paris")
+
+
+def test_a_deck_chosen_during_another_decks_rebuild_is_rebuilt_after_it(
+    tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer, hold: Hold
+) -> None:
+    library = DeckLibrary(tmp_path / "decks")
+    library.save(stale(paris_suit_profile))
+    library.save(DeckProfile(**{**stale(paris_suit_profile).__dict__, "name": "Paris B"}))
+    library.set_active("paris")
+    rec = DeckAwareRecognizer(recognizer, library, background=True, on_progress=hold)
+    try:
+        assert hold.reached.wait(60.0)
+        library.set_active("paris-b")  # the table changes its mind while "paris" is relearnt
+        assert rec.sync() == BUILTIN and rec.status()["rebuilding"] == "paris"  # one rebuild at a time
+        hold.release.set()
+        rec.wait(120.0)  # "paris" is done and stored; the table's deck is looked at again
+        assert rec.status()["rebuilding"] == "paris-b"
+        assert rec.wait(120.0)
+        assert rec.deck == "paris-b"
+        assert all(Enroller(recognizer).is_current(library.load(s)) for s in ("paris", "paris-b"))
+    finally:
+        hold.release.set()
+        rec.wait(120.0)
+        rec.wait(120.0)
+        recognizer.prototypes = rec.builtin
