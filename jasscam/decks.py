@@ -51,8 +51,8 @@ class DeckAwareRecognizer:
     appliance) that runs in a thread, so neither start-up (systemd waits 90 s for READY)
     nor the frame loop (the watchdog fires after 30 s without frames) waits for it; until
     it is done the table reads the profile as it was if the identifier in use made it,
-    else the built-in deck, and ``status`` says so. Without ``background`` (tools, tests,
-    replays, whose frames must all be read by the same deck) ``sync`` waits for it.
+    else the built-in deck, and ``status`` says so. Without ``background`` (tools and
+    tests, whose every frame must be read by the rebuilt deck) ``sync`` waits for it.
     ``on_progress`` follows a rebuild (fraction, words).
     """
 
