@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -52,15 +53,29 @@ def stale(profile: DeckProfile) -> DeckProfile:
     return DeckProfile(**{**profile.__dict__, "probe": -profile.probe})
 
 
-def test_a_profile_for_other_models_is_rebuilt_while_the_table_reads_the_builtin_deck(
-    tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer, hold: Hold
-) -> None:
-    library = DeckLibrary(tmp_path / "decks")
-    library.save(stale(paris_suit_profile))
+@contextmanager
+def table_of(root: Path, recognizer: Recognizer, hold: Hold, *profiles: DeckProfile) -> Iterator[tuple[DeckLibrary, DeckAwareRecognizer]]:
+    """A library holding ``profiles`` with "paris" chosen, read as the appliance does; once its rebuild
+    reached ``hold``, and afterwards the rebuilds are let go and waited for, the built-in deck restored."""
+    library = DeckLibrary(root / "decks")
+    for profile in profiles:
+        library.save(profile)
     library.set_active("paris")
     rec = DeckAwareRecognizer(recognizer, library, background=True, on_progress=hold)
     try:
         assert hold.reached.wait(60.0)
+        yield library, rec
+    finally:
+        hold.release.set()
+        rec.wait(120.0)
+        rec.wait(120.0)  # a deck chosen during the first rebuild
+        recognizer.prototypes = rec.builtin
+
+
+def test_a_profile_for_other_models_is_rebuilt_while_the_table_reads_the_builtin_deck(
+    tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer, hold: Hold
+) -> None:
+    with table_of(tmp_path, recognizer, hold, stale(paris_suit_profile)) as (library, rec):
         # start-up did not wait: the table reads the built-in deck, and says why
         assert rec.deck == BUILTIN and recognizer.prototypes is rec.builtin and rec.error is None
         assert rec.status() == {"deck": BUILTIN, "rebuilding": "paris", "name": "Paris", "progress": 0.0, "error": None}
@@ -72,10 +87,6 @@ def test_a_profile_for_other_models_is_rebuilt_while_the_table_reads_the_builtin
         assert rec.status()["rebuilding"] is None and rec.error is None
         assert Enroller(recognizer).is_current(library.load("paris"))  # stored: rebuilt once, not at every start
         assert hold.seen == sorted(hold.seen) and hold.seen[-1] == pytest.approx(1.0)
-    finally:
-        hold.release.set()
-        rec.wait(120.0)
-        recognizer.prototypes = rec.builtin
 
 
 def test_a_profile_this_identifier_made_is_read_as_it_was_until_it_is_rebuilt(
@@ -83,13 +94,8 @@ def test_a_profile_this_identifier_made_is_read_as_it_was_until_it_is_rebuilt(
 ) -> None:
     protos = paris_suit_profile.prototypes
     assert isinstance(protos, DeckPrototypes)
-    old = dataclasses.replace(protos, detail=None)  # enrolled before the detail head
-    library = DeckLibrary(tmp_path / "decks")
-    library.save(DeckProfile(**{**paris_suit_profile.__dict__, "prototypes": old}))
-    library.set_active("paris")
-    rec = DeckAwareRecognizer(recognizer, library, background=True, on_progress=hold)
-    try:
-        assert hold.reached.wait(60.0)
+    old = DeckProfile(**{**paris_suit_profile.__dict__, "prototypes": dataclasses.replace(protos, detail=None)})  # before the detail head
+    with table_of(tmp_path, recognizer, hold, old) as (_, rec):
         assert rec.deck == "paris" and rec.status()["rebuilding"] == "paris"
         meanwhile = recognizer.prototypes
         assert isinstance(meanwhile, DeckPrototypes) and meanwhile.detail is None
@@ -97,34 +103,20 @@ def test_a_profile_this_identifier_made_is_read_as_it_was_until_it_is_rebuilt(
         assert rec.wait(120.0)
         fresh = recognizer.prototypes
         assert rec.deck == "paris" and isinstance(fresh, DeckPrototypes) and fresh.detail is not None
-    finally:
-        hold.release.set()
-        rec.wait(120.0)
-        recognizer.prototypes = rec.builtin
 
 
 def test_a_rebuild_ending_after_the_deck_was_enrolled_anew_keeps_the_new_enrolment(
     tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer, hold: Hold
 ) -> None:
-    library = DeckLibrary(tmp_path / "decks")
-    library.save(stale(paris_suit_profile))
-    library.set_active("paris")
-    rec = DeckAwareRecognizer(recognizer, library, background=True, on_progress=hold)
-    try:
-        assert hold.reached.wait(60.0)
+    with table_of(tmp_path, recognizer, hold, stale(paris_suit_profile)) as (library, rec):
         # meanwhile the user enrols the deck again on the dashboard (its files are newer)
         kept = dict(list(paris_suit_profile.pictures.items())[:-1])  # one picture fewer, to tell it by
-        renewed = DeckProfile(**{**paris_suit_profile.__dict__, "pictures": kept})
-        library.save(renewed, replace=True)
+        library.save(DeckProfile(**{**paris_suit_profile.__dict__, "pictures": kept}), replace=True)
         stamp = library.stamp("paris")
         hold.release.set()
         assert rec.wait(120.0)
         assert library.stamp("paris") == stamp  # the rebuild did not write over it
         assert rec.deck == "paris" and len(library.load("paris").cards) == len(paris_suit_profile.cards) - 1
-    finally:
-        hold.release.set()
-        rec.wait(120.0)
-        recognizer.prototypes = rec.builtin
 
 
 def test_replace_if_unchanged_refuses_a_profile_written_or_deleted_since(tmp_path: Path, paris_suit_profile: DeckProfile) -> None:
@@ -145,13 +137,8 @@ def test_replace_if_unchanged_refuses_a_profile_written_or_deleted_since(tmp_pat
 def test_a_deck_chosen_during_another_decks_rebuild_is_rebuilt_after_it(
     tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer, hold: Hold
 ) -> None:
-    library = DeckLibrary(tmp_path / "decks")
-    library.save(stale(paris_suit_profile))
-    library.save(DeckProfile(**{**stale(paris_suit_profile).__dict__, "name": "Paris B"}))
-    library.set_active("paris")
-    rec = DeckAwareRecognizer(recognizer, library, background=True, on_progress=hold)
-    try:
-        assert hold.reached.wait(60.0)
+    other = DeckProfile(**{**stale(paris_suit_profile).__dict__, "name": "Paris B"})
+    with table_of(tmp_path, recognizer, hold, stale(paris_suit_profile), other) as (library, rec):
         library.set_active("paris-b")  # the table changes its mind while "paris" is relearnt
         assert rec.sync() == BUILTIN and rec.status()["rebuilding"] == "paris"  # one rebuild at a time
         hold.release.set()
@@ -160,8 +147,3 @@ def test_a_deck_chosen_during_another_decks_rebuild_is_rebuilt_after_it(
         assert rec.wait(120.0)
         assert rec.deck == "paris-b"
         assert all(Enroller(recognizer).is_current(library.load(s)) for s in ("paris", "paris-b"))
-    finally:
-        hold.release.set()
-        rec.wait(120.0)
-        rec.wait(120.0)
-        recognizer.prototypes = rec.builtin
