@@ -64,7 +64,7 @@ def test_the_convolution_and_pool_are_what_they_say() -> None:
     conv = np.zeros((9 * MAP_SHAPE[0], 2), np.float32)
     conv[4 * MAP_SHAPE[0] + 5, 0] = 1.0  # centre tap of input channel 5 -> output channel 0
     conv[0 * MAP_SHAPE[0] + 7, 1] = 1.0  # top-left tap of channel 7 -> output channel 1 (zero-padded)
-    pooled, _ = forward_conv(x, conv, np.zeros(2, np.float32))
+    pooled, _, _ = forward_conv(x, conv, np.zeros(2, np.float32))
     relu = np.maximum(x[..., 5], 0)
     expect0 = relu.reshape(2, 6, 2, 4, 2).max(axis=(2, 4))
     np.testing.assert_allclose(pooled[..., 0], expect0)

@@ -87,7 +87,7 @@ class DetailHead:
     def logits(self, maps: np.ndarray) -> np.ndarray:
         """(N, MAP_SIZE) identifier maps -> (N, labels) scores."""
         x = _scaled(maps)
-        pooled, _ = _forward_conv(x, self.conv, self.conv_bias)
+        pooled, _, _ = _forward_conv(x, self.conv, self.conv_bias)
         return pooled.reshape(len(x), -1) @ self.fc + self.fc_bias
 
     def arrays(self) -> dict[str, np.ndarray]:
@@ -102,8 +102,9 @@ class DetailHead:
         return cls(*(np.asarray(arrays[k], np.float32) for k in keys))
 
 
-def _forward_conv(x: np.ndarray, conv: np.ndarray, bias: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Convolution, ReLU and 2x2 max-pool of (N, H, W, C) maps: pooled (N, H/2, W/2, K) and what backprop needs."""
+def _forward_conv(x: np.ndarray, conv: np.ndarray, bias: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Convolution, ReLU and 2x2 max-pool of (N, H, W, C) maps: pooled (N, H/2, W/2, K), and for backprop the
+    neighbourhood columns and the convolution's output."""
     n, h, w, _ = x.shape
     cols = _columns(x)
     y = (cols @ conv + bias).reshape(n, h, w, -1)
@@ -111,7 +112,7 @@ def _forward_conv(x: np.ndarray, conv: np.ndarray, bias: np.ndarray) -> tuple[np
     k = y.shape[-1]
     blocks = y.reshape(n, h // 2, 2, w // 2, 2, k)
     pooled = blocks.max(axis=(2, 4))
-    return pooled, (cols, y, pooled)
+    return pooled, cols, y
 
 
 def fit_detail_head(
@@ -147,7 +148,7 @@ def fit_detail_head(
             keep = (rng.random((b, 1, 1, c_in)) >= INPUT_DROPOUT).astype(np.float32) / (1.0 - INPUT_DROPOUT)
             x = x_all[idx] * keep
             conv, conv_b, fc, fc_b = params
-            pooled, (cols, y, _) = _forward_conv(x, conv, conv_b)
+            pooled, cols, y = _forward_conv(x, conv, conv_b)
             flat = pooled.reshape(b, -1)
             drop = (rng.random(flat.shape) >= DROPOUT).astype(np.float32) / (1.0 - DROPOUT)
             hidden = flat * drop

@@ -636,7 +636,7 @@ class Enroller:
 
 #: Share of enrolment's progress bar given to the views when the detail head is trained after them
 #: (on the shared 2-core machine, 32 views of 37 pictures: enrolment took 6-14 s before the head,
-#: 32-40 s with it; the head alone 21-24 s).
+#: 32-45 s with it; the head alone 21-24 s).
 VIEWS_SHARE = 0.4
 
 
