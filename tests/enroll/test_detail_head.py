@@ -36,7 +36,7 @@ def _toy_maps(rng: np.random.Generator, labels: np.ndarray, noise: float) -> np.
 def test_the_shipped_identifier_gives_the_map_the_detail_head_reads(recognizer: Recognizer) -> None:
     crops = _crops("herz-7", "ecken-koenig")
     emb, flip, trunk = recognizer.embed_trunk(crops)
-    assert trunk is not None and trunk.shape == (2, MAP_SIZE) == (2, 96 * 12 * 8) and trunk.dtype == np.float32
+    assert trunk is not None and trunk.shape == (2, MAP_SIZE) == (2, 192 * 12 * 8) and trunk.dtype == np.float32
     assert (trunk >= 0).all() and (trunk > 0).any()  # after a ReLU
     plain_emb, plain_flip = recognizer.embed(crops)
     np.testing.assert_array_equal(emb, plain_emb)
@@ -75,12 +75,17 @@ def test_the_convolution_and_pool_are_what_they_say() -> None:
 
 def test_weights_that_do_not_fit_the_map_are_refused() -> None:
     good = dict(
-        conv=np.zeros((9 * 96, 8), np.float32), conv_bias=np.zeros(8, np.float32),
+        conv=np.zeros((9 * MAP_SHAPE[0], 8), np.float32), conv_bias=np.zeros(8, np.float32),
         fc=np.zeros((6 * 4 * 8, 5), np.float32), fc_bias=np.zeros(5, np.float32),
     )
-    assert DetailHead(**good).labels == 5
+    assert DetailHead(**good).labels == 5 and DetailHead(**good).fits_map
+    # weights made for the 96-channel map of sessions 14-15 load (so their profile loads and is rebuilt) but are not used
+    older = DetailHead(**{**good, "conv": np.zeros((9 * 96, 8), np.float32)})
+    assert not older.fits_map
+    with pytest.raises(ValueError, match="made for a 96-channel map"):
+        older.logits(np.zeros((1, MAP_SIZE), np.float32))
     with pytest.raises(ValueError, match="do not fit"):
-        DetailHead(**{**good, "conv": np.zeros((9 * 48, 8), np.float32)})
+        DetailHead(**{**good, "conv": np.zeros((9 * 96 + 1, 8), np.float32)})
     with pytest.raises(ValueError, match="do not fit"):
         DetailHead(**{**good, "fc_bias": np.zeros(4, np.float32)})
     with pytest.raises(ValueError, match="one label per map"):
@@ -134,21 +139,42 @@ def test_the_detail_head_survives_saving_and_a_wrong_one_is_refused(paris_profil
         DeckPrototypes.load(tmp_path / "bad.npz")
 
 
+def _head_for_the_older_map(protos: DeckPrototypes) -> DetailHead:
+    """A detail head as sessions 14-15 trained it, on the 96x12x8 map after the identifier's sixth block."""
+    rng = np.random.default_rng(5)
+    n = len(protos.names)
+    return DetailHead(
+        rng.standard_normal((9 * 96, 64)).astype(np.float32), np.zeros(64, np.float32),
+        rng.standard_normal((6 * 4 * 64, n)).astype(np.float32), np.zeros(n, np.float32),
+    )
+
+
+@pytest.mark.parametrize("before", ["the detail head", "its map moved"])
 def test_a_profile_enrolled_before_the_detail_head_is_rebuilt(
-    tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer
+    tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer, before: str
 ) -> None:
     protos = paris_suit_profile.prototypes
     assert isinstance(protos, DeckPrototypes)
-    old = dataclasses.replace(protos, detail=None)
+    old = dataclasses.replace(protos, detail=None if before == "the detail head" else _head_for_the_older_map(protos))
     library = DeckLibrary(tmp_path / "decks")
     library.save(DeckProfile(**{**paris_suit_profile.__dict__, "prototypes": old}))
     profile = library.load("paris")
-    assert isinstance(profile.prototypes, DeckPrototypes) and profile.prototypes.detail is None
+    loaded = profile.prototypes
+    assert isinstance(loaded, DeckPrototypes)
+    if before == "the detail head":
+        assert loaded.detail is None
+    else:
+        # it loads, and reads the cards as a deck without a detail head would until it is rebuilt
+        assert loaded.detail is not None and not loaded.detail.fits_map and not loaded.reads_trunk
+        crops = _crops("herz-7", "herz-ass")
+        emb, _, trunk = recognizer.embed_trunk(crops)
+        np.testing.assert_array_equal(loaded.scores(emb, crops, trunk), dataclasses.replace(loaded, detail=None).scores(emb, crops, trunk))
     enroller = Enroller(recognizer, views=paris_suit_profile.views)
     assert not enroller.is_current(profile)
     seen: list[tuple[float, str]] = []
     fresh = enroller.refresh(profile, lambda f, text: seen.append((f, text)))
     assert isinstance(fresh.prototypes, DeckPrototypes) and fresh.prototypes.detail is not None
+    assert fresh.prototypes.detail.fits_map and fresh.prototypes.reads_trunk
     assert enroller.is_current(fresh)
     # one bar: the views, then the head's training, up to 1
     fractions = [f for f, _ in seen]

@@ -5,12 +5,14 @@ identifier never saw can tell two cards apart by something small, a letter on a 
 whose shade also differs (four-colour Q and K), one figure's colour. Under shadow, glare
 or a noisy camera the shade misleads, and linear heads on the crop's pixels or the
 identifier's pooled trunk followed it: even fitted on rendered tables of the deck itself,
-they misread the same cards. The identifier's map after its sixth block
-(96 x 12 x 8, ``Recognizer.embed_trunk``) still has the letter's shape at a useful
-resolution, and a 3x3 convolution learnt on the deck's own views reads it.
+they misread the same cards. The identifier's map after its fourth block (48 x 24 x 16,
+each 2x2 block of positions stacked into channels: 192 x 12 x 8, ``Recognizer.embed_trunk``)
+still has a letter's or a numeral's strokes, and a 3x3 convolution learnt on the deck's
+own views reads them. (Sessions 14-15 read the map after the sixth block, 96 x 12 x 8: at
+twice the stride it kept a letter's shape but lost a flat deck's VII from its VIII.)
 
 numpy only, so it trains on the appliance at enrolment (no torch there): one 3x3
-convolution (96 -> 64 channels), ReLU, 2x2 max-pool, dropout, a linear layer to the
+convolution (192 -> 64 channels), ReLU, 2x2 max-pool, dropout, a linear layer to the
 deck's labels; AdamW with label smoothing, dropped-out input channels, a fixed seed (a
 profile rebuilds identically). Only the weights' gradients are needed (the map is
 fixed), so backpropagation is three matrix products.
@@ -24,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 #: The identifier's map the head reads: channels, rows, columns.
-MAP_SHAPE = (96, 12, 8)
+MAP_SHAPE = (192, 12, 8)
 MAP_SIZE = MAP_SHAPE[0] * MAP_SHAPE[1] * MAP_SHAPE[2]
 #: Convolution channels, training epochs and batch size; chosen on 300 tuning scenes per
 #: deck, crops where the recogniser found the cards (session 14, vision/enroll/README.md).
@@ -61,7 +63,12 @@ def _columns(x: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class DetailHead:
-    """The trained weights: ``conv`` (9 * 96, CHANNELS) with ``conv_bias``, ``fc`` (CHANNELS * 6 * 4, labels) with ``fc_bias``."""
+    """The trained weights: ``conv`` (9 * 192, CHANNELS) with ``conv_bias``, ``fc`` (CHANNELS * 6 * 4, labels) with ``fc_bias``.
+
+    Weights made for another identifier map (96 channels, sessions 14-15) load, so the
+    profile that holds them loads too, but do not ``fit_map``: they are not used, and the
+    profile is rebuilt from its pictures (``Enroller.is_current``).
+    """
 
     conv: np.ndarray
     conv_bias: np.ndarray
@@ -72,7 +79,7 @@ class DetailHead:
         c = self.conv.shape[1] if self.conv.ndim == 2 else -1
         pooled = (MAP_SHAPE[1] // 2) * (MAP_SHAPE[2] // 2) * c
         if (
-            self.conv.shape != (9 * MAP_SHAPE[0], c) or self.conv_bias.shape != (c,)
+            self.conv.ndim != 2 or self.conv.shape[0] % 9 or self.conv_bias.shape != (c,)
             or self.fc.ndim != 2 or self.fc.shape[0] != pooled or self.fc_bias.shape != (self.fc.shape[1],)
         ):
             raise ValueError(
@@ -84,8 +91,15 @@ class DetailHead:
     def labels(self) -> int:
         return int(self.fc.shape[1])
 
+    @property
+    def fits_map(self) -> bool:
+        """Were these weights made for the map the identifier gives now (``MAP_SHAPE``)?"""
+        return bool(self.conv.shape[0] == 9 * MAP_SHAPE[0])
+
     def logits(self, maps: np.ndarray) -> np.ndarray:
         """(N, MAP_SIZE) identifier maps -> (N, labels) scores."""
+        if not self.fits_map:
+            raise ValueError(f"detail head was made for a {self.conv.shape[0] // 9}-channel map, not the {MAP_SHAPE} one")
         x = _scaled(maps)
         pooled, _, _ = _forward_conv(x, self.conv, self.conv_bias)
         return pooled.reshape(len(x), -1) @ self.fc + self.fc_bias

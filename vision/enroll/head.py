@@ -47,7 +47,7 @@ FACE_TOP = 0.3
 #: Probabilities are a softmax of the combined z-scores at this temperature.
 Z_TEMPERATURE = 2.0
 #: Weight of the detail head's standardised scores (``vision.enroll.detail_head``: a small
-#: convolutional classifier on the identifier's 96x12x8 map, trained at enrolment). It
+#: convolutional classifier on the identifier's map, trained at enrolment; 192x12x8 since session 16). It
 #: replaced, in session 14, a ridge classifier on the identifier's last 48x6x4 map (weight
 #: 0.3, since session 10). Chosen on 300 tuning scenes per deck (seeds 41,000,000+, crops
 #: where the recogniser found the cards): misread four-colour /
@@ -182,7 +182,7 @@ class DeckPrototypes(Prototypes):
 
     @property
     def reads_trunk(self) -> bool:
-        return self.detail is not None and self.has_head
+        return self.detail is not None and self.detail.fits_map and self.has_head
 
     @property
     def has_head(self) -> bool:
@@ -217,7 +217,7 @@ class DeckPrototypes(Prototypes):
         assert self.head_mean is not None
         head = (features - self.head_mean) @ self.head_weights
         z = _z(best) + self.head_weight * _z(head)
-        if trunk is not None and self.detail is not None:
+        if trunk is not None and self.detail is not None and self.detail.fits_map:
             if trunk.shape[-1] != MAP_SIZE:
                 raise PrototypeError(f"detail head reads the identifier's {MAP_SIZE}-value map, got {trunk.shape[-1]} values")
             detail = self.detail.logits(trunk.reshape(-1, MAP_SIZE)).reshape(len(best), -1, len(self.names)).mean(axis=1)

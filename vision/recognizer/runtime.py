@@ -274,7 +274,8 @@ class Recognizer:
         return emb, flip
 
     def embed_trunk(self, crops: np.ndarray, maps: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        """``embed`` and the identifier's map of each crop (N, 96*12*8, after its sixth block), or None from an
+        """``embed`` and the identifier's map of each crop (N, 192*12*8: after its fourth block, 2x2 positions
+        stacked into channels), or None from an
         identifier that gives none.
 
         An enrolled deck's detail head reads the map (``vision.enroll.detail_head``): it still

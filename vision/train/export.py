@@ -124,14 +124,17 @@ def export_all(
 
 
 def identifier_map_output(src: Path, out: Path) -> None:
-    """Rewire an identifier exported before session 14 so its third output is the map ``IdentifierExport`` gives now.
+    """Rewire an identifier exported before session 16 so its third output is the map ``IdentifierExport`` gives now.
 
     The shipped identifier's training checkpoint is not kept, only its ONNX file; the
     weights are unchanged by this edit (the embedding and flip outputs are bit-identical),
-    only the tensor flattened into "features" moves from the trunk's last map (48x6x4) to
-    the map after its sixth block (96x12x8).
+    only the tensor flattened into "features" moves: to the map after the identifier's
+    fourth block (48x24x16), its 2x2 blocks of positions stacked into channels (192x12x8).
+    Before session 14 it was the trunk's last map (48x6x4), in sessions 14-15 the map after
+    the sixth block (96x12x8). Rewiring a file twice gives the same file.
     """
     import onnx
+    from onnx import helper
 
     from vision.enroll.detail_head import MAP_SIZE
 
@@ -141,7 +144,11 @@ def identifier_map_output(src: Path, out: Path) -> None:
     if not any(tensor in n.output for n in graph.node):
         raise ValueError(f"{src}: no tensor {tensor}; not an identifier exported by IdentifierExport")
     (old,) = [n for n in graph.node if "features" in n.output]
-    old.input[0] = tensor
+    stacked = "map_space_to_depth"
+    if not any(stacked in n.output for n in graph.node):
+        node = helper.make_node("SpaceToDepth", [tensor], [stacked], name=stacked, blocksize=2)
+        graph.node.insert(list(graph.node).index(old), node)
+    old.input[0] = stacked
     (out_info,) = [o for o in graph.output if o.name == "features"]
     dims = out_info.type.tensor_type.shape.dim
     if len(dims) == 2:

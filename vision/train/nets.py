@@ -121,16 +121,19 @@ class Identifier(nn.Module):
 
 class IdentifierExport(nn.Module):
     """Wraps the identifier for ONNX: BGR uint8-range crops in; embedding, flip probability and
-    the trunk's map after its sixth block (``features.5``, 96x12x8, flattened) out.
+    the trunk's map after its fourth block (``features.3``, 48x24x16) out, each 2x2 block of
+    positions stacked into channels (192x12x8, ONNX ``SpaceToDepth``'s order), flattened.
 
-    That map still says where on the card what lies, at a resolution that keeps a letter's
-    shape; an enrolled deck trains its own small head on it (``vision.enroll.detail_head``),
-    the embedding having pooled that away. (Until session 14 the third output was the
-    trunk's last map, 48x6x4, read by a linear head.)
+    That map still says where on the card what lies, at a resolution that keeps a numeral's
+    strokes; an enrolled deck trains its own small head on it (``vision.enroll.detail_head``),
+    the embedding having pooled that away. Session 16 moved it from the map after the sixth
+    block (96x12x8, since session 14): at half the stride a flat deck's VII and VIII, a few
+    pixels apart, stay apart. (Until session 14 the third output was the trunk's last map,
+    48x6x4, read by a linear head.)
     """
 
-    #: The blocks of ``Identifier.features`` whose output is the third output.
-    MAP_BLOCKS = 6
+    #: The blocks of ``Identifier.features`` whose output the third output is made from.
+    MAP_BLOCKS = 4
 
     def __init__(self, ident: Identifier) -> None:
         super().__init__()
@@ -138,11 +141,16 @@ class IdentifierExport(nn.Module):
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         blocks = self.ident.features
-        detail = blocks[: self.MAP_BLOCKS](x / 255.0)
-        trunk = blocks[self.MAP_BLOCKS :](detail)
-        h = self.ident.fc(trunk)
+        early = blocks[: self.MAP_BLOCKS](x / 255.0)
+        h = self.ident.fc(blocks[self.MAP_BLOCKS :](early))
         emb = F.normalize(self.ident.embed(h), dim=1)
-        return emb, torch.sigmoid(self.ident.flip(h)[:, 0]), detail.flatten(1)
+        return emb, torch.sigmoid(self.ident.flip(h)[:, 0]), space_to_depth(early).flatten(1)
+
+
+def space_to_depth(x: torch.Tensor) -> torch.Tensor:
+    """(N, C, H, W) -> (N, 4C, H/2, W/2), channel (2 dy + dx) C + c, as ONNX ``SpaceToDepth`` with block size 2."""
+    n, c, h, w = x.shape
+    return x.reshape(n, c, h // 2, 2, w // 2, 2).permute(0, 3, 5, 1, 2, 4).reshape(n, 4 * c, h // 2, w // 2)
 
 
 class Refiner(nn.Module):
