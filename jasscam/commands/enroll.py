@@ -70,7 +70,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"\r  embedding {fraction:4.0%} ({message})   ", end="", file=sys.stderr, flush=True)
 
     try:
-        profile, report = Enroller(rec, views=views).build(args.name, scan.suits, scan.samples, progress)
+        profile, report = Enroller(rec, views=views).build(
+            args.name, scan.suits, scan.samples, progress, learn_if_wrong=args.force
+        )
     except (ValueError, ProfileError) as exc:
         for e in scan.errors:
             print(f"  error: {e}", file=sys.stderr)

@@ -247,3 +247,23 @@ def test_the_maps_are_asked_for_only_when_the_prototypes_read_them(paris_profile
     names = [d.card for d in rec.recognize(photo)]
     assert asked and all(asked)
     assert sorted(names) == ["eicheln-ass", "rosen-7"]
+
+
+def test_a_deck_with_errors_is_reported_before_its_detail_head_is_trained(recognizer: Recognizer) -> None:
+    from vision.enroll import scan_folder
+
+    scan = scan_folder(PARIS, recognizer)
+    samples = [s for s in scan.samples if s.label in ("rosen-7", "rosen-8", "eicheln-ass", "schilten-koenig")]
+    enroller = Enroller(recognizer, views=4)
+    seen: list[str] = []
+    quick, report = enroller.build("part", scan.suits, samples, lambda f, text: seen.append(text), learn_if_wrong=False)
+    assert not report.ok and any(i.kind == "missing" for i in report.issues)  # 32 cards are missing
+    assert isinstance(quick.prototypes, DeckPrototypes) and quick.prototypes.has_head and quick.prototypes.detail is None
+    assert "learning the deck" not in seen
+    assert not enroller.is_current(quick)  # stored anyway, it would be rebuilt when next loaded
+    # by default (and with --force) the head is trained whatever the report says, and the report is the same
+    full, again = enroller.build("part", scan.suits, samples)
+    assert [i.message for i in again.issues] == [i.message for i in report.issues]
+    assert isinstance(full.prototypes, DeckPrototypes) and full.prototypes.detail is not None
+    assert "learning the deck" not in seen and enroller.is_current(full)
+    np.testing.assert_array_equal(full.prototypes.vectors, quick.prototypes.vectors)  # only the head differs

@@ -22,6 +22,7 @@ no picture is missing.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -531,18 +532,30 @@ class Enroller:
             y[np.arange(len(x)), np.repeat([names.index(lab) for lab in labels], n_views)] = 1.0
             head_w, head_mu = fit_ridge(x, y)
             if trunk is not None:
-                learnt = None if progress is None else (lambda f: progress(f, "learning the deck"))
-                detail = fit_detail_head(trunk.reshape(len(x), -1), y.argmax(axis=1), len(names), self.seed, learnt)
+                detail = self._fit_detail(y.argmax(axis=1), len(names), trunk, progress)
         return DeckPrototypes(
             tuple(labs), _unit(v @ projection).astype(np.float32), Z_TEMPERATURE,
             projection=projection, head_weights=head_w, head_mean=head_mu, knows_back=BACK in labels, verified=verified,
             detail=detail, outline=outline, aspect=aspect,
         )
 
+    def _fit_detail(self, targets: np.ndarray, n_labels: int, trunk: np.ndarray, progress: Progress | None) -> DetailHead:
+        learnt = None if progress is None else (lambda f: progress(f, "learning the deck"))
+        return fit_detail_head(trunk.reshape(len(targets), -1), targets, n_labels, self.seed, learnt)
+
     def build(
-        self, name: str, suits: str, samples: Iterable[Sample], progress: Progress | None = None
+        self, name: str, suits: str, samples: Iterable[Sample], progress: Progress | None = None,
+        learn_if_wrong: bool = True,
     ) -> tuple[DeckProfile, EnrollReport]:
-        """The profile of the labelled ``samples`` and the report of what looks wrong (missing cards included)."""
+        """The profile of the labelled ``samples`` and the report of what looks wrong (missing cards included).
+
+        The deck is checked before its detail head is trained (the checks read the
+        embedding and the pixel head only), so with ``learn_if_wrong`` False a report with
+        errors comes back without that training, the longer half of enrolment: the user
+        who left out a card or mislabelled one hears so in a third of the time. The
+        profile then has no detail head; stored anyway, it would be rebuilt when next
+        loaded (``is_current``).
+        """
         t0 = time.perf_counter()
         samples = [s for s in samples if s.label is not None]
         if not samples:
@@ -559,9 +572,7 @@ class Enroller:
         for s in samples:
             pictures.setdefault(str(s.label), []).append(s.picture)
             sources.setdefault(str(s.label), []).append(s.source)
-        prototypes = self.prototypes(
-            labels, per_view, features, views.covers, trunk, views.outline, deck_aspect(samples), learning
-        )
+        prototypes = self.prototypes(labels, per_view, features, views.covers, None, views.outline, deck_aspect(samples))
         view_labels = None
         if isinstance(prototypes, DeckPrototypes) and prototypes.projection is not None:
             view_labels = self._held_out_reads(labels, per_view, features)
@@ -569,6 +580,13 @@ class Enroller:
             per_view = _unit(per_view @ prototypes.projection)
             means = _unit(per_view.mean(axis=1))
         report = check(labels, [s.source for s in samples], means, per_view, suits, view_labels)
+        if (
+            trunk is not None and isinstance(prototypes, DeckPrototypes) and prototypes.head_weights is not None
+            and (report.ok or learn_if_wrong)
+        ):
+            names = list(prototypes.names)
+            targets = np.repeat([names.index(lab) for lab in labels], trunk.shape[1])
+            prototypes = dataclasses.replace(prototypes, detail=self._fit_detail(targets, len(names), trunk, learning))
         profile = DeckProfile(
             name=name,
             suits=suits,

@@ -167,7 +167,7 @@ class EnrollSession:
 
         def work() -> None:
             try:
-                profile, report = enroller.build(self.name, self.suits, samples, progress)
+                profile, report = enroller.build(self.name, self.suits, samples, progress, learn_if_wrong=force)
                 build.report, build.profile = report, profile
                 if report.ok or force:
                     build.message = "storing"
