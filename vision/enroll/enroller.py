@@ -551,8 +551,8 @@ class Enroller:
 
         The deck is checked before its detail head is trained (the checks read the
         embedding and the pixel head only), so with ``learn_if_wrong`` False a report with
-        errors comes back without that training, the longer half of enrolment: the user
-        who left out a card or mislabelled one hears so in a third of the time. The
+        errors comes back without that training, the longer part of enrolment: the user
+        who left out a card or mislabelled one hears so sooner. The
         profile then has no detail head; stored anyway, it would be rebuilt when next
         loaded (``is_current``).
         """
