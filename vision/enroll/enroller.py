@@ -524,24 +524,28 @@ class Enroller:
             return Prototypes(tuple(labs), _unit(v).astype(np.float32), verified=verified, outline=outline, aspect=aspect)
         projection = whitening(labels, per_view)
         names = list(dict.fromkeys(labs))
-        head_w = head_mu = detail = None
+        head_w = head_mu = None
         if features is not None:
-            n_views = features.shape[1]
             x = features.reshape(-1, features.shape[-1])
             y = np.zeros((len(x), len(names)), np.float32)
-            y[np.arange(len(x)), np.repeat([names.index(lab) for lab in labels], n_views)] = 1.0
+            y[np.arange(len(x)), _view_targets(names, labels, features.shape[1])] = 1.0
             head_w, head_mu = fit_ridge(x, y)
-            if trunk is not None:
-                detail = self._fit_detail(y.argmax(axis=1), len(names), trunk, progress)
-        return DeckPrototypes(
+        protos = DeckPrototypes(
             tuple(labs), _unit(v @ projection).astype(np.float32), Z_TEMPERATURE,
             projection=projection, head_weights=head_w, head_mean=head_mu, knows_back=BACK in labels, verified=verified,
-            detail=detail, outline=outline, aspect=aspect,
+            outline=outline, aspect=aspect,
         )
+        return protos if trunk is None else self._with_detail(protos, labels, trunk, progress)
 
-    def _fit_detail(self, targets: np.ndarray, n_labels: int, trunk: np.ndarray, progress: Progress | None) -> DetailHead:
+    def _with_detail(self, protos: DeckPrototypes, labels: list[str], trunk: np.ndarray, progress: Progress | None) -> DeckPrototypes:
+        """``protos`` with a detail head trained on the views' maps ``trunk`` (P, V, MAP_SIZE); none without a deck head."""
+        if protos.head_weights is None:
+            return protos
+        names = list(protos.names)
         learnt = None if progress is None else (lambda f: progress(f, "learning the deck"))
-        return fit_detail_head(trunk.reshape(len(targets), -1), targets, n_labels, self.seed, learnt)
+        targets = _view_targets(names, labels, trunk.shape[1])
+        head = fit_detail_head(trunk.reshape(len(targets), -1), targets, len(names), self.seed, learnt)
+        return dataclasses.replace(protos, detail=head)
 
     def build(
         self, name: str, suits: str, samples: Iterable[Sample], progress: Progress | None = None,
@@ -580,13 +584,8 @@ class Enroller:
             per_view = _unit(per_view @ prototypes.projection)
             means = _unit(per_view.mean(axis=1))
         report = check(labels, [s.source for s in samples], means, per_view, suits, view_labels)
-        if (
-            trunk is not None and isinstance(prototypes, DeckPrototypes) and prototypes.head_weights is not None
-            and (report.ok or learn_if_wrong)
-        ):
-            names = list(prototypes.names)
-            targets = np.repeat([names.index(lab) for lab in labels], trunk.shape[1])
-            prototypes = dataclasses.replace(prototypes, detail=self._fit_detail(targets, len(names), trunk, learning))
+        if trunk is not None and isinstance(prototypes, DeckPrototypes) and (report.ok or learn_if_wrong):
+            prototypes = self._with_detail(prototypes, labels, trunk, learning)
         profile = DeckProfile(
             name=name,
             suits=suits,
@@ -666,6 +665,11 @@ def _phases(progress: Progress | None, learns: bool) -> tuple[Progress | None, P
         return progress, None
     share = VIEWS_SHARE
     return (lambda f, text: progress(share * f, text)), (lambda f, text: progress(share + (1.0 - share) * f, text))
+
+
+def _view_targets(names: list[str], labels: list[str], views: int) -> np.ndarray:
+    """Each view's label index, pictures in order and each picture's ``views`` views together."""
+    return np.repeat([names.index(lab) for lab in labels], views)
 
 
 def known_to_verifier(labels: list[str], covers: list[np.ndarray] | None) -> frozenset[str]:
