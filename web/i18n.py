@@ -14,6 +14,12 @@ DEFAULT_LANGUAGE: Final[str] = "de"
 
 STRINGS: Final[dict[str, dict[str, str]]] = {
     "de": {
+        "mount_title": "Kamera",
+        "mount_measuring": "Lege ein paar Karten offen unter die Kamera: sie misst, wie gross eine Karte im Bild ist.",
+        "mount_good": "Gut montiert: eine Karte ist {px} Pixel lang (nötig sind mindestens {good}).",
+        "mount_small": "Die Karten sind klein im Bild ({px} Pixel, gut ab {good}): Kamera etwas tiefer hängen, sonst werden Karten öfter nachgefragt.",
+        "mount_too_small": "Die Karten sind zu klein im Bild ({px} Pixel, nötig sind mindestens {least}): Kamera tiefer hängen oder näher an den Tisch.",
+        "mount_show": "Live-Bild zeigen",
         "app": "Jasscam",
         "lang_name": "Deutsch",
         "start": "Start",
@@ -154,6 +160,12 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "speck_link": "Speck-Jass (Turnier)",
     },
     "fr": {
+        "mount_title": "Caméra",
+        "mount_measuring": "Posez quelques cartes face visible sous la caméra : elle mesure la taille d'une carte dans l'image.",
+        "mount_good": "Bien montée : une carte mesure {px} pixels (au moins {good} sont nécessaires).",
+        "mount_small": "Les cartes sont petites dans l'image ({px} pixels, bien dès {good}) : descendez un peu la caméra, sinon des cartes seront plus souvent demandées.",
+        "mount_too_small": "Les cartes sont trop petites dans l'image ({px} pixels, au moins {least}) : descendez la caméra ou rapprochez-la de la table.",
+        "mount_show": "Afficher l'image en direct",
         "app": "Jasscam",
         "lang_name": "Français",
         "start": "Accueil",
@@ -294,6 +306,12 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "speck_link": "Speck-Jass (tournoi)",
     },
     "en": {
+        "mount_title": "Camera",
+        "mount_measuring": "Lay a few cards face up under the camera: it measures how large a card is in its picture.",
+        "mount_good": "Mounted well: a card is {px} pixels long (at least {good} are needed).",
+        "mount_small": "Cards are small in the picture ({px} pixels, good from {good}): hang the camera a little lower, or cards will be asked for more often.",
+        "mount_too_small": "Cards are too small in the picture ({px} pixels, at least {least} are needed): hang the camera lower or nearer the table.",
+        "mount_show": "Show the live picture",
         "app": "Jasscam",
         "lang_name": "English",
         "start": "Start",
