@@ -48,6 +48,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from scoring.cards import CARD_INDEX
+from scoring.ending import decide
 from scoring.events import (
     BLOCKS,
     CardCorrected,
@@ -812,19 +813,9 @@ class _Folder:
             written = score_round(r, cfg).written
             before = totals
             totals = (totals[0] + written[0], totals[1] + written[1])
-            if max(t.total for t in totals) < cfg.target:
-                continue
-            running = [before[0].total, before[1].total]
-            for block in cfg.end_order:
-                running = [running[t] + written[t].get(block) for t in (0, 1)]
-                over = [t for t in (0, 1) if running[t] >= cfg.target]
-                if len(over) == 1:
-                    return GameOver(r.index, over[0], block, f"Team {over[0] + 1} erreicht {cfg.target} im Block {block}")
-                if len(over) == 2:
-                    if running[0] == running[1]:
-                        return GameOver(r.index, None, block, "beide Teams gleichauf über dem Ziel")
-                    win = 0 if running[0] > running[1] else 1
-                    return GameOver(r.index, win, block, f"beide Teams im Block {block} über dem Ziel; Team {win + 1} höher")
+            decision = decide((before[0].total, before[1].total), written, cfg.target, cfg.end_order)
+            if decision is not None:
+                return GameOver(r.index, decision.winner, decision.block, decision.reason)
         return None
 
     def state(self, total: int, applied: int) -> GameState:
