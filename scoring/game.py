@@ -555,6 +555,7 @@ class _Folder:
         if self.rounds:
             prev = self.rounds[-1]
             prev.stoeck.on_round_end()
+            self.stoeck_flush(prev)
             if not prev.complete and not prev.abandoned:
                 prev.abandoned = True
                 self.flag(
@@ -595,7 +596,9 @@ class _Folder:
             r.deduced.add(pos)
         if not r.table:
             r.starts.append(len(r.plays))
-        r.stoeck.on_card(ev.seat, ev.card, pos)
+        refused = r.stoeck.on_card(ev.seat, ev.card, pos)
+        if refused is not None:
+            self.flag(refused[2], refused[3], refused[0], refused[1])
         r.plays.append(card)
         r.table.append(card)
         self.check_legality(r, ev.seat)
@@ -655,6 +658,7 @@ class _Folder:
             raise RuleError("this trick was already collected", pos)
         r.tricks[-1] = replace(trick, collected=True)
         r.stoeck.on_collect()
+        self.stoeck_flush(r)
         if ev.seat is not None and ev.seat % 2 != trick.winner % 2:
             self.flag(
                 "wrong_collector",
@@ -685,6 +689,7 @@ class _Folder:
         trick = Trick(len(r.tricks), cards, leader, cards[idx].seat, points, last, collected=True, unseen=ev.unseen)
         r.tricks.append(trick)
         r.stoeck.on_collect()
+        self.stoeck_flush(r)
         r.table = []
         order = turn_order(leader)
         refs = {c.ref for c in cards}
@@ -753,8 +758,13 @@ class _Folder:
         verdict = r.stoeck.on_call(ev.seat)
         if verdict is None:
             r.stoeck.accept(pos)
-        else:
+        elif not r.stoeck.defer(ev.seat, pos, verdict):
             self.flag(verdict[0], verdict[1], pos, ev.seat)
+
+    def stoeck_flush(self, r: _Round) -> None:
+        refused = r.stoeck.flush()
+        if refused is not None:
+            self.flag(refused[2], refused[3], refused[0], refused[1])
 
     # -- checks
     def check_legality(self, r: _Round, seat: int) -> None:
@@ -791,6 +801,7 @@ class _Folder:
                 self.flag("weis_not_in_hand", f"Weis von Platz {d.seat}: {what} nicht in dieser Hand", d.ref, d.seat)
 
     def round_complete(self, r: _Round) -> None:
+        r.stoeck.on_round_counted()
         self.check_weis_cards(r)
         if self.speck:
             total = sum(t.points for t in r.tricks)

@@ -83,19 +83,23 @@ def round_events(
     played_by: dict[int, list[str]] = {s: [] for s in range(4)}
     trump = contract if is_trump_contract(contract) else None
     trick: list[tuple[int, str]] = []
-    for seat, card in plays:
+    for n, (seat, card) in enumerate(plays):
+        second = (
+            stoeck
+            and trump is not None
+            and card in (f"{trump}-koenig", f"{trump}-ober")
+            and {f"{trump}-koenig", f"{trump}-ober"} <= {*played_by[seat], card}
+        )
+        last = n == len(plays) - 1
+        if second and last:
+            # The round is counted with its last card: «Stöck» is said as it goes down.
+            events.append(StoeckCalled(seat=seat))
         events.append(CardPlayed(seat=seat, card=card, source="manual"))
         if weis and not played_by[seat]:
             for w in find_weis(hands[seat]):
                 events.append(WeisDeclared(seat=seat, cards=w.cards))
         played_by[seat].append(card)
-        if (
-            stoeck
-            and trump is not None
-            and card_suit(card) == trump
-            and card.endswith(("-koenig", "-ober"))
-            and {f"{trump}-koenig", f"{trump}-ober"} <= set(played_by[seat])
-        ):
+        if second and not last:
             events.append(StoeckCalled(seat=seat))
         trick.append((seat, card))
         if len(trick) == 4:
