@@ -22,8 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-#: ``target_rule`` of ``game_configured``: the total needed to win, as a comparison.
-TARGET_RULES: Final[tuple[str, ...]] = ("reached", "exceeded")
+from scoring.events import TARGET_RULES
 
 
 class BlockPoints(Protocol):

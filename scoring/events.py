@@ -25,6 +25,7 @@ CONTRACTS: Final[tuple[str, ...]] = ("eicheln", "schilten", "rosen", "schellen",
 VARIANTS: Final[tuple[str, ...]] = ("schieber", "speck")
 BLOCKS: Final[tuple[str, ...]] = ("weis", "stoeck", "tricks")
 MULTIPLIER_TABLES: Final[tuple[str, ...]] = ("default", "common", "ascending", "custom")
+TARGET_RULES: Final[tuple[str, ...]] = ("reached", "exceeded")
 
 
 class EventError(ValueError):
@@ -65,6 +66,11 @@ class GameConfigured:
     end_order: tuple[str, ...] = BLOCKS
     weis_one_per_player: bool = False
     weis_needs_trick: bool = False
+    #: 003 «Eine Karte kann nicht für mehrere Weise verwendet werden»: a player's Weis that
+    #: shares a card with a stronger one of theirs is dropped.
+    weis_card_once: bool = False
+    #: ``reached`` (total >= target, the default) or ``exceeded`` (001 «überschreitet»: >).
+    target_rule: str = "reached"
     speck_games: int = 12
     #: Speck Jass: the seat of the scorer (Schreiber, 2.5.1) and of the dealer of the
     #: first game (2.6.1: the Schreiber deals first); the deal then moves one seat on.
@@ -246,7 +252,9 @@ def _validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
         if sorted(order) != sorted(BLOCKS):
             raise EventError(f"end_order must order the blocks {', '.join(BLOCKS)}, got {list(order)!r}")
         out["end_order"] = order
-        for flag in ("weis_one_per_player", "weis_needs_trick"):
+        if out.get("target_rule", "reached") not in TARGET_RULES:
+            raise EventError(f"target_rule must be one of {', '.join(TARGET_RULES)}, got {out.get('target_rule')!r}")
+        for flag in ("weis_one_per_player", "weis_needs_trick", "weis_card_once"):
             if flag in out and not isinstance(out[flag], bool):
                 raise EventError(f"{flag} must be true or false")
         games = out.get("speck_games", 12)

@@ -143,7 +143,9 @@ class WeisEntry:
     ``status``: ``counts`` (its team writes it), ``loses`` (the other team holds the best
     Weis; provisional while the round runs), ``late``,
     ``not_in_hand``, ``duplicate``, ``not_best_of_player`` (setting one Weis per player),
-    ``no_trick`` (setting Weis needs a trick and the team took none).
+    ``shares_card`` (setting one card one Weis: a stronger Weis of the same player uses one
+    of its cards), ``no_trick`` (setting Weis needs a trick and the team took none: left
+    out before the comparison).
     """
 
     seat: int
@@ -824,7 +826,7 @@ class _Folder:
             written = score_round(r, cfg).written
             before = totals
             totals = (totals[0] + written[0], totals[1] + written[1])
-            decision = decide((before[0].total, before[1].total), written, cfg.target, cfg.end_order)
+            decision = decide((before[0].total, before[1].total), written, cfg.target, cfg.end_order, cfg.target_rule)
             if decision is not None:
                 return GameOver(r.index, decision.winner, decision.block, decision.reason)
         return None
@@ -918,14 +920,25 @@ def _illegal_reason(card: str, hand: Sequence[str], before: Sequence[str], contr
 
 
 def weis_entries(r: _Round, cfg: GameConfigured) -> tuple[tuple[WeisEntry, ...], int | None]:
-    """Judge the round's Weis: which team writes, and the status of every declared Weis."""
+    """Judge the round's Weis: which team writes, and the status of every declared Weis.
+
+    With ``weis_needs_trick`` a team that took no trick is left out of the comparison once
+    the round is complete (while it runs, every team may still take one).
+    """
     valid = [w for d in r.decls if not (d.late or d.duplicate or d.not_in_hand) for w in d.weis]
-    result = judge(valid, r.trump, r.start.forehand, one_per_player=cfg.weis_one_per_player)
+    trickless = (
+        [t for t in (0, 1) if not any(tr.winner % 2 == t for tr in r.tricks)]
+        if cfg.weis_needs_trick and r.complete
+        else []
+    )
+    result = judge(
+        valid, r.trump, r.start.forehand,
+        one_per_player=cfg.weis_one_per_player, card_once=cfg.weis_card_once, without_teams=trickless,
+    )
     counted = {id(w) for w in result.counted}
+    shared = {id(w) for w in result.shares_card}
+    left_out = {id(w) for w in result.left_out}
     team = result.team
-    no_trick = False
-    if team is not None and cfg.weis_needs_trick and r.complete:
-        no_trick = not any(t.winner % 2 == team for t in r.tricks)
     entries: list[WeisEntry] = []
     for d in r.decls:
         for w in d.weis:
@@ -935,8 +948,12 @@ def weis_entries(r: _Round, cfg: GameConfigured) -> tuple[tuple[WeisEntry, ...],
                 status = "duplicate"
             elif d.not_in_hand:
                 status = "not_in_hand"
+            elif id(w) in shared:
+                status = "shares_card"
+            elif id(w) in left_out:
+                status = "no_trick"
             elif id(w) in counted:
-                status = "no_trick" if no_trick else "counts"
+                status = "counts"
             elif team is not None and d.seat % 2 != team:
                 status = "loses"
             else:
@@ -945,7 +962,7 @@ def weis_entries(r: _Round, cfg: GameConfigured) -> tuple[tuple[WeisEntry, ...],
                 WeisEntry(d.seat, d.seat % 2, w.weis.kind, w.weis.label, w.weis.cards, w.weis.points, d.ref, status,
                           best=result.best is w)
             )
-    return tuple(entries), (None if no_trick else team)
+    return tuple(entries), team
 
 
 def score_round(r: _Round, cfg: GameConfigured) -> RoundScore:
