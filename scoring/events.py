@@ -132,11 +132,25 @@ class TrickCollected:
 
 @dataclass(frozen=True)
 class WeisDeclared:
-    """A Weis announced by ``seat`` during the first trick, with the cards it is made of."""
+    """Weis announced by ``seat`` during the first trick, with the cards they are made of.
+
+    ``weis`` names each Weis on its own, a list of card lists, so one card may serve a
+    sequence and a four of a kind at once (000 «Ein Kartenblatt darf gleichzeitig zu
+    einer Sequenz und zu einem Vierling gehören»). The older form ``cards`` is one flat
+    list that the engine splits into the Weis it contains; it is still read. An event
+    has one of the two.
+    """
 
     seat: int
-    cards: tuple[str, ...]
+    cards: tuple[str, ...] = ()
+    weis: tuple[tuple[str, ...], ...] = ()
     t: float | None = None
+
+    @property
+    def all_cards(self) -> tuple[str, ...]:
+        """Every card of the declaration once, in deck order."""
+        found = set(self.cards) | {c for group in self.weis for c in group}
+        return tuple(sorted(found, key=CARD_INDEX.__getitem__))
     type: str = field(default="weis_declared", init=False)
 
 
@@ -209,6 +223,16 @@ EVENT_TYPES: Final[dict[str, type]] = {
         MisplayRuled,
     )
 }
+
+
+def _card_list(value: Any, name: str) -> tuple[str, ...]:
+    """A non-empty list of different card ids, returned in deck order."""
+    if not isinstance(value, (list, tuple)) or not value:
+        raise EventError(f"{name} must be a non-empty list of card ids")
+    ids = tuple(_card(c, name) for c in value)
+    if len(set(ids)) != len(ids):
+        raise EventError(f"{name}: the cards of a Weis must be different cards")
+    return tuple(sorted(ids, key=CARD_INDEX.__getitem__))
 
 
 def _ref(value: Any) -> int:
@@ -297,13 +321,17 @@ def _validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
             out["unseen"] = _seat(out["unseen"], "unseen")
     elif cls is WeisDeclared:
         out["seat"] = _seat(out.get("seat"))
-        cards = out.get("cards")
-        if not isinstance(cards, (list, tuple)) or not cards:
-            raise EventError("cards must be a non-empty list of card ids")
-        ids = tuple(_card(c, "cards") for c in cards)
-        if len(set(ids)) != len(ids):
-            raise EventError("cards of a Weis must be different cards")
-        out["cards"] = tuple(sorted(ids, key=CARD_INDEX.__getitem__))
+        if ("cards" in out) == ("weis" in out):
+            raise EventError("weis_declared needs either weis (a list of Weis, each a list of card ids) or cards, not both")
+        if "cards" in out:
+            out["cards"] = _card_list(out["cards"], "cards")
+        else:
+            groups = out["weis"]
+            if not isinstance(groups, (list, tuple)) or not groups:
+                raise EventError("weis must be a non-empty list of Weis, each a list of card ids")
+            out["weis"] = tuple(_card_list(g, f"weis[{i}]") for i, g in enumerate(groups))
+            if len(set(out["weis"])) != len(out["weis"]):
+                raise EventError("weis lists the same Weis twice")
     elif cls is StoeckCalled:
         out["seat"] = _seat(out.get("seat"))
     elif cls is CardCorrected:

@@ -77,7 +77,7 @@ from scoring.rules import (
     turn_order,
 )
 from scoring.stoeck import STOECK_POINTS, StoeckState, StoeckTracker
-from scoring.weis import Declared, WeisError, evaluate, judge
+from scoring.weis import Declared, WeisError, evaluate, evaluate_each, judge
 
 SPECK_GAME_POINTS = 157
 
@@ -408,9 +408,10 @@ class _Decl:
     cards: tuple[str, ...]
     ref: int
     late: bool
-    duplicate: bool
     weis: list[Declared]
     not_in_hand: bool = False
+    #: Indexes into ``weis`` of Weis the seat had declared before (not counted again).
+    dups: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -739,16 +740,19 @@ class _Folder:
             self.flag("weis_not_in_variant", "im Speck Jass gibt es keinen Weis", pos, ev.seat)
             return
         try:
-            parts = evaluate(ev.cards)
+            parts = evaluate_each(ev.weis) if ev.weis else evaluate(ev.cards)
         except WeisError as exc:
             raise RuleError(f"not a Weis: {exc}", pos) from None
         late = len(r.tricks) >= 2
         if late:
             self.flag("weis_late", "Weis nach dem zweiten Stich angesagt: zählt nicht", pos, ev.seat)
-        dup = any(d.seat == ev.seat and d.cards == ev.cards for d in r.decls)
-        if dup:
+        # A Weis this seat has already declared (in time) is not counted twice; the rest
+        # of the event still counts.
+        before = {w.weis.cards for d in r.decls if d.seat == ev.seat and not d.late for i, w in enumerate(d.weis) if i not in d.dups}
+        dups = {i for i, w in enumerate(parts) if w.cards in before}
+        if dups:
             self.flag("weis_duplicate", "dieser Weis wurde schon angesagt", pos, ev.seat)
-        decl = _Decl(ev.seat, ev.cards, pos, late, dup, [Declared(ev.seat, w, pos) for w in parts])
+        decl = _Decl(ev.seat, ev.all_cards, pos, late, [Declared(ev.seat, w, pos) for w in parts], dups=dups)
         r.decls.append(decl)
         self.check_weis_cards(r)
 
@@ -925,7 +929,7 @@ def weis_entries(r: _Round, cfg: GameConfigured) -> tuple[tuple[WeisEntry, ...],
     With ``weis_needs_trick`` a team that took no trick is left out of the comparison once
     the round is complete (while it runs, every team may still take one).
     """
-    valid = [w for d in r.decls if not (d.late or d.duplicate or d.not_in_hand) for w in d.weis]
+    valid = [w for d in r.decls if not (d.late or d.not_in_hand) for i, w in enumerate(d.weis) if i not in d.dups]
     trickless = (
         [t for t in (0, 1) if not any(tr.winner % 2 == t for tr in r.tricks)]
         if cfg.weis_needs_trick and r.complete
@@ -941,10 +945,10 @@ def weis_entries(r: _Round, cfg: GameConfigured) -> tuple[tuple[WeisEntry, ...],
     team = result.team
     entries: list[WeisEntry] = []
     for d in r.decls:
-        for w in d.weis:
+        for i, w in enumerate(d.weis):
             if d.late:
                 status = "late"
-            elif d.duplicate:
+            elif i in d.dups:
                 status = "duplicate"
             elif d.not_in_hand:
                 status = "not_in_hand"

@@ -96,8 +96,9 @@ def round_events(
             events.append(StoeckCalled(seat=seat))
         events.append(CardPlayed(seat=seat, card=card, source="manual"))
         if weis and not played_by[seat]:
-            for w in find_weis(hands[seat]):
-                events.append(WeisDeclared(seat=seat, cards=w.cards))
+            found = find_weis(hands[seat])
+            if found:
+                events.append(WeisDeclared(seat=seat, weis=tuple(w.cards for w in found)))
         played_by[seat].append(card)
         if second and not last:
             events.append(StoeckCalled(seat=seat))

@@ -127,6 +127,36 @@ def evaluate(cards: Sequence[str]) -> list[Weis]:
     return found
 
 
+def evaluate_each(groups: Sequence[Sequence[str]]) -> list[Weis]:
+    """The Weis of a declaration that names each Weis on its own, in the order given.
+
+    Each group must be exactly one Weis (one sequence of 3+ or one valuable four of a
+    kind). A card may be in a sequence and in a four of a kind at once (000 «Ein
+    Kartenblatt darf gleichzeitig zu einer Sequenz und zu einem Vierling gehören»), but
+    not in two sequences: those would be one longer sequence.
+    """
+    if not groups:
+        raise WeisError("a Weis needs cards")
+    out: list[Weis] = []
+    for cards in groups:
+        found = evaluate(cards)
+        if len(found) != 1:
+            raise WeisError(
+                f"{', '.join(cards)} are {len(found)} Weis; name each Weis on its own"
+            )
+        out.append(found[0])
+    sequences = [w for w in out if w.kind == "sequence"]
+    for i, a in enumerate(sequences):
+        for b in sequences[i + 1 :]:
+            shared = set(a.cards) & set(b.cards)
+            if shared:
+                raise WeisError(
+                    f"{a.label} and {b.label} share {', '.join(sorted(shared, key=CARD_INDEX.__getitem__))}: "
+                    "a card may be in a sequence and a four of a kind, not in two sequences"
+                )
+    return out
+
+
 def weis_key(weis: Weis, trump: str | None, play_position: int) -> tuple[int, int, int, int, int]:
     """Sort key, higher is better: points, cards, top card, trump sequence, earlier in play order.
 

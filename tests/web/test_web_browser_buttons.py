@@ -51,7 +51,7 @@ def test_wrong_pin_is_refused_then_weis_by_button_changes_the_score(phone, live:
     # Vierblatt = 50, times 2 for Schellen; the engine says it counts for team A
     phone.wait_for_selector("#weis li[data-status='counts']")
     assert phone.text_content("#team0 .rnd").startswith("+100")
-    assert store.events(game)[-1] == parse_event({"type": "weis_declared", "seat": 0, "cards": ["eicheln-6", "eicheln-7", "eicheln-8", "eicheln-9"]})
+    assert store.events(game)[-1] == parse_event({"type": "weis_declared", "seat": 0, "weis": [["eicheln-6", "eicheln-7", "eicheln-8", "eicheln-9"]]})
 
 
 def test_stoeck_by_button_counts_in_the_window_and_a_late_press_is_refused(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]

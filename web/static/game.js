@@ -288,7 +288,7 @@
       case "card_played": return `${name(row.seat)}: ${J.cardName(row.card)}${row.source === "manual" ? " ✍" : ""}`;
       case "trick_collected": return t("ev_trick_collected") + (row.seat !== undefined ? ` (${name(row.seat)})` : "")
         + (row.unseen !== undefined ? ` · ${name(row.unseen)}: ${t("unseen_card")}` : "");
-      case "weis_declared": return `${t("ev_weis_declared")} ${name(row.seat)}: ${row.cards.map(J.cardName).join(", ")}`;
+      case "weis_declared": return `${t("ev_weis_declared")} ${name(row.seat)}: ${(row.weis || [row.cards]).map((w) => w.map(J.cardName).join(", ")).join(" + ")}`;
       case "stoeck_called": return `${t("ev_stoeck_called")}: ${name(row.seat)}`;
       case "card_corrected": return `${t("ev_card_corrected")} #${row.ref} → ${J.cardName(row.card)}${row.seat !== undefined ? " (" + name(row.seat) + ")" : ""}`;
       case "event_voided": return `${t("ev_event_voided")} #${row.ref}`;
@@ -422,7 +422,8 @@
       }
       update();
       body.replaceChildren(el("h2", { text: t("who") }), who.node, el("h2", { text: t("weis_kind") }), kind.node, seqBox, fourBox, preview);
-      return () => ({ type: "weis_declared", seat: Number(who.get()), cards });
+      // Each Weis on its own (a list of lists), so one card may be in a sequence and a four.
+      return () => ({ type: "weis_declared", seat: Number(who.get()), weis: [cards] });
     });
     if (ev) await send(ev);
   }
