@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from scoring.events import TARGET_RULES
+#: ``target_rule`` of ``game_configured``: the total needed to win, as a comparison.
+TARGET_RULES: Final[tuple[str, ...]] = ("reached", "exceeded")
 
 
 class BlockPoints(Protocol):

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Final
 
 from scoring.cards import CARD_INDEX, Card, UnknownCardError
+from scoring.ending import TARGET_RULES, over_target
 
 SCHEMA_VERSION: Final[int] = 1
 
@@ -25,7 +26,6 @@ CONTRACTS: Final[tuple[str, ...]] = ("eicheln", "schilten", "rosen", "schellen",
 VARIANTS: Final[tuple[str, ...]] = ("schieber", "speck")
 BLOCKS: Final[tuple[str, ...]] = ("weis", "stoeck", "tricks")
 MULTIPLIER_TABLES: Final[tuple[str, ...]] = ("default", "common", "ascending", "custom")
-TARGET_RULES: Final[tuple[str, ...]] = ("reached", "exceeded")
 
 
 class EventError(ValueError):
@@ -71,6 +71,9 @@ class GameConfigured:
     weis_card_once: bool = False
     #: ``reached`` (total >= target, the default) or ``exceeded`` (001 «überschreitet»: >).
     target_rule: str = "reached"
+    #: A game continued from paper (the Jasstafel, or the totals written before a power
+    #: cut): the totals so far, per team (Schieber, team 0 first) or per seat (Speck).
+    prior_totals: tuple[int, ...] | None = None
     speck_games: int = 12
     #: Speck Jass: the seat of the scorer (Schreiber, 2.5.1) and of the dealer of the
     #: first game (2.6.1: the Schreiber deals first); the deal then moves one seat on.
@@ -225,6 +228,30 @@ EVENT_TYPES: Final[dict[str, type]] = {
 }
 
 
+def _prior_totals(config: dict[str, Any]) -> tuple[int, ...]:
+    """Prior totals: whole points >= 0, one per team (Schieber) or per seat (Speck), and
+    in the Schieber below the target, checked as the target is: a game already won on
+    paper is not continued."""
+    speck = config.get("variant", "schieber") == "speck"
+    want = 4 if speck else 2
+    prior = config["prior_totals"]
+    if not isinstance(prior, (list, tuple)) or len(prior) != want or not all(
+        isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in prior
+    ):
+        who = "four whole numbers >= 0, one per seat" if speck else "two whole numbers >= 0, team 1 first"
+        raise EventError(f"prior_totals must be {who}, got {prior!r}")
+    if not speck:
+        target, rule = config.get("target", 1000), config.get("target_rule", "reached")
+        done = [i + 1 for i, p in enumerate(prior) if over_target(p, target, rule)]
+        if done:
+            word = "reaches" if rule == "reached" else "exceeds"
+            raise EventError(
+                f"prior_totals: team {done[0]} already {word} the target {target} ({prior[done[0] - 1]}); "
+                "that game is over, start a new one"
+            )
+    return tuple(prior)
+
+
 def _card_list(value: Any, name: str) -> tuple[str, ...]:
     """A non-empty list of different card ids, returned in deck order."""
     if not isinstance(value, (list, tuple)) or not value:
@@ -287,6 +314,8 @@ def _validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
         for key in ("scorer", "dealer"):
             if out.get(key) is not None:
                 out[key] = _seat(out[key], key)
+        if out.get("prior_totals") is not None:
+            out["prior_totals"] = _prior_totals(out)
     elif cls is RoundStarted:
         out["forehand"] = _seat(out.get("forehand"), "forehand")
         if out.get("contract") not in CONTRACTS:

@@ -64,6 +64,7 @@ from scoring.events import (
     event_to_dict,
 )
 from scoring.multipliers import multiplier as _multiplier
+from scoring.ranking import Ranked, rank
 from scoring.rules import (
     LAST_TRICK_BONUS,
     MATCH_BONUS,
@@ -166,22 +167,30 @@ class Blocks:
     weis: int = 0
     stoeck: int = 0
     tricks: int = 0
+    #: Points carried over from paper (``prior_totals``), in no block: only totals have them.
+    carried: int = 0
 
     @property
     def total(self) -> int:
-        return self.weis + self.stoeck + self.tricks
+        return self.weis + self.stoeck + self.tricks + self.carried
 
     def __add__(self, other: Blocks) -> Blocks:
-        return Blocks(self.weis + other.weis, self.stoeck + other.stoeck, self.tricks + other.tricks)
+        return Blocks(
+            self.weis + other.weis, self.stoeck + other.stoeck, self.tricks + other.tricks, self.carried + other.carried
+        )
 
     def times(self, factor: int) -> Blocks:
-        return Blocks(self.weis * factor, self.stoeck * factor, self.tricks * factor)
+        return Blocks(self.weis * factor, self.stoeck * factor, self.tricks * factor, self.carried)
 
     def get(self, block: str) -> int:
         return int(getattr(self, block))
 
     def to_dict(self) -> dict[str, int]:
-        return {"weis": self.weis, "stoeck": self.stoeck, "tricks": self.tricks, "total": self.total}
+        """``{weis, stoeck, tricks, total}``, and ``carried`` when there are prior totals."""
+        out = {"weis": self.weis, "stoeck": self.stoeck, "tricks": self.tricks, "total": self.total}
+        if self.carried:
+            out["carried"] = self.carried
+        return out
 
 
 @dataclass(frozen=True)
@@ -244,14 +253,17 @@ class SheetRow:
 
 @dataclass(frozen=True)
 class GameOver:
-    """Schieber: ``winner`` team (None on an exact tie) and the ``deciding_block``.
-    Speck: ``ranking`` of seats, best first, ties broken by the best single game."""
+    """Schieber: ``winner`` team (None on a draw) and the ``deciding_block`` (None on a draw).
+    Speck: ``ranking`` of seats, best first, ties broken by the best single game, and
+    ``places`` alongside it: the place of each, shared when still equal (competition
+    ranking 1, 1, 3, 4), so no caller has to rank again."""
 
     round: int
     winner: int | None
     deciding_block: str | None
     reason: str
     ranking: tuple[int, ...] = ()
+    places: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -332,6 +344,21 @@ class Resolved:
     fills: dict[int, tuple[int, CardPlayed]] = field(default_factory=dict)
 
 
+def voided_positions(events: Sequence[Event]) -> set[int]:
+    """Positions that an ``event_voided`` takes out.
+
+    Read from the end backwards, so a void that is itself voided takes nothing out:
+    voiding a void restores its target (redo). The one place this is decided; the
+    dashboard's history crosses out what this returns.
+    """
+    voided: set[int] = set()
+    for pos in range(len(events) - 1, -1, -1):
+        ev = events[pos]
+        if pos not in voided and isinstance(ev, EventVoided):
+            voided.add(ev.ref)
+    return voided
+
+
 def resolve(events: Sequence[Event]) -> Resolved:
     """Apply ``event_voided``, ``card_corrected`` and ``misplay_ruled`` by position.
 
@@ -340,9 +367,7 @@ def resolve(events: Sequence[Event]) -> Resolved:
     correction wins. Voided corrections and rulings have no effect. A correction of a
     ``trick_collected`` with an ``unseen`` card supplies that card (``Resolved.fills``).
     """
-    voided: set[int] = set()
-    for pos in range(len(events) - 1, -1, -1):
-        ev = events[pos]
+    for pos, ev in enumerate(events):
         if isinstance(ev, (EventVoided, CardCorrected, MisplayRuled)):
             if ev.ref >= pos:
                 raise RuleError(f"ref {ev.ref} must point to an earlier event", pos)
@@ -353,10 +378,7 @@ def resolve(events: Sequence[Event]) -> Resolved:
                 raise RuleError(f"ref {ev.ref} is a {target.type}, not {what}", pos)
             if isinstance(ev, CardCorrected) and isinstance(target, TrickCollected) and ev.seat not in (None, target.unseen):
                 raise RuleError(f"the card never seen in that trick is seat {target.unseen}'s, not seat {ev.seat}'s", pos)
-        if pos in voided:
-            continue
-        if isinstance(ev, EventVoided):
-            voided.add(ev.ref)
+    voided = voided_positions(events)
     corrected: dict[int, CardPlayed] = {}
     rulings: dict[int, str] = {}
     fills: dict[int, tuple[int, CardPlayed]] = {}
@@ -823,9 +845,12 @@ class _Folder:
             if len(done) < cfg.speck_games:
                 return None
             games = [score_round(r, cfg).player_points for r in done]
-            ranking = speck_ranking(games)
-            return GameOver(done[-1].index, None, None, f"{len(done)} Spiele gespielt", ranking)
-        totals = (Blocks(), Blocks())
+            ranked = speck_standings(games, prior_players(cfg))
+            return GameOver(
+                done[-1].index, None, None, f"{len(done)} Spiele gespielt",
+                tuple(r.index for r in ranked), tuple(r.place for r in ranked),
+            )
+        totals = prior_blocks(cfg)
         for r in done:
             written = score_round(r, cfg).written
             before = totals
@@ -841,8 +866,8 @@ class _Folder:
             raise RuleError("no game_configured event: an empty game has no state")
         rounds = tuple(self.round_state(r) for r in self.rounds)
         sheet: list[SheetRow] = []
-        totals = (Blocks(), Blocks())
-        ptot = (0, 0, 0, 0)
+        totals = prior_blocks(cfg)
+        ptot = prior_players(cfg)
         over = self.game_over()
         for r in rounds:
             if not r.complete or r.abandoned:
@@ -902,6 +927,10 @@ class _Folder:
 _ILLEGAL = frozenset({"not_following_suit", "not_following_trump", "undertrump"})
 
 _SPECK_RULE = {"out_of_turn": "2.8.3", "not_following_suit": "2.8.4", "not_following_trump": "2.8.4", "undertrump": "2.8.5"}
+
+#: Flag codes that are misplays under Speck Jass section 2.8: the table rules on each
+#: (``misplay_ruled``); see ``scoring.speck.misplay_cards`` for the cards a ruling covers.
+MISPLAY_CODES: frozenset[str] = frozenset(_SPECK_RULE)
 
 
 def _add4(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
@@ -1000,11 +1029,32 @@ def score_round(r: _Round, cfg: GameConfigured) -> RoundScore:
     )
 
 
-def speck_ranking(games: Sequence[Sequence[int]]) -> tuple[int, ...]:
-    """Seats ranked by total points, ties broken by the better best single game (2.9)."""
-    totals = [sum(g[s] for g in games) for s in range(4)]
+def prior_blocks(cfg: GameConfigured) -> tuple[Blocks, Blocks]:
+    """The Schieber totals the game starts from: the teams' ``prior_totals``, else 0."""
+    if cfg.variant == "speck" or cfg.prior_totals is None:
+        return (Blocks(), Blocks())
+    return (Blocks(carried=cfg.prior_totals[0]), Blocks(carried=cfg.prior_totals[1]))
+
+
+def prior_players(cfg: GameConfigured) -> tuple[int, int, int, int]:
+    """The Speck totals per seat the game starts from: ``prior_totals``, else 0."""
+    p = cfg.prior_totals if cfg.variant == "speck" and cfg.prior_totals is not None else (0, 0, 0, 0)
+    return (p[0], p[1], p[2], p[3])
+
+
+def speck_standings(
+    games: Sequence[Sequence[int]], prior: Sequence[int] = (0, 0, 0, 0)
+) -> tuple[Ranked, ...]:
+    """Seats ranked by total points (with ``prior`` totals from paper), ties broken by the
+    better best single game (2.9.2), still equal sharing the place (``scoring.ranking``)."""
+    totals = [prior[s] + sum(g[s] for g in games) for s in range(4)]
     best = [max((g[s] for g in games), default=0) for s in range(4)]
-    return tuple(sorted(range(4), key=lambda s: (-totals[s], -best[s], s)))
+    return rank(totals, best)
+
+
+def speck_ranking(games: Sequence[Sequence[int]], prior: Sequence[int] = (0, 0, 0, 0)) -> tuple[int, ...]:
+    """The seats of :func:`speck_standings`, best first (equal seats in seat order)."""
+    return tuple(r.index for r in speck_standings(games, prior))
 
 
 def fold(events: Sequence[Event]) -> GameState:
@@ -1100,6 +1150,7 @@ __all__ = [
     "Flag",
     "GameOver",
     "GameState",
+    "MISPLAY_CODES",
     "PlayedCard",
     "RoundScore",
     "RoundState",
@@ -1112,5 +1163,7 @@ __all__ = [
     "parse_events",
     "resolve",
     "score_round",
+    "voided_positions",
     "speck_ranking",
+    "speck_standings",
 ]

@@ -14,7 +14,7 @@ import csv
 import io
 from typing import Any
 
-from scoring.events import CardCorrected, Event, EventVoided, event_to_dict
+from scoring.events import CardCorrected, Event, event_to_dict
 
 
 def fold_state(events: list[Event]) -> dict[str, Any]:
@@ -25,24 +25,11 @@ def fold_state(events: list[Event]) -> dict[str, Any]:
     return state
 
 
-def _voided(events: list[Event]) -> set[int]:
-    """Positions that an ``event_voided`` takes out, read from the end as the engine does.
-
-    (Voiding a void restores its target, so the last word wins.) This only reads the
-    ``ref`` pointers so the history can cross events out; the score itself comes from
-    the engine's fold, which applies the same resolution.
-    """
-    out: set[int] = set()
-    for pos in range(len(events) - 1, -1, -1):
-        event = events[pos]
-        if pos not in out and isinstance(event, EventVoided):
-            out.add(event.ref)
-    return out
-
-
 def event_rows(events: list[Event]) -> list[dict[str, Any]]:
     """Each event as JSON with ``pos``, ``voided`` and the positions of its corrections."""
-    voided = _voided(events)
+    from scoring.game import voided_positions
+
+    voided = voided_positions(events)
     rows = [{"pos": i, **event_to_dict(e), "voided": i in voided} for i, e in enumerate(events)]
     for i, e in enumerate(events):
         if isinstance(e, CardCorrected) and 0 <= e.ref < len(rows) and i not in voided:

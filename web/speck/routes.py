@@ -13,9 +13,9 @@ from scoring.cards import ALL_CARD_IDS, RANKS, SUITS
 from scoring.events import EventError, GameConfigured, MisplayRuled, RoundStarted, event_to_dict
 from scoring.game import RuleError, fold
 from scoring.rules import card_suit
+from scoring.speck import NotSpeckError, punkteblatt
 from web.errors import ApiError, answer_errors_as_json
 from web.i18n import LANGUAGES, STRINGS, pick_language
-from web.speck.blatt import NotSpeckError, punkteblatt
 from web.speck.export import blatt_csv, blatt_pdf, card_label
 from web.speck.i18n import SPECK_STRINGS
 from web.speck.view import speck_view

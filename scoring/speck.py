@@ -1,20 +1,25 @@
-"""The Punkteblatt of a Speck Jass table: pure data from the folded game.
+"""Speck Jass rules around the games: the deal's rotation, the ranking, the Punkteblatt.
 
-The rules engine (``scoring.game.fold``) already scores every game per player; this
-module arranges that into the sheet the Schreiber hands to the organisers (2.5.4): every
-game per player with its 157 check (2.5.2), the totals with the check games x 157
-(2.5.3), each player's best game and the ranking, ties broken by the best single game
-(2.9.2). Players who are still equal after that share the place, as on a paper sheet.
+The fold (``scoring.game.fold``) scores every game per player; this module adds who
+deals and leads each game (2.6.1: the Schreiber deals first, then the deal moves one
+seat on) and arranges the scores into the sheet the Schreiber hands to the organisers
+(2.5.4): every game per player with its 157 check (2.5.2), the totals with the check
+games x 157 (2.5.3; totals carried over from paper, ``prior_totals``, are added to the
+totals but not to the check), each player's best game and the ranking, ties broken by
+the best single game (2.9.2), still equal sharing the place (``scoring.ranking``).
 
-Pure (no Flask, no I/O), so the tournament publisher (jasscam.tournament) sends the
-same numbers the table sees.
+Pure (no Flask, no I/O), so the dashboard, the tournament publisher
+(jasscam.tournament) and the printout show the same numbers.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from scoring.game import SPECK_GAME_POINTS, GameState, RoundState
+from scoring.game import MISPLAY_CODES, SPECK_GAME_POINTS, Flag, GameState, PlayedCard, RoundState, prior_players
+from scoring.ranking import rank
+from scoring.rules import card_suit
 
 
 class NotSpeckError(ValueError):
@@ -44,29 +49,18 @@ def next_forehand(state: GameState) -> int:
     return (last.forehand + 1) % 4 if last.complete else last.forehand
 
 
-def _rank_places(totals: list[int], best: list[int], order: tuple[int, ...]) -> list[int]:
-    places: list[int] = []
-    for i, seat in enumerate(order):
-        if i and (totals[seat], best[seat]) == (totals[order[i - 1]], best[order[i - 1]]):
-            places.append(places[-1])
-        else:
-            places.append(i + 1)
-    return places
-
-
 def ranking(names: list[str], totals: list[int], best: list[int]) -> list[dict[str, Any]]:
     """Rows ``{place, index, name, total, best}`` best first: by total, then best game (2.9).
 
     Works for any number of players (a table of four or a whole tournament); ``index``
-    is the player's position in ``names``. Equal total and equal best game share a place.
+    is the player's position in ``names``. Equal total and equal best game share a place
+    (competition ranking 1, 1, 3, 4).
     """
     if not len(names) == len(totals) == len(best):
         raise ValueError("names, totals and best must have the same length")
-    order = tuple(sorted(range(len(names)), key=lambda s: (-totals[s], -best[s], s)))
-    places = _rank_places(totals, best, order)
     return [
-        {"place": places[i], "index": s, "name": names[s], "total": totals[s], "best": best[s]}
-        for i, s in enumerate(order)
+        {"place": r.place, "index": r.index, "name": names[r.index], "total": r.total, "best": r.best}
+        for r in rank(totals, best)
     ]
 
 
@@ -98,8 +92,10 @@ def punkteblatt(state: GameState) -> dict[str, Any]:
                 "last_trick_seat": rnd.score.last_trick_seat,
             }
         )
-    totals = [sum(g["points"][s] for g in games) for s in range(4)]
+    prior = list(prior_players(cfg))
+    totals = [prior[s] + sum(g["points"][s] for g in games) for s in range(4)]
     best = [max((g["points"][s] for g in games), default=0) for s in range(4)]
+    in_games = sum(totals) - sum(prior)
     played = len(games)
     names = list(cfg.players)
     running = None
@@ -121,15 +117,56 @@ def punkteblatt(state: GameState) -> dict[str, Any]:
         "games_played": played,
         "complete": played >= cfg.speck_games,
         "games": games,
+        "prior_totals": None if cfg.prior_totals is None else prior,
         "totals": totals,
         "best": best,
         "check": {
             "games": played,
             "expected": played * SPECK_GAME_POINTS,
-            "actual": sum(totals),
-            "ok": sum(totals) == played * SPECK_GAME_POINTS,
+            "actual": in_games,
+            "ok": in_games == played * SPECK_GAME_POINTS,
             "full": cfg.speck_games * SPECK_GAME_POINTS,
         },
         "ranking": ranking(names, totals, best),
         "running": running,
     }
+
+
+@dataclass(frozen=True)
+class MisplayCard:
+    """A card a 2.8 ruling covers: ``role`` ``played`` (the misplayed card), ``kept``
+    (the kept-back card that proved it) or ``trump`` (another trump of a trump revoke)."""
+
+    role: str
+    ref: int
+    card: str
+
+
+def misplay_cards(state: GameState, flag: Flag) -> tuple[MisplayCard, ...]:
+    """The cards the table rules on for one misplay flag (``MISPLAY_CODES``).
+
+    2.8.4/2.8.5: the misplayed card (``flag.ref``) and the kept-back card that proved it
+    (``flag.evidence_ref``) both lose their trick value. A trump revoke (not following
+    trump) adds every other trump the player has laid in that game except the Puur (the
+    trump Under): 2.8.4 takes the trick value of all of them. Order: played, kept, then
+    the other trumps in the order they were laid. Cards are as the fold has them, after
+    corrections.
+    """
+    if flag.code not in MISPLAY_CODES:
+        return ()
+    laid: dict[int, PlayedCard] = {}
+    rnd = state.rounds[flag.round] if flag.round is not None and 0 <= flag.round < len(state.rounds) else None
+    if rnd is not None:
+        laid = {c.ref: c for t in rnd.tricks for c in t.cards} | {c.ref: c for c in rnd.trick}
+    out: list[MisplayCard] = []
+    for role, ref in (("played", flag.ref), ("kept", flag.evidence_ref)):
+        if ref is not None and ref in laid:
+            out.append(MisplayCard(role, ref, laid[ref].card))
+    if flag.code == "not_following_trump" and rnd is not None and rnd.trump is not None and flag.seat is not None:
+        skip = {flag.ref, flag.evidence_ref}
+        puur = f"{rnd.trump}-under"
+        for ref in sorted(laid):
+            c = laid[ref]
+            if c.seat == flag.seat and ref not in skip and card_suit(c.card) == rnd.trump and c.card != puur:
+                out.append(MisplayCard("trump", ref, c.card))
+    return tuple(out)
