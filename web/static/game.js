@@ -245,6 +245,12 @@
           row.match_team !== null ? el("span", { class: "badge", text: `${t("match")} ${"AB"[row.match_team]}` }) : null),
         ...[0, 1].flatMap((team) => blocks(row.written[team], team, row.totals[team].total)));
     });
+    // A game continued from paper: the carried-over totals are the first row.
+    const prior = cfg().prior_totals;
+    if (prior) {
+      rows.unshift(el("tr", { class: "prior" }, el("td", { class: "l", colspan: 2, text: t("prior_row") }),
+        ...[0, 1].flatMap((team) => [el("td", { class: "ab"[team], colspan: 3 }), el("td", { class: `${"ab"[team]} sum`, text: prior[team] })])));
+    }
     const r = s.round;
     if (r && !r.complete) {
       rows.push(el("tr", { class: "running" }, el("td", { class: "l", text: `${r.index + 1}…` }),
@@ -262,7 +268,7 @@
     const mk = (tag, attrs) => { const n = document.createElementNS(NS, tag); for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v); return n; };
     const W = 320, H = 180, P = 28;
     const target = cfg().target;
-    const pts = [[0, 0], ...s.sheet.map((row) => [row.totals[0].total, row.totals[1].total])];
+    const pts = [cfg().prior_totals || [0, 0], ...s.sheet.map((row) => [row.totals[0].total, row.totals[1].total])];
     const maxY = Math.max(target * 1.05, ...pts.flat());
     const n = Math.max(pts.length - 1, 1);
     const x = (i) => P + (i / n) * (W - P - 8);
