@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from scoring.events import RoundStarted
 from scoring.game import MISPLAY_CODES, SPECK_GAME_POINTS, Flag, GameState, PlayedCard, RoundState, prior_players
 from scoring.ranking import rank
 from scoring.rules import card_suit
@@ -47,6 +48,12 @@ def next_forehand(state: GameState) -> int:
         return (first_dealer(state) + 1) % 4
     last = scored[-1]
     return (last.forehand + 1) % 4 if last.complete else last.forehand
+
+
+def next_game(state: GameState, bodentrumpf: str) -> RoundStarted:
+    """The ``round_started`` of the next game: the Bodentrumpf's suit is trump, and
+    forehand is the seat after this game's dealer (:func:`next_forehand`)."""
+    return RoundStarted(forehand=next_forehand(state), contract=card_suit(bodentrumpf), bodentrumpf=bodentrumpf)
 
 
 def ranking(names: list[str], totals: list[int], best: list[int]) -> list[dict[str, Any]]:

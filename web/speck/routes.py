@@ -10,10 +10,9 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, make_response, render_template, request
 
 from scoring.cards import ALL_CARD_IDS, RANKS, SUITS
-from scoring.events import EventError, GameConfigured, MisplayRuled, RoundStarted, event_to_dict
+from scoring.events import EventError, GameConfigured, MisplayRuled, event_to_dict
 from scoring.game import RuleError, fold
-from scoring.rules import card_suit
-from scoring.speck import NotSpeckError, punkteblatt
+from scoring.speck import NotSpeckError, next_game, punkteblatt
 from web.errors import ApiError, answer_errors_as_json
 from web.i18n import LANGUAGES, STRINGS, pick_language
 from web.speck.export import blatt_csv, blatt_pdf, card_label
@@ -197,7 +196,7 @@ def api_view(game_id: int) -> Response:
 @blueprint.post("/api/games/<int:game_id>/bodentrumpf")
 def api_bodentrumpf(game_id: int) -> Response:
     """Start the next game with this Bodentrumpf: its suit is trump, forehand is the seat
-    after the dealer (the server works out whose deal it is)."""
+    after the dealer (``scoring.speck.next_game`` works out whose deal it is)."""
     _check_pin()
     card = _body().get("card")
     if card not in ALL_CARD_IDS:
@@ -206,7 +205,7 @@ def api_bodentrumpf(game_id: int) -> Response:
     if view["phase"] != "bodentrumpf":
         what = "all games are played" if view["phase"] == "over" else "the current game is still running"
         raise SpeckError(f"no Bodentrumpf now: {what}", 409)
-    event = RoundStarted(forehand=view["next"]["forehand"], contract=card_suit(card), bodentrumpf=card)
+    event = next_game(fold(_events(game_id)), card)
     pos = _append(game_id, event)
     return jsonify(position=pos, event=event_to_dict(event))
 
