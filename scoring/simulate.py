@@ -43,7 +43,9 @@ def play_round(
         seats: list[int] = []
         seat = leader
         for _ in range(4):
-            legal = legal_cards(remaining[seat], trick, contract)
+            allowed = set(legal_cards(remaining[seat], trick, contract))
+            # In the order of the hand as dealt, so a seed always plays the same game.
+            legal = [c for c in remaining[seat] if c in allowed]
             card = choose(seat, remaining[seat], legal) if choose else rng.choice(legal)
             remaining[seat].remove(card)
             trick.append(card)

@@ -100,9 +100,13 @@ def _fours(cards: Iterable[str]) -> list[Weis]:
 
 
 def find_weis(hand: Iterable[str]) -> list[Weis]:
-    """Every Weis in a hand: each maximal sequence of 3+ cards and each valuable four of a kind."""
+    """Every Weis in a hand: each maximal sequence of 3+ cards and each valuable four of a kind.
+
+    Order: strongest first by the comparison of :func:`weis_key` without trump (points,
+    cards, top card); equal ones in deck order of their first card.
+    """
     hand = list(hand)
-    return sorted(_runs(hand) + _fours(hand), key=lambda w: (w.kind, CARD_INDEX[w.cards[0]]))
+    return sorted(_runs(hand) + _fours(hand), key=lambda w: (tuple(-k for k in weis_key(w, None, 0)), CARD_INDEX[w.cards[0]]))
 
 
 def evaluate(cards: Sequence[str]) -> list[Weis]:
@@ -110,7 +114,8 @@ def evaluate(cards: Sequence[str]) -> list[Weis]:
 
     Usually one Weis; a declaration may also combine several (each counts on its own).
     Every card must belong to a sequence of 3+ or to a valuable four of a kind, else
-    :class:`WeisError` names the cards that form nothing.
+    :class:`WeisError` names the cards that form nothing. Order: as :func:`find_weis`,
+    strongest first.
     """
     if not cards:
         raise WeisError("a Weis needs cards")
