@@ -74,12 +74,16 @@ SHEET_COLUMNS = ["round", "contract", "multiplier", "match_team"] + [
 def sheet_csv(state: dict[str, Any]) -> str:
     """The Jasstafel as CSV: one line per written round, both teams' blocks side by side.
 
-    ``round`` is 1-based as on a paper Jasstafel; ``match_team`` is A, B or empty. A last
+    ``round`` is 1-based as on a paper Jasstafel; ``match_team`` is A, B or empty. A game
+    continued from paper starts with a line ``prior`` carrying the teams' totals. A last
     line ``winner`` names the winning team and the block that decided.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(SHEET_COLUMNS)
+    prior = state.get("config", {}).get("prior_totals")
+    if prior:
+        writer.writerow(["prior", "", "", ""] + [v for team in (0, 1) for v in ("", "", "", "", prior[team])])
     for row in state.get("sheet", []):
         match = row.get("match_team")
         line: list[Any] = [row["round"] + 1, row["contract"], row["multiplier"], "" if match is None else "AB"[match]]

@@ -53,3 +53,12 @@ def test_prior_totals_typed_on_the_setup_page_are_the_tafels_first_row(phone, li
     row = phone.text_content("#tafel tr.prior") or ""
     assert "640" in row and "710" in row
     assert config_of(store, store.games()[0]["id"]).prior_totals == (640, 710)
+
+
+def test_the_csv_tafel_starts_with_the_prior_totals(client: FlaskClient, store: EventStore) -> None:
+    r = client.post("/api/games", json={**BODY, "prior_totals": [640, 710]}, headers={"X-Table-Pin": PIN})
+    game = r.get_json()["game"]
+    lines = client.get(f"/api/games/{game}/export.csv").data.decode().splitlines()
+    assert lines[1].split(",")[0] == "prior"
+    row = dict(zip(lines[0].split(","), lines[1].split(","), strict=True))
+    assert (row["teamA_total"], row["teamB_total"]) == ("640", "710")
