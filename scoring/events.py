@@ -74,6 +74,9 @@ class GameConfigured:
     #: A game continued from paper (the Jasstafel, or the totals written before a power
     #: cut): the totals so far, per team (Schieber, team 0 first) or per seat (Speck).
     prior_totals: tuple[int, ...] | None = None
+    #: Speck: how many of the ``speck_games`` were played on paper before (their points
+    #: are ``prior_totals``); the series ends after the rest is played here.
+    prior_games: int = 0
     speck_games: int = 12
     #: Speck Jass: the seat of the scorer (Schreiber, 2.5.1) and of the dealer of the
     #: first game (2.6.1: the Schreiber deals first); the deal then moves one seat on.
@@ -252,6 +255,28 @@ def _prior_totals(config: dict[str, Any]) -> tuple[int, ...]:
     return tuple(prior)
 
 
+def _prior_games(config: dict[str, Any]) -> int:
+    """Speck games played on paper: fewer than the series, and their points add up to
+    157 each (2.5.3, the check games x 157), or the sheet they come from has a mistake."""
+    prior = config.get("prior_games", 0)
+    if isinstance(prior, bool) or not isinstance(prior, int) or prior < 0:
+        raise EventError(f"prior_games must be a whole number >= 0, got {prior!r}")
+    if config.get("variant", "schieber") != "speck":
+        if prior:
+            raise EventError("prior_games belongs to Speck Jass (a Schieber game carries only prior_totals)")
+        return 0
+    games = config.get("speck_games", 12)
+    if prior >= games:
+        raise EventError(f"prior_games: {prior} of {games} games already played on paper; the series is over")
+    points = sum(config.get("prior_totals") or ())
+    if points != prior * 157:
+        raise EventError(
+            f"prior_totals add up to {points}, but {prior} games played on paper make {prior} x 157 = {prior * 157} "
+            "(2.5.3); check the sheet" + ("" if prior else ", and give prior_games, the number of games on it")
+        )
+    return prior
+
+
 def _card_list(value: Any, name: str) -> tuple[str, ...]:
     """A non-empty list of different card ids, returned in deck order."""
     if not isinstance(value, (list, tuple)) or not value:
@@ -316,6 +341,8 @@ def _validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
                 out[key] = _seat(out[key], key)
         if out.get("prior_totals") is not None:
             out["prior_totals"] = _prior_totals(out)
+        if "prior_games" in out or out.get("variant") == "speck":
+            out["prior_games"] = _prior_games(out)
     elif cls is RoundStarted:
         out["forehand"] = _seat(out.get("forehand"), "forehand")
         if out.get("contract") not in CONTRACTS:
@@ -415,12 +442,19 @@ def _plain(value: Any) -> Any:
     return value
 
 
+#: Settings added after version 1 was first written, left out at their default so a log
+#: that does not use them stays readable by a build that does not know them.
+_LATER_DEFAULTS: Final[dict[str, Any]] = {"target_rule": "reached", "weis_card_once": False, "prior_games": 0}
+
+
 def event_to_dict(event: Event) -> dict[str, Any]:
     """The JSON form of an event (with ``type`` and ``v``), omitting unset optional fields."""
     raw = asdict(event)
     out: dict[str, Any] = {"type": raw.pop("type"), "v": SCHEMA_VERSION}
     for key, value in raw.items():
         if value is None or (isinstance(value, tuple) and not value):
+            continue
+        if key in _LATER_DEFAULTS and value == _LATER_DEFAULTS[key] and type(value) is type(_LATER_DEFAULTS[key]):
             continue
         out[key] = _plain(value)
     return out

@@ -842,12 +842,12 @@ class _Folder:
         assert cfg is not None
         done = [r for r in self.rounds if r.complete and not r.abandoned]
         if self.speck:
-            if len(done) < cfg.speck_games:
+            if len(done) < cfg.speck_games - cfg.prior_games:
                 return None
             games = [score_round(r, cfg).player_points for r in done]
             ranked = speck_standings(games, prior_players(cfg))
             return GameOver(
-                done[-1].index, None, None, f"{len(done)} Spiele gespielt",
+                done[-1].index, None, None, f"{len(done) + cfg.prior_games} Spiele gespielt",
                 tuple(r.index for r in ranked), tuple(r.place for r in ranked),
             )
         totals = prior_blocks(cfg)

@@ -55,12 +55,13 @@ def sheet_dict(state: GameState) -> dict[str, Any]:
     if cfg.variant == "speck":
         games = len(state.sheet)
         out["player_totals"] = list(state.player_totals)
-        played = sum(state.player_totals) - sum(cfg.prior_totals or ())
+        games += cfg.prior_games
+        out["prior_games"] = cfg.prior_games
         out["sum_check"] = {
             "games": games,
             "expected": games * SPECK_GAME_POINTS,
-            "actual": played,
-            "ok": played == games * SPECK_GAME_POINTS,
+            "actual": sum(state.player_totals),
+            "ok": sum(state.player_totals) == games * SPECK_GAME_POINTS,
         }
     else:
         out["totals"] = [b.to_dict() for b in state.totals]
@@ -127,21 +128,22 @@ def _speck_text(state: GameState) -> str:
     head = f"{'Spiel':<6}{'Trumpf':<10}" + "".join(f"{n:>11}" for n in names) + f"{'Summe':>8}"
     lines = [f"Speck Jass · {cfg.speck_games} Spiele", "", head, "─" * len(head)]
     if cfg.prior_totals is not None:
-        lines.append(f"{'Übertrag':<16}" + "".join(f"{v:>11}" for v in cfg.prior_totals) + f"{sum(cfg.prior_totals):>8}")
-    for row in state.sheet:
+        label = f"Übertrag {cfg.prior_games} Sp."
+        lines.append(f"{label:<16}" + "".join(f"{v:>11}" for v in cfg.prior_totals) + f"{sum(cfg.prior_totals):>8}")
+    for n, row in enumerate(state.sheet):
         s = sum(row.player_points)
         mark = "" if s == SPECK_GAME_POINTS else "  ≠157!"
         lines.append(
-            f"{row.round + 1:<6}{CONTRACT_LABEL[row.contract]:<10}"
+            f"{cfg.prior_games + n + 1:<6}{CONTRACT_LABEL[row.contract]:<10}"
             + "".join(f"{v:>11}" for v in row.player_points)
             + f"{s:>8}{mark}"
         )
     lines.append("─" * len(head))
     total = sum(state.player_totals)
-    played = total - sum(cfg.prior_totals or ())
-    expect = len(state.sheet) * SPECK_GAME_POINTS
+    games = cfg.prior_games + len(state.sheet)
+    expect = games * SPECK_GAME_POINTS
     lines.append(f"{'Total':<16}" + "".join(f"{v:>11}" for v in state.player_totals) + f"{total:>8}")
-    lines.append(f"Kontrolle: {len(state.sheet)} Spiele × 157 = {expect} ({'stimmt' if played == expect else 'FEHLER'})")
+    lines.append(f"Kontrolle: {games} Spiele × 157 = {expect} ({'stimmt' if total == expect else 'FEHLER'})")
     if state.game_over is not None:
         over = state.game_over
         lines.append("Rangliste: " + ", ".join(f"{p}. {cfg.players[s]}" for p, s in zip(over.places, over.ranking, strict=True)))

@@ -134,7 +134,7 @@ def random_game_events(
 
     events: list[Event] = [GameConfigured(variant=variant, **config)]
     speck = variant == "speck"
-    n_games = events[0].speck_games if isinstance(events[0], GameConfigured) else 12
+    n_games = events[0].speck_games - events[0].prior_games if isinstance(events[0], GameConfigured) else 12
     forehand = rng.randrange(4)
     for _ in range(n_games if speck else max_rounds):
         if speck:

@@ -4,8 +4,9 @@ The fold (``scoring.game.fold``) scores every game per player; this module adds 
 deals and leads each game (2.6.1: the Schreiber deals first, then the deal moves one
 seat on) and arranges the scores into the sheet the Schreiber hands to the organisers
 (2.5.4): every game per player with its 157 check (2.5.2), the totals with the check
-games x 157 (2.5.3; totals carried over from paper, ``prior_totals``, are added to the
-totals but not to the check), each player's best game and the ranking, ties broken by
+games x 157 (2.5.3; a series continued from paper adds its ``prior_games`` and their
+``prior_totals``, which add up to 157 each), each player's best game (of the games
+played here: the paper sheet's single games are not known) and the ranking, ties broken by
 the best single game (2.9.2), still equal sharing the place (``scoring.ranking``).
 
 Pure (no Flask, no I/O), so the dashboard, the tournament publisher
@@ -87,7 +88,7 @@ def punkteblatt(state: GameState) -> dict[str, Any]:
         points = list(row.player_points)
         games.append(
             {
-                "game": n + 1,
+                "game": cfg.prior_games + n + 1,
                 "round": row.round,
                 "dealer": dealer_of(rnd.forehand),
                 "forehand": rnd.forehand,
@@ -102,8 +103,7 @@ def punkteblatt(state: GameState) -> dict[str, Any]:
     prior = list(prior_players(cfg))
     totals = [prior[s] + sum(g["points"][s] for g in games) for s in range(4)]
     best = [max((g["points"][s] for g in games), default=0) for s in range(4)]
-    in_games = sum(totals) - sum(prior)
-    played = len(games)
+    played = cfg.prior_games + len(games)
     names = list(cfg.players)
     running = None
     cur = state.round
@@ -124,14 +124,15 @@ def punkteblatt(state: GameState) -> dict[str, Any]:
         "games_played": played,
         "complete": played >= cfg.speck_games,
         "games": games,
+        "prior_games": cfg.prior_games,
         "prior_totals": None if cfg.prior_totals is None else prior,
         "totals": totals,
         "best": best,
         "check": {
             "games": played,
             "expected": played * SPECK_GAME_POINTS,
-            "actual": in_games,
-            "ok": in_games == played * SPECK_GAME_POINTS,
+            "actual": sum(totals),
+            "ok": sum(totals) == played * SPECK_GAME_POINTS,
             "full": cfg.speck_games * SPECK_GAME_POINTS,
         },
         "ranking": ranking(names, totals, best),

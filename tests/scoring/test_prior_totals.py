@@ -68,17 +68,44 @@ def test_prior_totals_must_be_one_whole_number_per_team(prior: object) -> None:
         parse_event({"type": "game_configured", "prior_totals": prior})
 
 
-def test_speck_prior_totals_are_one_per_player_and_count_in_totals_not_in_the_157_check() -> None:
-    """002 2.5.3: the check is games x 157 (only the games played here)."""
+def test_002_speck_prior_totals_are_one_per_player_with_the_games_they_come_from() -> None:
+    """2.5.3: the sheet is checked against games x 157; the games on paper count in it,
+    and their totals must pass that check before the series goes on."""
     with pytest.raises(EventError, match="four whole numbers"):
-        parse_event({"type": "game_configured", "variant": "speck", "prior_totals": [1, 2]})
-    events = random_game_events(random.Random(3), variant="speck", speck_games=2, prior_totals=(300, 0, 157, 14))
+        parse_event({"type": "game_configured", "variant": "speck", "prior_totals": [1, 2], "prior_games": 1})
+    with pytest.raises(EventError, match=r"add up to 470, but 3 games .* make 3 x 157 = 471"):
+        parse_event({"type": "game_configured", "variant": "speck", "prior_totals": [300, 0, 156, 14], "prior_games": 3})
+    with pytest.raises(EventError, match="the series is over"):
+        parse_event({"type": "game_configured", "variant": "speck", "speck_games": 8, "prior_games": 8,
+                     "prior_totals": [1256, 0, 0, 0]})
+    with pytest.raises(EventError, match="belongs to Speck"):
+        parse_event({"type": "game_configured", "prior_games": 2})
+    config = parse_event({"type": "game_configured", "variant": "speck", "speck_games": 5, "prior_games": 3,
+                          "prior_totals": [300, 0, 157, 14]})
+    assert isinstance(config, GameConfigured)
+    events = [config, *random_game_events(random.Random(3), variant="speck", speck_games=2)[1:]]
     state = fold(events)
     plain = fold([GameConfigured(variant="speck", speck_games=2), *events[1:]])
+    assert state.game_over is not None and state.game_over.reason == "5 Spiele gespielt"
     assert state.player_totals == tuple(p + q for p, q in zip(plain.player_totals, (300, 0, 157, 14), strict=True))
     check = sheet_dict(state)["sum_check"]
-    assert check["ok"] and check["actual"] == 2 * 157
-    assert "Übertrag" in format_sheet(state)
+    assert check == {"games": 5, "expected": 5 * 157, "actual": 5 * 157, "ok": True}
+    text = format_sheet(state)
+    assert "Übertrag 3 Sp." in text and "Kontrolle: 5 Spiele × 157 = 785 (stimmt)" in text
+
+
+def test_002_2_5_3_the_punkteblatt_numbers_the_games_after_those_on_paper() -> None:
+    """2.5.3: «games x 157» over the whole series, the games on paper included."""
+    from scoring.speck import punkteblatt
+
+    config = parse_event({"type": "game_configured", "variant": "speck", "speck_games": 5, "prior_games": 3,
+                          "prior_totals": [300, 0, 157, 14]})
+    events = [config, *random_game_events(random.Random(3), variant="speck", speck_games=2)[1:]]
+    blatt = punkteblatt(fold(events))
+    assert [g["game"] for g in blatt["games"]] == [4, 5]
+    assert (blatt["games_played"], blatt["complete"], blatt["prior_games"]) == (5, True, 3)
+    assert blatt["check"]["ok"] and blatt["check"]["expected"] == 5 * 157
+    assert blatt["totals"][0] >= 300 and blatt["ranking"][0]["total"] == max(blatt["totals"])
 
 
 def end_game(order: tuple[str, ...], upto: tuple[str, ...], target: int = 2000) -> list[Event]:

@@ -102,3 +102,19 @@ def test_prior_totals_at_the_target_or_malformed_are_refused_with_the_line(tmp_p
     assert rc == 2 and "whole numbers separated by commas" in err
     rc, _, err = run(capsys, str(game), "--prior", "640")
     assert rc == 2 and "two whole numbers" in err
+
+
+def test_speck_prior_totals_with_their_games_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """002 2.5.3: the Punkteblatt is checked against games x 157, those on paper included."""
+    game = tmp_path / "speck.jsonl"
+    write_game(game, variant="speck", speck_games=2)
+    rc, out, err = run(capsys, str(game), "--json", "--prior", "300,0,157,14", "--prior-games", "3")
+    assert rc == 2 and "the series is over" in err  # 3 of a series of 2
+    game.write_text(game.read_text().replace('"speck_games": 2', '"speck_games": 5'), encoding="utf-8")
+    rc, out, err = run(capsys, str(game), "--json", "--prior", "300,0,157,14", "--prior-games", "3")
+    assert rc == 0, err
+    assert json.loads(out)["sum_check"] == {"games": 5, "expected": 785, "actual": 785, "ok": True}
+    rc, _, err = run(capsys, str(game), "--prior", "300,0,157,14")
+    assert rc == 2 and "give prior_games" in err
+    rc, _, err = run(capsys, str(game), "--prior-games", "3")
+    assert rc == 2 and "--prior-games needs --prior" in err

@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from scoring.events import Event, EventError, parse_event
+from scoring.events import Event, EventError, GameConfigured, parse_event
 from scoring.game import fold
 from scoring.simulate import random_game_events
 from tests.scoring.support import configured, scripted_round
@@ -100,3 +100,14 @@ def test_target_rule_defaults_to_reached_and_refuses_other_words() -> None:
         parse_event({"type": "game_configured", "target_rule": "touched"})
     with pytest.raises(EventError, match="weis_card_once"):
         parse_event({"type": "game_configured", "weis_card_once": "yes"})
+
+
+def test_a_game_without_the_new_settings_is_written_as_before() -> None:
+    """Logs that use none of the later settings stay readable by a build that does not know them."""
+    from scoring.events import event_to_dict
+
+    plain = event_to_dict(GameConfigured())
+    assert not {"target_rule", "weis_card_once", "prior_games", "prior_totals"} & set(plain)
+    used = event_to_dict(GameConfigured(target_rule="exceeded", weis_card_once=True, prior_totals=(5, 6)))
+    assert (used["target_rule"], used["weis_card_once"], used["prior_totals"]) == ("exceeded", True, [5, 6])
+    assert parse_event(used) == GameConfigured(target_rule="exceeded", weis_card_once=True, prior_totals=(5, 6))

@@ -86,7 +86,7 @@ def speck_view(game_id: int, events: list[Event], proposal: dict[str, Any] | Non
     if cur is not None and not cur.abandoned:
         pts = list(cur.score.player_points)
         view["round"] = {
-            "game": cur.index + 1 - sum(1 for r in state.rounds[: cur.index] if r.abandoned),
+            "game": cfg.prior_games + cur.index + 1 - sum(1 for r in state.rounds[: cur.index] if r.abandoned),
             "bodentrumpf": cur.bodentrumpf,
             "trump": cur.contract,
             "forehand": cur.forehand,
