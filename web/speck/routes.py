@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, make_response, render_template, request
 
 from scoring.cards import ALL_CARD_IDS, RANKS, SUITS
-from scoring.events import EventError, GameConfigured, MisplayRuled, event_to_dict
+from scoring.events import EventError, GameConfigured, MisplayRuled, event_to_dict, parse_event
 from scoring.game import RuleError, fold
 from scoring.speck import NotSpeckError, next_game, punkteblatt
 from web.errors import ApiError, answer_errors_as_json
@@ -124,7 +124,8 @@ def config_from_setup(data: dict[str, Any]) -> GameConfigured:
     """The set-up form's JSON -> a Speck ``game_configured``; SpeckError names the fault.
 
     ``players``: four ``{first, last}`` in seat order (counter-clockwise), ``scorer``
-    and ``dealer`` seats, ``games`` 12 or 8.
+    and ``dealer`` seats, ``games`` 12 or 8; optionally ``prior_totals`` (per seat) and
+    ``prior_games`` for a series continued from paper.
     """
     players = data.get("players")
     if not isinstance(players, list) or len(players) != 4:
@@ -149,7 +150,20 @@ def config_from_setup(data: dict[str, Any]) -> GameConfigured:
     for key, value in (("scorer", scorer), ("dealer", dealer)):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
             raise SpeckError(f"{key} must be a seat 0..3, got {value!r}")
-    return GameConfigured(players=tuple(names), variant="speck", speck_games=games, scorer=scorer, dealer=dealer)
+    raw: dict[str, Any] = {
+        "type": "game_configured", "players": names, "variant": "speck", "speck_games": games,
+        "scorer": scorer, "dealer": dealer,
+    }
+    # A series continued from paper: the engine checks the totals against games x 157.
+    for key in ("prior_totals", "prior_games"):
+        if data.get(key) is not None:
+            raw[key] = data[key]
+    try:
+        config = parse_event(raw)
+    except EventError as exc:
+        raise SpeckError(str(exc)) from None
+    assert isinstance(config, GameConfigured)
+    return config
 
 
 # -- pages -----------------------------------------------------------------------------
