@@ -66,6 +66,11 @@ class GameConfigured:
     end_order: tuple[str, ...] = BLOCKS
     weis_one_per_player: bool = False
     weis_needs_trick: bool = False
+    speck_games: int = 12
+    #: Speck Jass: the seat of the scorer (Schreiber, 2.5.1) and of the dealer of the
+    #: first game (2.6.1: the Schreiber deals first); the deal then moves one seat on.
+    scorer: int | None = None
+    dealer: int | None = None
     #: 003 «Eine Karte kann nicht für mehrere Weise verwendet werden»: a player's Weis that
     #: shares a card with a stronger one of theirs is dropped.
     weis_card_once: bool = False
@@ -77,11 +82,6 @@ class GameConfigured:
     #: Speck: how many of the ``speck_games`` were played on paper before (their points
     #: are ``prior_totals``); the series ends after the rest is played here.
     prior_games: int = 0
-    speck_games: int = 12
-    #: Speck Jass: the seat of the scorer (Schreiber, 2.5.1) and of the dealer of the
-    #: first game (2.6.1: the Schreiber deals first); the deal then moves one seat on.
-    scorer: int | None = None
-    dealer: int | None = None
     t: float | None = None
     type: str = field(default="game_configured", init=False)
 
@@ -151,13 +151,13 @@ class WeisDeclared:
     cards: tuple[str, ...] = ()
     weis: tuple[tuple[str, ...], ...] = ()
     t: float | None = None
+    type: str = field(default="weis_declared", init=False)
 
     @property
     def all_cards(self) -> tuple[str, ...]:
         """Every card of the declaration once, in deck order."""
         found = set(self.cards) | {c for group in self.weis for c in group}
         return tuple(sorted(found, key=CARD_INDEX.__getitem__))
-    type: str = field(default="weis_declared", init=False)
 
 
 @dataclass(frozen=True)
