@@ -54,6 +54,7 @@ from scoring.events import (
     CardCorrected,
     CardPlayed,
     Event,
+    EventError,
     EventVoided,
     GameConfigured,
     MisplayRuled,
@@ -62,6 +63,7 @@ from scoring.events import (
     TrickCollected,
     WeisDeclared,
     event_to_dict,
+    parse_event,
 )
 from scoring.multipliers import multiplier as _multiplier
 from scoring.ranking import Ranked, rank
@@ -542,6 +544,10 @@ class _Folder:
         if isinstance(ev, GameConfigured):
             if self.config is not None:
                 raise RuleError("the game is already configured (one game_configured per game)", pos)
+            try:  # built in code rather than parsed: check it as its JSON would be checked
+                parse_event(event_to_dict(ev))
+            except EventError as exc:
+                raise RuleError(str(exc), pos) from None
             self.config = ev
             return
         if self.config is None:
@@ -1133,8 +1139,6 @@ def check_append(events: Sequence[Event], new: Event) -> GameState:
 
 def parse_events(records: Iterable[dict[str, Any]]) -> list[Event]:
     """Parse JSON objects into events; an EventError names the position of the bad one."""
-    from scoring.events import EventError, parse_event
-
     out: list[Event] = []
     for i, rec in enumerate(records):
         try:

@@ -139,3 +139,12 @@ def test_001_target_exceeded_a_total_equal_to_the_target_plays_on() -> None:
     assert reached.totals[0].total == 1000 and reached.game_over is not None and reached.game_over.winner == 0
     exceeded = fold(configured(prior_totals=prior, target_rule="exceeded") + stoeck_round())
     assert exceeded.totals[0].total == 1000 and exceeded.game_over is None
+
+
+def test_001_a_config_built_in_code_is_checked_as_its_json_would_be() -> None:
+    """001: «Ein Jass-Match endet, sobald eine Mannschaft die vereinbarte Zielpunktzahl
+    überschreitet.» The fold refuses a game over on paper however its config was made."""
+    from scoring.game import RuleError
+
+    with pytest.raises(RuleError, match="event 0: prior_totals: team 1 already reaches the target 1000"):
+        fold([GameConfigured(prior_totals=(1000, 0))])
