@@ -222,7 +222,7 @@ class RoundState:
     trump: str | None
     multiplier: int
     forehand: int
-    declarer: int | None
+    declarer: int
     schoben: bool
     bodentrumpf: str | None
     leader: int | None
@@ -284,6 +284,8 @@ class GameState:
     player_totals: tuple[int, int, int, int]
     flags: tuple[Flag, ...]
     game_over: GameOver | None
+    #: Who leads the next round (None before the first: any seat); see ``_Folder.next_forehand``.
+    next_forehand: int | None = None
 
     @property
     def contract(self) -> str | None:
@@ -594,12 +596,9 @@ class _Folder:
                     f"Runde {prev.index + 1} nach {len(prev.plays)} Karten abgebrochen (nicht gewertet)",
                     prev.ref,
                 )
-            scored = [r for r in self.rounds if not r.abandoned]
-            if scored:
-                last = scored[-1].start.forehand
-                want = last if prev.abandoned else next_seat(last)
-                if ev.forehand != want:
-                    self.flag("forehand_order", f"Vorhand wäre Platz {want}, nicht {ev.forehand}", pos, ev.forehand)
+            want = self.next_forehand()
+            if want is not None and ev.forehand != want:
+                self.flag("forehand_order", f"Vorhand wäre Platz {want}, nicht {ev.forehand}", pos, ev.forehand)
         mult = 1 if self.speck else _multiplier(ev.contract, cfg.multipliers, cfg.custom_multipliers)
         trump = trump_suit(ev.contract)
         self.rounds.append(
@@ -843,6 +842,15 @@ class _Folder:
                 self.flag("speck_sum", f"Spiel {r.index + 1} ergibt {total} statt 157 Punkte", r.ref)
 
     # -- derived
+    def next_forehand(self) -> int | None:
+        """Forehand of the next round: the seat after the last round's forehand (the deal
+        moves one seat on, counter-clockwise like play); after a round left unfinished,
+        the same forehand again (it is dealt anew). None before the first round."""
+        if not self.rounds:
+            return None
+        last = self.rounds[-1]
+        return next_seat(last.start.forehand) if last.complete and not last.abandoned else last.start.forehand
+
     def game_over(self) -> GameOver | None:
         cfg = self.config
         assert cfg is not None
@@ -898,6 +906,7 @@ class _Folder:
             player_totals=ptot,
             flags=tuple(self.flags),
             game_over=over,
+            next_forehand=self.next_forehand(),
         )
 
     def round_state(self, r: _Round) -> RoundState:
@@ -912,7 +921,7 @@ class _Folder:
             trump=r.trump,
             multiplier=r.multiplier,
             forehand=r.start.forehand,
-            declarer=r.start.declarer,
+            declarer=declarer_of(r.start),
             schoben=r.start.schoben,
             bodentrumpf=r.start.bodentrumpf,
             leader=None if r.complete else (r.open_trick[0].seat if r.open_trick else r.expected_seat()),
@@ -1033,6 +1042,14 @@ def score_round(r: _Round, cfg: GameConfigured) -> RoundScore:
     return RoundScore(
         (cp[0], cp[1]), (won[0], won[1]), raw, written, match, last_team, last_seat, (pp[0], pp[1], pp[2], pp[3])
     )
+
+
+def declarer_of(start: RoundStarted) -> int:
+    """Who chose the contract: forehand, or after Schieben forehand's partner (the event
+    may leave it out; when it names one, the fold has checked it against this)."""
+    if start.declarer is not None:
+        return start.declarer
+    return partner_of(start.forehand) if start.schoben else start.forehand
 
 
 def prior_blocks(cfg: GameConfigured) -> tuple[Blocks, Blocks]:

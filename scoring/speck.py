@@ -42,13 +42,12 @@ def first_dealer(state: GameState) -> int:
 
 
 def next_forehand(state: GameState) -> int:
-    """Forehand of the next game: one seat on from the last scored game (the deal rotates
-    counter-clockwise, like play); an abandoned game is dealt again by the same dealer."""
-    scored = [r for r in state.rounds if not r.abandoned]
-    if not scored:
+    """Forehand of the next game: the seat after the first dealer for game 1, then the
+    engine's rotation (``GameState.next_forehand``: one seat on per game, counter-clockwise
+    like play; a game left unfinished is dealt again by the same dealer)."""
+    if state.next_forehand is None:
         return (first_dealer(state) + 1) % 4
-    last = scored[-1]
-    return (last.forehand + 1) % 4 if last.complete else last.forehand
+    return state.next_forehand
 
 
 def next_game(state: GameState, bodentrumpf: str) -> RoundStarted:

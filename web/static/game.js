@@ -162,7 +162,7 @@
     const trick = r ? r.trick : [];
     const bySeat = {};
     for (const pc of trick) bySeat[pc.seat] = pc;
-    const stoeckPossible = r && r.trump && !r.complete && !s.game_over;
+    const stoeckPossible = r && r.stoeck.status !== "unavailable" && !r.complete && !s.game_over;
     const seats = [0, 1, 2, 3].map((seat) => {
       const pc = bySeat[seat];
       const turn = s.to_play === seat;
@@ -380,9 +380,8 @@
 
   async function roundDialog() {
     const s = st();
-    const prev = s.round ? s.round.forehand : null;
     const ev = await dialog(t("new_round"), (body) => {
-      const fore = choice("forehand", seatOptions(), prev === null ? 0 : (prev + 1) % 4, "g2");
+      const fore = choice("forehand", seatOptions(), s.next_forehand ?? 0, "g2");  // the engine's rotation
       const con = choice("contract", CONTRACTS.map((c) => [c, el("span", {}, contractIcon(c), " ", contractLabel(c),
         view.factors ? el("span", { class: "badge mult", text: `×${view.factors[c]}` }) : null)]), null, "g2");
       const pushed = el("input", { type: "checkbox", id: "schieben" });
@@ -391,9 +390,8 @@
       return () => {
         if (!con.get()) return t("contract") + "?";
         const f = Number(fore.get());
-        const out = { type: "round_started", forehand: f, contract: con.get(), schoben: pushed.checked };
-        if (pushed.checked) out.declarer = (f + 2) % 4;  // Schieben: the partner chooses
-        return out;
+        // After Schieben the engine names the partner as declarer.
+        return { type: "round_started", forehand: f, contract: con.get(), schoben: pushed.checked };
       };
     });
     if (ev) await send(ev);
