@@ -160,6 +160,16 @@ class TableLayout:
         vx, vy = vector
         return max(EDGES, key=lambda e: _EDGE_VECTORS[e][0] * vx + _EDGE_VECTORS[e][1] * vy)
 
+    def squareness(self, vector: tuple[float, float]) -> tuple[str, float]:
+        """The edge a direction points at, and how squarely: 1 straight at its middle, 0 on
+        the diagonal to the next edge (1 - tan of the angle off the edge's axis)."""
+        vx, vy = vector
+        scores = sorted(((_EDGE_VECTORS[e][0] * vx + _EDGE_VECTORS[e][1] * vy, e) for e in EDGES), reverse=True)
+        (s1, e1), (s2, _) = scores[0], scores[1]
+        if s1 <= 0:
+            return e1, 0.0
+        return e1, 1.0 - max(s2, 0.0) / s1
+
     def seat_towards(self, vector: tuple[float, float]) -> int:
         """The seat a direction from the centre points at (e.g. where a trick was swept to)."""
         return self.seat_of_edge(self.edge_towards(vector))

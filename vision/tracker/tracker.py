@@ -30,7 +30,7 @@ from vision.detection import Detection, FrameDetections
 from vision.tracker.assignment import assign
 from vision.tracker.config import TrackerConfig
 from vision.tracker.identity import Reading, cards_not_held, resolve
-from vision.tracker.layout import SeatGuess, TableLayout
+from vision.tracker.layout import _EDGE_VECTORS, SeatGuess, TableLayout
 from vision.tracker.reread import CardReread
 from vision.tracker.tracks import Track, TrackState, associate
 
@@ -199,9 +199,15 @@ class TrickTracker:
         if not isinstance(event, RoundStarted):
             raise TypeError(f"start_round needs a RoundStarted event, got {type(event).__name__}")
         next_seat(event.forehand)  # validates the seat
+        # Face-up cards lying about after the last round ended are that round's cards,
+        # turned up to count them: shown, not played. A single one may be this round's
+        # lead, laid before the contract was entered, and still counts.
+        after_round = [
+            tr for tr in self._tracks if self.round_over and tr.state is TrackState.CANDIDATE and tr.missed == 0
+        ]
         self._contract = event.contract
         self._bodentrumpf = event.bodentrumpf
-        self._shown = {}
+        self._shown = {tr.id: tr.anchor for tr in after_round} if len(after_round) >= 2 else {}
         self._leader = self._forehand = event.forehand
         self._trick = []
         self._tricks_done = 0
@@ -261,16 +267,65 @@ class TrickTracker:
             if tr.state is TrackState.CANDIDATE and tr.rest_frames >= self.config.minimum_consecutive_frames
         ]
         ready.sort(key=lambda tr: (tr.rest_t, tr.id))
+        ready = self._order_together(ready)
         for track in ready:
             if self.round_over:
                 break
             self._waiting = False
+            if self._awaits_partner(track):
+                break
             events += self._decide(track, frame.t, forced=False)
             if self._waiting and track.missed == 0:
                 # Cards count in the order they came to rest: one laid later but read
                 # sooner waits for this one (a bounded wait, maximum_decision_frames).
                 break
         return events
+
+    def _partners(self, track: Track) -> list[Track]:
+        """Cards laid almost together with ``track``: other candidates in the trick area
+        that came to rest (or are still coming in) within ``together_window`` of it."""
+        cfg = self.config
+        out = []
+        for other in self._tracks:
+            if other is track or other.state is not TrackState.CANDIDATE or other.missed:
+                continue
+            if abs(other.rest_t - track.rest_t) > cfg.together_window:
+                continue
+            if math.dist(other.anchor, track.anchor) < 0.5 * track.size:
+                continue  # the same card seen twice (a partial view beside the whole)
+            if not self.layout.in_play_area(other.anchor, *self._size):
+                continue
+            out.append(other)
+        return out
+
+    def _awaits_partner(self, track: Track) -> bool:
+        """Wait (within the latency budget) while a card laid almost together with
+        ``track`` has not come to rest long enough to be weighed against it."""
+        if track.rest_frames >= self.config.maximum_decision_frames or self._expected_seat() is None:
+            return False
+        return any(
+            other.rest_frames < self.config.minimum_consecutive_frames and other.rest_t >= track.rest_t
+            for other in self._partners(track)
+        )
+
+    def _order_together(self, ready: list[Track]) -> list[Track]:
+        """``ready`` in the order to count them, the first two swapped when they were laid
+        almost together and where they lie and where their hands came from fit the two
+        seats whose turn it is clearly better the other way round. Which of them settled a
+        frame sooner says nothing about who laid first."""
+        first = self._expected_seat()
+        if len(ready) < 2 or first is None or len(self._trick) >= 3:
+            return ready
+        a, b = ready[0], ready[1]
+        if b not in self._partners(a):
+            return ready
+        taken = {laid.seat for laid in self._trick} | {first}
+        second = next((seat for seat in turn_order(self._leader) if seat not in taken), None)
+        if second is None:
+            return ready
+        as_is = self._fit(a, first) + self._fit(b, second)
+        swapped = self._fit(b, first) + self._fit(a, second)
+        return [b, a, *ready[2:]] if swapped > as_is + 0.5 else ready
 
     def finish(self, t: float | None = None) -> list[TrackerEvent]:
         """The stream ended: count the cards that were about to count.
@@ -331,6 +386,8 @@ class TrickTracker:
         """
         if t - track.last_t > self.config.lost_track_buffer:
             return False
+        if track.id in self._shown and track.missed >= self.config.collect_after_frames:
+            return False  # a shown card put away: never to be taken for the card laid there next
         if track.id in in_trick:
             return True
         if track.state is TrackState.CANDIDATE and track.rest_frames >= 2:
@@ -352,11 +409,16 @@ class TrickTracker:
 
     # -- decisions ------------------------------------------------------------------------
 
-    def _expected_seat(self) -> int | None:
-        """Whose turn it is; None when nobody knows who leads (the last trick had an unseen card)."""
-        if not self._trick and self._done and len(self._done[-1]) < 4:
+    def _expected_seat(self, before: int | None = None) -> int | None:
+        """Whose turn the card after the trick's first ``before`` cards (default: all of
+        them) is: the first seat in turn order from the leader that has not laid one of
+        them. A card laid out of turn leaves the turn where it was. None when nobody knows
+        who leads (the last trick had an unseen card) or the trick is full."""
+        n = len(self._trick) if before is None else before
+        if n == 0 and self._done and len(self._done[-1]) < 4:
             return None
-        return (self._leader + len(self._trick)) % 4
+        taken = {laid.seat for laid in self._trick[:n]}
+        return next((seat for seat in turn_order(self._leader) if seat not in taken), None)
 
     def _decide(self, track: Track, t: float, *, forced: bool) -> list[TrackerEvent]:
         """Count ``track`` as played if it is ready (``forced``: decide now, whatever the read)."""
@@ -364,7 +426,7 @@ class TrickTracker:
         # A card of this trick that vanished and shows up again elsewhere (nudged far,
         # lifted and put back) is the same card, not a new play.
         leader, _ = track.leading_identity()
-        if self._is_shown_bodentrumpf(track, leader):
+        if self._is_shown(track, leader):
             return []
         for laid in self._trick:
             if laid.card == leader and self._track(laid.track_id) is not track and self._left_its_place(laid):
@@ -387,7 +449,7 @@ class TrickTracker:
         if not self.layout.in_play_area(place, *self._size):
             # Held cards, the Bodentrumpf, a stack at the rim: not a card laid into the trick.
             return []
-        seat_guess = self._assign(place, place_corners)
+        seat_guess = self._assign(place, place_corners, track=track)
         reading = resolve(
             track.votes, self._played, replay_share=cfg.replay_share, not_held=self._not_held[seat_guess.seat]
         )
@@ -436,24 +498,96 @@ class TrickTracker:
             events += self._collect(t, collector=None if unseen is None else self._collector(), unseen=unseen)
             if self.round_over:
                 return events
-            seat_guess = self._assign(place, place_corners)  # a new trick: new leader, no seat taken
+            seat_guess = self._assign(place, place_corners, track=track)  # a new trick: new leader, no seat taken
         events.append(self._play(track, seat_guess.seat, reading, t, place))
         return events
 
     def _assign(
-        self, place: tuple[float, float], corners: tuple[tuple[float, float], ...], laid: _Laid | None = None
+        self,
+        place: tuple[float, float],
+        corners: tuple[tuple[float, float], ...],
+        laid: _Laid | None = None,
+        track: Track | None = None,
     ) -> SeatGuess:
         """The seat of a card lying at ``place``: the next card of the trick, or (``laid``)
-        a card of the trick already counted, whose turn and other seats follow from it."""
+        a card of the trick already counted.
+
+        A trick is laid in turn, so the card's seat is whose turn it is. Where it lies and
+        where the hand came from are evidence only: cards laid close together near the
+        centre, turned any way, say little about who laid them, and taking them for the
+        seat they lie nearest gave neighbours each other's cards in pairs. Only clear
+        evidence (``_out_of_turn_evidence``) names another seat, which the rules engine
+        then flags out of turn for the table to confirm or dismiss. When nobody knows
+        whose turn it is (after a trick with an unseen card), the geometry decides.
+        """
+        index = len(self._trick) if laid is None else self._trick.index(laid)
+        expected = self._expected_seat(index) if index < 4 else None
         if laid is None:
-            expected = self._expected_seat()
             others = {other.seat for other in self._trick} if len(self._trick) < 4 else set()
         else:
-            expected = (self._leader + self._trick.index(laid)) % 4
             others = {other.seat for other in self._trick if other is not laid}
-        return self.layout.assign(
-            place, *self._size, corners=corners, expected=expected, exclude=others, centre=self.table_centre
-        )
+        if expected is None:
+            return self.layout.assign(place, *self._size, corners=corners, exclude=others, centre=self.table_centre)
+        size = track.rest_size if track is not None else (laid.size if laid is not None else 0.0)
+        origin = track.origin if track is not None else None
+        evidence = self._out_of_turn_evidence(place, size, origin, expected, others)
+        return evidence if evidence is not None else SeatGuess(expected, 1.0, "turn")
+
+    def _centre_px(self) -> tuple[float, float]:
+        w, h = self._size
+        return self.table_centre or (self.layout.centre[0] * w, self.layout.centre[1] * h)
+
+    def _out_of_turn_evidence(
+        self,
+        place: tuple[float, float],
+        size: float,
+        origin: tuple[float, float] | None,
+        expected: int,
+        taken: set[int],
+    ) -> SeatGuess | None:
+        """The seat that clearly laid a card whose turn was ``expected``'s, if another.
+
+        Clear is: the hand brought the card in from that seat's edge (first seen far out,
+        squarely on that side of where it came to rest), or the card lies squarely in
+        front of that seat, far out from the centre. A hand seen coming from ``expected``'s
+        edge settles it the other way, wherever the card lies. The card's angle is no
+        evidence: cards are tossed at any angle, and double-headed court cards have no up.
+        """
+        cfg = self.config
+        size = max(size, 1.0)
+        if origin is not None:
+            way_in = (origin[0] - place[0], origin[1] - place[1])
+            if math.hypot(*way_in) >= cfg.approach_distance * size:
+                edge, margin = self.layout.squareness(way_in)
+                seat = self.layout.seat_of_edge(edge)
+                if margin >= cfg.evidence_margin:
+                    if seat == expected:
+                        return None
+                    if seat not in taken:
+                        return SeatGuess(seat, margin, "approach")
+        cx, cy = self._centre_px()
+        out = (place[0] - cx, place[1] - cy)
+        if math.hypot(*out) >= cfg.front_distance * size:
+            edge, margin = self.layout.squareness(out)
+            seat = self.layout.seat_of_edge(edge)
+            if margin >= cfg.evidence_margin and seat != expected and seat not in taken:
+                return SeatGuess(seat, margin, "position")
+        return None
+
+    def _fit(self, track: Track, seat: int) -> float:
+        """How well where ``track`` lies and where its hand came from fit ``seat`` (-2..2):
+        to order two cards laid almost together, never to overrule the turn."""
+        cx, cy = self._centre_px()
+        size = max(track.rest_size, 1.0)
+        ex, ey = _EDGE_VECTORS[self.layout.edges[seat]]
+        score = 0.0
+        for vx, vy in ((track.anchor[0] - cx, track.anchor[1] - cy), (track.origin[0] - track.anchor[0], track.origin[1] - track.anchor[1])):
+            length = math.hypot(vx, vy)
+            if length > 0:
+                # A card almost at the centre, or a hand seen only where it laid the card,
+                # points nowhere in particular: weigh the direction by how far out it is.
+                score += (vx * ex + vy * ey) / length * min(1.0, length / size)
+        return score
 
     def _unseen_seat(self) -> int | None:
         """The seat whose card was never read, when the trick was swept with three counted."""
@@ -473,21 +607,22 @@ class TrickTracker:
             return True
         return self._last_collected_t is not None and track.first_t <= self._last_collected_t
 
-    def _is_shown_bodentrumpf(self, track: Track, leader: str | None) -> bool:
-        """Speck: the Bodentrumpf turned up before the first trick is shown, not played.
+    def _is_shown(self, track: Track, leader: str | None) -> bool:
+        """A card shown, not played: it lies where it was when it was shown.
 
-        It stays "shown" while it lies where it was first seen at rest; should the dealer
-        later lay it from there into a trick, it moves, settles elsewhere and counts.
+        Shown are the Speck Bodentrumpf turned up before the first trick, and the cards
+        left face up from the round before when this one started (the last trick turned
+        up to count). It stays "shown" while it lies where it was first seen at rest;
+        should it later be laid from there into a trick, it moves, settles elsewhere and
+        counts.
         """
-        if self._bodentrumpf is None or leader != self._bodentrumpf:
-            return False
         shown = self._shown.get(track.id)
-        if shown is None:
-            if self._played:
-                return False
-            self._shown[track.id] = track.anchor
-            return True
-        return ((track.anchor[0] - shown[0]) ** 2 + (track.anchor[1] - shown[1]) ** 2) ** 0.5 <= track.size
+        if shown is not None:
+            return ((track.anchor[0] - shown[0]) ** 2 + (track.anchor[1] - shown[1]) ** 2) ** 0.5 <= track.size
+        if self._bodentrumpf is None or leader != self._bodentrumpf or self._played:
+            return False
+        self._shown[track.id] = track.anchor
+        return True
 
     def _play(self, track: Track, seat: int, reading: Reading, t: float, place: tuple[float, float]) -> CardPlayed:
         assert self._contract is not None
@@ -607,15 +742,16 @@ class TrickTracker:
         return events
 
     def _check_seat(self, laid: _Laid, track: Track, t: float) -> list[TrackerEvent]:
-        """A card counted from a partial view now lies whole: where it lies names its seat.
+        """A card counted from a partial view now lies whole: weigh the evidence on its seat again.
 
         A hand that lays a card hides part of it, so the view it counted from lay off its
-        true place, towards the hand; the first card of a game (no card size known yet to
-        tell a partial view) may then have been given the neighbour's seat.
+        true place, towards the hand, and may have looked like a card in front of another
+        player (or hidden that it is). A changed seat is reported as a correction the
+        table sees, never made silently.
         """
-        guess = self._assign(track.anchor, track.anchor_corners, laid)
+        guess = self._assign(track.anchor, track.anchor_corners, laid, track)
         laid.placed, laid.size = track.anchor, track.rest_size
-        if guess.seat == laid.seat:
+        if guess.seat == laid.seat or any(other.seat == guess.seat for other in self._trick if other is not laid):
             return []
         laid.seat = guess.seat
         count = self._counted.get(laid.card)

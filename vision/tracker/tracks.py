@@ -53,6 +53,8 @@ class Track:
     first_t: float
     last_t: float
     velocity: tuple[float, float] = (0.0, 0.0)
+    #: Where the card was first seen: still in the hand that lays it, on that player's side.
+    origin: tuple[float, float] = (0.0, 0.0)
     seen: int = 1
     missed: int = 0
     anchor: tuple[float, float] = (0.0, 0.0)
@@ -90,6 +92,7 @@ class Track:
             size=card_size(det.corners),
             first_t=t,
             last_t=t,
+            origin=centre,
             anchor=centre,
             anchor_corners=tuple(det.corners),
             rest_t=t,
