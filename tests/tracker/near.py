@@ -123,7 +123,9 @@ class _Script:
         passing: dict[str, range] = {}
         for prev, nxt in zip(lays, lays[1:], strict=False):
             if not prev.taken_back and self.rng.random() < self.h.cover_previous:
-                passing[prev.card] = range(nxt.appear, nxt.appear + min(2, nxt.slide))
+                # The hand passes over it on its way in, once it lies at rest.
+                first = max(nxt.appear, prev.arrive + prev.cover + 1)
+                passing[prev.card] = range(first, max(first, nxt.appear + min(2, nxt.slide)))
         nudges: dict[str, int] = {}
         for lay in lays:
             if not lay.taken_back and self.rng.random() < self.h.nudge:

@@ -267,8 +267,9 @@ class TrickTracker:
             if tr.state is TrackState.CANDIDATE and tr.rest_frames >= self.config.minimum_consecutive_frames
         ]
         ready.sort(key=lambda tr: (tr.rest_t, tr.id))
-        ready = self._order_together(ready)
-        for track in ready:
+        while ready:
+            ready = self._order_together(ready)
+            track = ready.pop(0)
             if self.round_over:
                 break
             self._waiting = False
@@ -287,11 +288,11 @@ class TrickTracker:
         cfg = self.config
         out = []
         for other in self._tracks:
-            if other is track or other.state is not TrackState.CANDIDATE or other.missed:
+            if other is track or other.state is not TrackState.CANDIDATE or other.missed or other.id in self._shown:
                 continue
-            if abs(other.rest_t - track.rest_t) > cfg.together_window:
+            if abs(other.arrival - track.arrival) > cfg.together_window:
                 continue
-            if math.dist(other.anchor, track.anchor) < 0.5 * track.size:
+            if other.leading_identity()[0] == track.leading_identity()[0]:
                 continue  # the same card seen twice (a partial view beside the whole)
             if not self.layout.in_play_area(other.anchor, *self._size):
                 continue
@@ -299,33 +300,53 @@ class TrickTracker:
         return out
 
     def _awaits_partner(self, track: Track) -> bool:
-        """Wait (within the latency budget) while a card laid almost together with
-        ``track`` has not come to rest long enough to be weighed against it."""
-        if track.rest_frames >= self.config.maximum_decision_frames or self._expected_seat() is None:
+        """Wait (within twice the latency budget) while a card laid almost together with
+        ``track`` is still to be counted and may be the card whose turn it is: it has not
+        come to rest long enough to be weighed against ``track``, or ``track`` looks laid
+        out of turn, or the other fits the turn clearly better."""
+        cfg = self.config
+        first, taken = self._upcoming()
+        if first is None or track.rest_frames >= 2 * cfg.maximum_decision_frames:
             return False
-        return any(
-            other.rest_frames < self.config.minimum_consecutive_frames and other.rest_t >= track.rest_t
-            for other in self._partners(track)
-        )
+        partners = self._partners(track)
+        if not partners:
+            return False
+        if self._assign(track.settled, track.settled_corners, track=track).by != "turn":
+            return True
+        second = self._second_seat(first, taken)
+        if second is not None and any(self._better_swapped(track, other, first, second) for other in partners):
+            return True
+        if track.rest_frames >= cfg.maximum_decision_frames:
+            return False
+        return any(other.rest_frames < cfg.minimum_consecutive_frames and other.arrival >= track.arrival for other in partners)
+
+    def _second_seat(self, first: int, taken: set[int]) -> int | None:
+        """Whose turn it is after ``first`` lays the next card (``taken``: seats that have laid)."""
+        if len(self._trick) == 3:
+            return None  # the fourth card, then the next lead: the winner is not known yet
+        leader = first if len(self._trick) == 4 else self._leader
+        return next((seat for seat in turn_order(leader) if seat not in taken | {first}), None)
+
+    def _better_swapped(self, a: Track, b: Track, first: int, second: int) -> bool:
+        """Do ``b`` then ``a`` fit the seats ``first`` and ``second`` clearly better than
+        ``a`` then ``b``?"""
+        as_is = self._fit(a, first) + self._fit(b, second)
+        swapped = self._fit(b, first) + self._fit(a, second)
+        return swapped > as_is + 0.5
 
     def _order_together(self, ready: list[Track]) -> list[Track]:
         """``ready`` in the order to count them, the first two swapped when they were laid
         almost together and where they lie and where their hands came from fit the two
         seats whose turn it is clearly better the other way round. Which of them settled a
         frame sooner says nothing about who laid first."""
-        first = self._expected_seat()
-        if len(ready) < 2 or first is None or len(self._trick) >= 3:
+        first, taken = self._upcoming()
+        if len(ready) < 2 or first is None:
             return ready
         a, b = ready[0], ready[1]
-        if b not in self._partners(a):
+        second = self._second_seat(first, taken)
+        if second is None or b not in self._partners(a):
             return ready
-        taken = {laid.seat for laid in self._trick} | {first}
-        second = next((seat for seat in turn_order(self._leader) if seat not in taken), None)
-        if second is None:
-            return ready
-        as_is = self._fit(a, first) + self._fit(b, second)
-        swapped = self._fit(b, first) + self._fit(a, second)
-        return [b, a, *ready[2:]] if swapped > as_is + 0.5 else ready
+        return [b, a, *ready[2:]] if self._better_swapped(a, b, first, second) else ready
 
     def finish(self, t: float | None = None) -> list[TrackerEvent]:
         """The stream ended: count the cards that were about to count.
@@ -419,6 +440,17 @@ class TrickTracker:
             return None
         taken = {laid.seat for laid in self._trick[:n]}
         return next((seat for seat in turn_order(self._leader) if seat not in taken), None)
+
+    def _upcoming(self) -> tuple[int | None, set[int]]:
+        """Whose turn the next card counted is, and the seats that cannot lay it. After a
+        full trick still lying there, the next card leads the next trick: its winner's."""
+        if len(self._trick) < 4:
+            return self._expected_seat(), {laid.seat for laid in self._trick}
+        assert self._contract is not None
+        cards = _in_turn([(laid.seat, laid.card) for laid in self._trick], self._leader)
+        if len({seat for seat, _ in cards}) < 4 or cards[0][0] != self._leader:
+            return None, set()
+        return cards[trick_winner([c for _, c in cards], self._contract)][0], set()
 
     def _decide(self, track: Track, t: float, *, forced: bool) -> list[TrackerEvent]:
         """Count ``track`` as played if it is ready (``forced``: decide now, whatever the read)."""
@@ -520,11 +552,10 @@ class TrickTracker:
         then flags out of turn for the table to confirm or dismiss. When nobody knows
         whose turn it is (after a trick with an unseen card), the geometry decides.
         """
-        index = len(self._trick) if laid is None else self._trick.index(laid)
-        expected = self._expected_seat(index) if index < 4 else None
         if laid is None:
-            others = {other.seat for other in self._trick} if len(self._trick) < 4 else set()
+            expected, others = self._upcoming()
         else:
+            expected = self._expected_seat(self._trick.index(laid))
             others = {other.seat for other in self._trick if other is not laid}
         if expected is None:
             return self.layout.assign(place, *self._size, corners=corners, exclude=others, centre=self.table_centre)

@@ -61,6 +61,8 @@ class Track:
     anchor_corners: tuple[tuple[float, float], ...] = ()
     rest_frames: int = 1
     rest_t: float = 0.0
+    #: When it first came to rest (laid down), kept when it is nudged later; None before.
+    arrived_t: float | None = None
     #: Sum of the recogniser's confidences over the reads since the card came to rest:
     #: low while a hand still half covers it.
     rest_confidence: float = 0.0
@@ -112,6 +114,11 @@ class Track:
         return (self.centre[0] + self.velocity[0], self.centre[1] + self.velocity[1])
 
     @property
+    def arrival(self) -> float:
+        """When the card was laid down (came to rest), or the latest time if it never was yet."""
+        return self.arrived_t if self.arrived_t is not None else self.rest_t
+
+    @property
     def moving(self) -> bool:
         return self.rest_frames < 2
 
@@ -161,6 +168,8 @@ class Track:
             self.rest_confidence = det.confidence
             self.rest_size_sum = card_size(det.corners)
             self.rest_reads = 1
+        if self.arrived_t is None and self.rest_frames >= 2:
+            self.arrived_t = self.rest_t
         if self.rest_frames > self.settled_frames:
             self.settled = self.anchor
             self.settled_corners = self.anchor_corners
@@ -230,7 +239,12 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
     if track.missed:
         # A card reappearing after a gap may have been nudged meanwhile.
         gate = max(gate, cfg.match_distance * 1.5)
-    cost = math.dist(track.predicted, det.center) / track.size
+    if track.state is TrackState.PLAYED and det.card != track.card and all(card != track.card for card, _ in det.alternatives):
+        # A counted card just nudged is "moving", but a card read as another one a little
+        # way off is the next card coming in over it, not the counted card moving on.
+        gate = min(gate, cfg.match_distance)
+    # A card in motion goes on as it went or stops dead (laid down): either place explains it.
+    cost = min(math.dist(track.predicted, det.center), math.dist(track.centre, det.center)) / track.size
     identity = track.card
     if identity is None:
         best, share = track.leading_identity()
