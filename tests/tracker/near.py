@@ -188,11 +188,14 @@ class _Script:
             lay = self._plan(seat, card, at)
             if i == 0 and beside:
                 # Led while the last trick still lies there: beside it, or right on it.
+                was = lay.target
                 if rng.random() < 0.5:
                     ex, ey = TOWARDS[seat]
                     lay.target = (lay.target[0] + 60 * ex - 55 * ey, lay.target[1] + 60 * ey + 55 * ex)
                 else:
                     lay.target = (CENTRE[0] + rng.uniform(-8, 8), CENTRE[1] + rng.uniform(-8, 8))
+                if lay.slide == 1:  # tossed: it lands where it is first seen
+                    lay.start = (lay.start[0] + lay.target[0] - was[0], lay.start[1] + lay.target[1] - was[1])
             lays.append(lay)
         self._animate(lays, tail=rng.randint(3, 8))
         for lay in lays:

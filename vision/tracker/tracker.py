@@ -18,6 +18,7 @@ as seen and left for the rules engine to flag.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import deque
 from collections.abc import Sequence
@@ -282,15 +283,18 @@ class TrickTracker:
                 break
         return events
 
-    def _partners(self, track: Track) -> list[Track]:
+    def _partners(self, track: Track, since: float | None = None) -> list[Track]:
         """Cards laid almost together with ``track``: other candidates in the trick area
-        that came to rest (or are still coming in) within ``together_window`` of it."""
+        that came to rest (or are still coming in) within ``together_window`` of it; with
+        ``since``, those laid from that many seconds before it until it."""
         cfg = self.config
         out = []
         for other in self._tracks:
             if other is track or other.state is not TrackState.CANDIDATE or other.missed or other.id in self._shown:
                 continue
-            if abs(other.arrival - track.arrival) > cfg.together_window:
+            if since is None and abs(other.arrival - track.arrival) > cfg.together_window:
+                continue
+            if since is not None and not track.arrival + since <= other.arrival <= track.arrival:
                 continue
             if other.leading_identity()[0] == track.leading_identity()[0]:
                 continue  # the same card seen twice (a partial view beside the whole)
@@ -309,10 +313,14 @@ class TrickTracker:
         if first is None or track.rest_frames >= 2 * cfg.maximum_decision_frames:
             return False
         partners = self._partners(track)
+        if self._assign(track.settled, track.settled_corners, track=track).by != "turn" and (
+            partners or self._partners(track, since=-math.inf)
+        ):
+            # It looks laid out of turn, and a card laid with it or before it is still to
+            # be counted: that one may be the card whose turn it was, only slower to read.
+            return True
         if not partners:
             return False
-        if self._assign(track.settled, track.settled_corners, track=track).by != "turn":
-            return True
         second = self._second_seat(first, taken)
         if second is not None and any(self._better_swapped(track, other, first, second) for other in partners):
             return True
@@ -320,12 +328,20 @@ class TrickTracker:
             return False
         return any(other.rest_frames < cfg.minimum_consecutive_frames and other.arrival >= track.arrival for other in partners)
 
+    def _turn_seats(self) -> list[int]:
+        """The seats whose turn the next cards are, in order, as far as that is known now
+        (after the trick's fourth card the winner leads, who is not known yet)."""
+        first, taken = self._upcoming()
+        if first is None:
+            return []
+        if len(self._trick) == 4:
+            return turn_order(first)
+        return [first, *(seat for seat in turn_order(self._leader) if seat not in taken | {first})]
+
     def _second_seat(self, first: int, taken: set[int]) -> int | None:
         """Whose turn it is after ``first`` lays the next card (``taken``: seats that have laid)."""
-        if len(self._trick) == 3:
-            return None  # the fourth card, then the next lead: the winner is not known yet
-        leader = first if len(self._trick) == 4 else self._leader
-        return next((seat for seat in turn_order(leader) if seat not in taken | {first}), None)
+        seats = self._turn_seats()
+        return seats[1] if len(seats) > 1 and seats[0] == first else None
 
     def _better_swapped(self, a: Track, b: Track, first: int, second: int) -> bool:
         """Do ``b`` then ``a`` fit the seats ``first`` and ``second`` clearly better than
@@ -335,18 +351,27 @@ class TrickTracker:
         return swapped > as_is + 0.5
 
     def _order_together(self, ready: list[Track]) -> list[Track]:
-        """``ready`` in the order to count them, the first two swapped when they were laid
-        almost together and where they lie and where their hands came from fit the two
-        seats whose turn it is clearly better the other way round. Which of them settled a
-        frame sooner says nothing about who laid first."""
-        first, taken = self._upcoming()
-        if len(ready) < 2 or first is None:
+        """``ready`` in the order to count them: when the first of them was laid almost
+        together with others, the one of the group that should come first is the one
+        whose place and hand fit the seats whose turn it is clearly best. Which of them
+        settled a frame sooner says nothing about who laid first."""
+        seats = self._turn_seats()
+        if len(ready) < 2 or not seats:
             return ready
-        a, b = ready[0], ready[1]
-        second = self._second_seat(first, taken)
-        if second is None or b not in self._partners(a):
+        partners = self._partners(ready[0])
+        group = [ready[0], *(tr for tr in ready[1:] if tr in partners)][:3]
+        if len(group) < 2:
             return ready
-        return [b, a, *ready[2:]] if self._better_swapped(a, b, first, second) else ready
+        seats = seats[: len(group)]
+
+        def score(order: tuple[Track, ...]) -> float:
+            return sum(self._fit(tr, seat) for tr, seat in zip(order, seats, strict=False))
+
+        as_is = score(tuple(group))
+        best = max(itertools.permutations(group), key=score)
+        if score(best) <= as_is + 0.5 or best[0] is ready[0]:
+            return ready
+        return [best[0], *(tr for tr in ready if tr is not best[0])]
 
     def finish(self, t: float | None = None) -> list[TrackerEvent]:
         """The stream ended: count the cards that were about to count.
@@ -1034,6 +1059,13 @@ class TrickTracker:
                     # Everything it was read as while it lay there: the evidence a later
                     # reread of this card is weighed on.
                     self._counted[laid.card] = replace(count, votes=dict(track.votes))
+        gone = {laid.card for laid in self._trick}
+        for track in self._tracks:
+            identity = track.leading_identity()[0]
+            if track.state is TrackState.CANDIDATE and identity in gone:
+                # A card of this trick seen as a new track while it was gathered and swept
+                # (overlapping cards moving fast): it must never take the next card's place.
+                track.state, track.card = TrackState.IGNORED, identity
         self._trick = []
         self._recompute_constraints()
         self._tricks_done += 1

@@ -149,6 +149,7 @@ class Track:
         self.size = 0.7 * self.size + 0.3 * card_size(det.corners)
         self.last_t = t
         self.seen += 1
+        back = self.missed > 0
         self.missed = 0
         if math.dist(centre, self.anchor) <= cfg.rest_tolerance * self.size:
             self.rest_frames += 1
@@ -161,6 +162,11 @@ class Track:
                 self.rest_size_sum += card_size(det.corners)
                 self.rest_reads += 1
         else:
+            if back:
+                # Gone, and back elsewhere: laid anew, from a hand that was not seen.
+                self.arrived_t = None
+                self.origin = centre
+                self.settled, self.settled_corners, self.settled_frames = centre, tuple(det.corners), 0
             self.anchor = centre
             self.anchor_corners = tuple(det.corners)
             self.rest_frames = 1
