@@ -266,6 +266,10 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
             # misread. A counted card's identity is settled, so even a weak read of another
             # card nearby (a new card still in the hand that lays it) is not taken for it.
             cost += IDENTITY_PENALTY
+            if det.confidence >= 0.5:
+                # A clear read of another card is not this one moving on, however fast this
+                # one moved: cards laid close together would swap tracks.
+                gate = min(gate, cfg.match_distance + IDENTITY_PENALTY)
     return cost if cost <= gate else None
 
 
