@@ -32,7 +32,7 @@ from vision.tracker.assignment import assign
 from vision.tracker.config import TrackerConfig
 from vision.tracker.identity import Reading, cards_not_held, resolve
 from vision.tracker.layout import _EDGE_VECTORS, SeatGuess, TableLayout
-from vision.tracker.reread import CardReread
+from vision.tracker.reread import CardReread, CardWithdrawn
 from vision.tracker.tracks import Track, TrackState, associate
 
 TRICKS_PER_ROUND = 9
@@ -41,7 +41,7 @@ TRICKS_PER_ROUND = 9
 #: hand (``_take_over_partial_view``).
 PUSHED_SIZE_RATIO = 0.95
 #: What the tracker returns: schema events, and its second thoughts on a card it reported.
-TrackerEvent = Event | CardReread
+TrackerEvent = Event | CardReread | CardWithdrawn
 #: A reread names the earlier card's runner-up only if it had at least this share of that
 #: card's vote: a card nobody read is not a correction, it is a guess.
 MIN_REREAD_SHARE = 0.15
@@ -546,6 +546,11 @@ class TrickTracker:
         events: list[TrackerEvent] = []
         for was, now in reread:
             events.append(self._reread(was, now, t))
+        if not forced:
+            withdrawn = self._withdraw_taken_back(track, t)
+            if withdrawn:
+                events += withdrawn
+                seat_guess = self._assign(place, place_corners, track=track)
         unseen = None if forced else self._unseen_seat()  # forced: a card swept with its trick
         if len(self._trick) >= 4 or unseen is not None:
             # A fifth card: the last trick must have gone unseen (e.g. lifted straight up
@@ -644,6 +649,62 @@ class TrickTracker:
                 # points nowhere in particular: weigh the direction by how far out it is.
                 score += (vx * ex + vy * ey) / length * min(1.0, length / size)
         return score
+
+    def _withdraw_taken_back(self, track: Track, t: float) -> list[TrackerEvent]:
+        """Cards of this trick taken back by their player before ``track``, the next card:
+        withdrawn, so the trick and the turn are as if they had never been laid.
+
+        Taken back is a counted card last seen carried well away from where it lay and
+        gone since, while every other card of the trick still lies in its place: a hand
+        over a card hides it where it lies, a gathered trick moves as a whole, and a card
+        knocked aside still shows. Judged only when the next card counts, because until
+        then a trick being gathered card by card looks the same.
+        """
+        carried: list[_Laid] = []
+        for laid in self._trick:
+            old = self._track(laid.track_id)
+            if old is None or old is track:
+                return []  # forgotten: no telling how it went
+            if self._carried_off(laid, old) and old.last_t < track.arrival:
+                carried.append(laid)
+            elif self._gone_for(laid, old) > t - track.arrival:
+                # Another card was on the move or hidden too when this one was laid: a
+                # gathering, a hand over the trick. (One the trick's collector has just
+                # begun to gather, after this card came down, does not count.)
+                return []
+        if len(carried) == len(self._trick) > 1:
+            return []  # the whole trick went: collected (with a card never seen), not taken back
+        return self._withdraw(carried, t)
+
+    def _gone_for(self, laid: _Laid, track: Track) -> float:
+        """Roughly how long (seconds) ``laid`` has been away from where it lay or unseen:
+        0 while it lies there in view."""
+        away = 0
+        for centre, _ in reversed(track.path):
+            if math.dist(centre, laid.placed) <= self.config.match_distance * laid.size:
+                break
+            away += 1
+        return (away + track.missed) * self._frame_dt
+
+    def _carried_off(self, laid: _Laid, track: Track) -> bool:
+        """Was ``laid`` (shown by ``track``) last seen carried well away from where it lay,
+        and gone since?"""
+        cfg = self.config
+        return track.missed >= cfg.collect_after_frames and math.dist(track.centre, laid.placed) > cfg.left_distance * laid.size
+
+    def _withdraw(self, carried: list[_Laid], t: float) -> list[TrackerEvent]:
+        events: list[TrackerEvent] = []
+        for laid in carried:
+            old = self._track(laid.track_id)
+            if old is not None:
+                old.state = TrackState.RETIRED
+            self._trick.remove(laid)
+            self._played.discard(laid.card)
+            self._counted.pop(laid.card, None)
+            events.append(CardWithdrawn(card=laid.card, t=t))
+        if events:
+            self._recompute_constraints()
+        return events
 
     def _unseen_seat(self) -> int | None:
         """The seat whose card was never read, when the trick was swept with three counted."""
@@ -975,19 +1036,30 @@ class TrickTracker:
         if not self._trick or not all(self._left_its_place(laid) for laid in self._trick):
             return []
         events: list[TrackerEvent] = []
+        left_at = max((tr.last_t for laid in self._trick if (tr := self._track(laid.track_id))), default=None)
+        # A card carried off long before the others left (taken back by its player) whose
+        # place a card swept with the trick took: withdrawn, and that card counts instead.
+        early = [
+            laid for laid in self._trick
+            if (tr := self._track(laid.track_id)) is not None and left_at is not None
+            and self._carried_off(laid, tr) and tr.last_t + 1.0 < left_at
+        ]
+        if early and len(early) < len(self._trick):
+            if len(self._swept(left_at)) >= len(early) + 4 - len(self._trick):
+                events += self._withdraw(early, t)
+            elif any(
+                tr.state is TrackState.CANDIDATE and tr.missed == 0 and tr.seen >= self.config.flush_min_frames
+                and tr.first_t > min(self._track(laid.track_id).last_t for laid in early)  # type: ignore[union-attr]
+                for tr in self._tracks
+            ):
+                return []  # its replacement is being swept with the trick, not yet far: wait
         missing = 4 - len(self._trick)
         if missing > 0:
             # Swept away before every card had settled (a trick collected early): the
             # cards seen briefly still count, oldest first, if there are just enough. Only
             # cards already there while the trick's cards were: one that came after them
             # (sliding in, so it too has moved) is the next trick's lead.
-            left_at = max((tr.last_t for laid in self._trick if (tr := self._track(laid.track_id))), default=None)
-            swept = [
-                tr for tr in self._tracks
-                if tr.state is TrackState.CANDIDATE and tr.seen >= self.config.flush_min_frames
-                and (tr.missed >= 1 or tr.displacement() > self.config.left_distance)
-                and left_at is not None and tr.first_t <= left_at
-            ]
+            swept = self._swept(left_at)
             if len(swept) < missing:
                 if self._tricks_done == TRICKS_PER_ROUND - 1 and (unseen := self._unseen_seat()) is not None:
                     # The round's last trick, swept with a card never read: no next card
@@ -1001,6 +1073,16 @@ class TrickTracker:
                 return events
         events += self._collect(t, collector=self._collector())
         return events
+
+    def _swept(self, left_at: float | None) -> list[Track]:
+        """Candidates swept away with the trick before they were counted: seen long enough,
+        gone or moved off, and there already while the trick's cards were."""
+        return [
+            tr for tr in self._tracks
+            if tr.state is TrackState.CANDIDATE and tr.seen >= self.config.flush_min_frames
+            and (tr.missed >= 1 or tr.displacement() > self.config.left_distance)
+            and left_at is not None and tr.first_t <= left_at
+        ]
 
     def _collector(self) -> int | None:
         """The seat whose side the trick was gathered and swept towards, if that was seen.
