@@ -131,6 +131,8 @@ class _Script:
             if not lay.taken_back and self.rng.random() < self.h.nudge:
                 nudges[lay.card] = lay.arrive + lay.cover + self.rng.randint(3, 6)
         back: dict[str, int] = {lay.card: lay.arrive + lay.cover + self.rng.randint(6, 9) for lay in lays if lay.taken_back}
+        # A card taken back goes back into its player's hand, at that player's edge.
+        self._home = {lay.card: _entry(self.rng, lay.seat) for lay in lays if lay.taken_back}
         for f in range(end):
             for lay in lays:
                 if f < lay.appear:
@@ -141,7 +143,8 @@ class _Script:
                         table.cards.pop(lay.card, None)
                         continue
                     g = (k + 1) / 3
-                    pos = (lay.target[0] + (lay.start[0] - lay.target[0]) * g, lay.target[1] + (lay.start[1] - lay.target[1]) * g)
+                    home = self._home[lay.card]
+                    pos = (lay.target[0] + (home[0] - lay.target[0]) * g, lay.target[1] + (home[1] - lay.target[1]) * g)
                     table.cards[lay.card] = _Card(lay.card, pos, lay.angle)
                     continue
                 if f < lay.arrive:

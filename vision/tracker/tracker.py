@@ -268,6 +268,10 @@ class TrickTracker:
             if tr.state is TrackState.CANDIDATE and tr.rest_frames >= self.config.minimum_consecutive_frames
         ]
         ready.sort(key=lambda tr: (tr.rest_t, tr.id))
+        if ready and not self.round_over:
+            # A card come to rest while one of the trick was carried off: that one was
+            # taken back (before the turn of the cards now down is weighed).
+            events += self._withdraw_taken_back(ready[0], frame.t)
         while ready:
             ready = self._order_together(ready)
             track = ready.pop(0)
@@ -1112,12 +1116,24 @@ class TrickTracker:
             vy += dy
             size += laid.size
             n += 1
+        if n == 0:
+            return None
+        mx, my = vx / n, vy / n
+        moves = [
+            (tr.centre[0] - laid.placed[0], tr.centre[1] - laid.placed[1])
+            for laid in self._trick if (tr := self._track(laid.track_id)) is not None
+        ]
+        if far is not None and n == len(self._trick) and all(dx * mx + dy * my > 0 for dx, dy in moves) and all(
+            math.hypot(dx, dy) > self.config.left_distance * laid.size for (dx, dy), laid in zip(moves, self._trick, strict=False)
+        ):
+            # Every card went far the same way at once: swept as one, so the way they went
+            # names the collector, wherever on the table a card lay (one led beside the last
+            # trick lies off-centre).
+            return self.layout.seat_towards((mx, my))
         if far is not None:
             track = far[1]
             return self.layout.seat_towards((track.centre[0] - centre[0], track.centre[1] - centre[1]))
-        if n == 0:
-            return None
-        vx, vy, size = vx / n, vy / n, size / n
+        vx, vy, size = mx, my, size / n
         if (vx * vx + vy * vy) ** 0.5 <= self.config.collector_move * size:
             return None
         return self.layout.seat_towards((vx, vy))
