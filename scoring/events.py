@@ -25,6 +25,8 @@ CONTRACTS: Final[tuple[str, ...]] = ("eicheln", "schilten", "rosen", "schellen",
 VARIANTS: Final[tuple[str, ...]] = ("schieber", "speck")
 BLOCKS: Final[tuple[str, ...]] = ("weis", "stoeck", "tricks")
 MULTIPLIER_TABLES: Final[tuple[str, ...]] = ("default", "common", "ascending", "custom")
+#: The camera image's edges, counter-clockwise as seen on screen.
+IMAGE_EDGES: Final[tuple[str, ...]] = ("bottom", "right", "top", "left")
 
 
 class EventError(ValueError):
@@ -70,6 +72,10 @@ class GameConfigured:
     #: first game (2.6.1: the Schreiber deals first); the deal then moves one seat on.
     scorer: int | None = None
     dealer: int | None = None
+    #: Which edge of the camera image each seat sits at, seat 0 first (the table's
+    #: layout; the camera's evidence on who laid a card and who took a trick is read
+    #: against it). None: not recorded, seat 0 at the bottom and play counter-clockwise.
+    seat_edges: tuple[str, str, str, str] | None = None
     t: float | None = None
     type: str = field(default="game_configured", init=False)
 
@@ -255,6 +261,13 @@ def _validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
         for key in ("scorer", "dealer"):
             if out.get(key) is not None:
                 out[key] = _seat(out[key], key)
+        edges = out.get("seat_edges")
+        if edges is not None:
+            if not isinstance(edges, (list, tuple)) or sorted(edges) != sorted(IMAGE_EDGES):
+                raise EventError(
+                    f"seat_edges must name each image edge ({', '.join(IMAGE_EDGES)}) once, seat 0 first, got {edges!r}"
+                )
+            out["seat_edges"] = tuple(edges)
     elif cls is RoundStarted:
         out["forehand"] = _seat(out.get("forehand"), "forehand")
         if out.get("contract") not in CONTRACTS:

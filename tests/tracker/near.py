@@ -154,12 +154,11 @@ class _Script:
                     continue
                 if f == lay.arrive and not lay.taken_back:
                     table.rest_times[lay.card] = round(table.t, 6)
-                if lay.card in nudges and f >= nudges[lay.card]:
-                    if f == nudges[lay.card]:
-                        dx, dy = self.rng.uniform(-10, 10), self.rng.uniform(-10, 10)
-                        lay.target = (lay.target[0] + dx, lay.target[1] + dy)
-                        lay.angle += self.rng.choice((-12.0, 12.0))
-                        table.rest_times.setdefault(lay.card, round(table.t, 6))
+                if f == nudges.get(lay.card):
+                    # Nudged and straightened a little, a moment after it was laid.
+                    dx, dy = self.rng.uniform(-10, 10), self.rng.uniform(-10, 10)
+                    lay.target = (lay.target[0] + dx, lay.target[1] + dy)
+                    lay.angle += self.rng.choice((-12.0, 12.0))
                 card = _Card(lay.card, lay.target, lay.angle)
                 if f < lay.arrive + lay.cover:
                     # Half under the hand: the outline the recogniser guesses is smaller and

@@ -16,6 +16,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from scoring.events import Event, GameConfigured
+
 EDGES: Final[tuple[str, ...]] = ("bottom", "right", "top", "left")
 
 #: Unit vector from the table centre towards each edge, in image coordinates (y down).
@@ -224,6 +226,15 @@ class TableLayout:
                     if (edge in ("top", "bottom")) == vertical and self.seat_of_edge(edge) not in exclude:
                         return SeatGuess(self.seat_of_edge(edge), margin, "orientation")
         return SeatGuess(self.seat_of_edge(e1), margin, "position")
+
+
+def recorded_layout(events: Sequence[Event]) -> TableLayout | None:
+    """The table layout the game's ``game_configured`` recorded; None when it recorded
+    none (a log from before the layout was logged: the caller's fallback decides)."""
+    config = next((e for e in events if isinstance(e, GameConfigured)), None)
+    if config is None or config.seat_edges is None:
+        return None
+    return TableLayout(edges=config.seat_edges)
 
 
 def _long_axis_is_vertical(corners: Sequence[tuple[float, float]]) -> bool | None:
