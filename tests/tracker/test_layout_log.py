@@ -12,7 +12,7 @@ import pytest
 from jasscam.commands.replay import replay_frames, replay_recording
 from scoring.events import CardPlayed, Event, EventError, GameConfigured, RoundStarted, dumps, loads, parse_event
 from scoring.game import fold
-from tests.tracker.table import H, W, Table
+from tests.tracker.table import H, Table, W
 from vision.detection import Detection
 from vision.recording import Recording, RecordingWriter
 from vision.tracker.layout import TableLayout, recorded_layout

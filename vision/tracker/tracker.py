@@ -294,8 +294,10 @@ class TrickTracker:
         cfg = self.config
         out = []
         for other in self._tracks:
-            if other is track or other.state is not TrackState.CANDIDATE or other.missed or other.id in self._shown:
+            if other is track or other.state is not TrackState.CANDIDATE or other.id in self._shown:
                 continue
+            if other.missed and (since is None or other.rest_frames < 2):
+                continue  # gone; but one laid before that a hand now hides will show again
             if since is None and abs(other.arrival - track.arrival) > cfg.together_window:
                 continue
             if since is not None and not track.arrival + since <= other.arrival <= track.arrival:
