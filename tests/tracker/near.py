@@ -102,13 +102,15 @@ class _Script:
         self.table = Table(jitter=habits.jitter)
         self.table._noise = random.Random(seed * 31 + 7)
         self.game = NearGame()
+        #: Cards laid out of turn on purpose this round.
+        self.deliberate: set[str] = set()
 
     # -- laying ---------------------------------------------------------------------------
 
     def _plan(self, seat: int, card: str, appear: int, *, taken_back: bool = False) -> _Lay:
         rng, h = self.rng, self.h
         target, angle = _spot(rng, seat)
-        if rng.random() < h.toss:
+        if rng.random() < h.toss and card not in self.deliberate:
             start, slide = (target[0] + rng.uniform(-12, 12), target[1] + rng.uniform(-12, 12)), 1
         else:
             start, slide = _entry(rng, seat), rng.randint(3, 6)
@@ -179,7 +181,7 @@ class _Script:
         for i, (seat, card) in enumerate(trick):
             if lays:
                 prev = lays[-1]
-                if not prev.taken_back and rng.random() < h.together:
+                if not prev.taken_back and rng.random() < h.together and not {prev.card, card} & self.deliberate:
                     at = max(prev.appear + 1, prev.arrive - rng.randint(0, 2))
                 else:
                     at = prev.arrive + prev.cover + rng.randint(4, 10)
@@ -236,13 +238,16 @@ class _Script:
         rng, h, table = self.rng, self.h, self.table
         contract = rng.choice(CONTRACTS)
         _, plays = random_round(rng, contract, forehand)
+        self.deliberate = set()
         if rng.random() < h.out_of_turn:
             # One player lays before the one whose turn it is (a follower, so the round
             # stays legal): the two cards swap places in the play order.
-            trick = rng.randrange(9)
-            k = trick * 4 + rng.randint(1, 2)
+            at_trick = rng.randrange(9)
+            k = at_trick * 4 + rng.randint(1, 2)
             plays[k], plays[k + 1] = plays[k + 1], plays[k]
-            self.game.out_of_turn.append((index, trick, plays[k][0]))
+            self.game.out_of_turn.append((index, at_trick, plays[k][0]))
+            # Laid on purpose and plainly: by hand, from its player's edge, on its own.
+            self.deliberate = {plays[k][1]}
         self.game.truth.append(RoundStarted(forehand=forehand, contract=contract, t=round(table.t, 6)))
         table.step(rng.randint(3, 8))
         table.cards.clear()  # the last round's turned-up trick put away

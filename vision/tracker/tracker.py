@@ -319,11 +319,12 @@ class TrickTracker:
         if first is None or track.rest_frames >= 2 * cfg.maximum_decision_frames:
             return False
         partners = self._partners(track)
-        if self._assign(track.settled, track.settled_corners, track=track).by != "turn" and (
-            partners or self._partners(track, since=-math.inf)
+        if self._assign(track.settled, track.settled_corners, track=track).by != "turn" and any(
+            other.arrival <= track.arrival + 1.5 * self._frame_dt for other in [*partners, *self._partners(track, since=-math.inf)]
         ):
-            # It looks laid out of turn, and a card laid with it or before it is still to
-            # be counted: that one may be the card whose turn it was, only slower to read.
+            # It looks laid out of turn, and a card laid before it (or at the same moment)
+            # is still to be counted: that one may be the card whose turn it was, only
+            # slower to read. One laid after it does not make it any less out of turn.
             return True
         if not partners:
             return False
@@ -352,9 +353,22 @@ class TrickTracker:
     def _better_swapped(self, a: Track, b: Track, first: int, second: int) -> bool:
         """Do ``b`` then ``a`` fit the seats ``first`` and ``second`` clearly better than
         ``a`` then ``b``?"""
+        hands = (self._hand_from(a), self._hand_from(b))
+        if None not in hands and hands[0] != hands[1] and abs(a.arrival - b.arrival) > 1.5 * self._frame_dt:
+            return False  # both hands seen, one after the other: the order they came in is the order laid
         as_is = self._fit(a, first) + self._fit(b, second)
         swapped = self._fit(b, first) + self._fit(a, second)
         return swapped > as_is + 0.5
+
+    def _hand_from(self, track: Track) -> int | None:
+        """The seat whose edge the hand clearly brought ``track`` in from, if it was seen."""
+        cfg = self.config
+        place = track.settled if track.settled_frames >= 2 else track.anchor
+        way_in = (track.origin[0] - place[0], track.origin[1] - place[1])
+        if math.hypot(*way_in) < cfg.approach_distance * max(track.rest_size, 1.0):
+            return None
+        edge, margin = self.layout.squareness(way_in)
+        return self.layout.seat_of_edge(edge) if margin >= cfg.evidence_margin else None
 
     def _order_together(self, ready: list[Track]) -> list[Track]:
         """``ready`` in the order to count them: when the first of them was laid almost
