@@ -1,8 +1,13 @@
 """Where each seat sits around the image: which table edge belongs to which player.
 
-A card belongs to the player whose edge of the table it lies nearest to, seen from the
-table centre (the configured one, or the one the tracker measured from the tricks so far).
-Cards near a diagonal are the hard case: there the card's
+The tracker gives a card the seat whose turn it is; the layout says which edge is whose,
+so that a hand seen coming in from an edge, a card lying squarely in front of a player,
+and a trick swept off an edge can name the player (evidence that a card came out of
+turn, and who took the trick). Only when nobody knows whose turn it is (after a trick
+with a card never seen) does ``assign`` decide a seat by geometry alone: the player whose
+edge the card lies nearest to, seen from the table centre (the configured one, or the
+one the tracker measured from the tricks so far). Cards near a diagonal are the hard
+case: there the card's
 long axis helps, because a player lays a card roughly pointing at themselves (a bottom or
 top player's card stands upright in the image, a left or right player's card lies on its
 side). The axis is used rather than the artwork's "up" direction so that double-headed
