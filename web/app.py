@@ -204,10 +204,10 @@ def config_from_form(data: dict[str, Any]) -> tuple[GameConfigured, str]:
     # Seat 0 sits at ``edge``, the others follow counter-clockwise (as the set-up shows).
     seat_edges = [EDGES[(EDGES.index(edge) + seat) % 4] for seat in range(4)]
     raw: dict[str, Any] = {"type": "game_configured", "players": players, "seat_edges": seat_edges}
-    for key in ("variant", "target", "multipliers", "custom_multipliers", "end_order"):
+    for key in ("variant", "target", "target_rule", "multipliers", "custom_multipliers", "end_order", "prior_totals"):
         if data.get(key) is not None:
             raw[key] = data[key]
-    for flag in ("weis_one_per_player", "weis_needs_trick"):
+    for flag in ("weis_one_per_player", "weis_needs_trick", "weis_card_once"):
         if flag in data:
             raw[flag] = data[flag]
     if isinstance(raw.get("target"), str):
