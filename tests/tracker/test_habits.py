@@ -238,3 +238,26 @@ def test_a_habit_made_common_costs_no_trick_and_raises_no_flag(habit: str) -> No
     assert result.tricks_right == 18, [t for t in result.tricks if not t.ok]
     assert result.extra_flags == {}
     assert result.rejected == []
+
+
+def test_a_card_laid_right_on_top_of_the_card_before_is_a_new_card() -> None:
+    # Tricks laid close about the centre overlap: seat 1's card lands exactly on seat 0's,
+    # hiding it; the detector sees only the new card where the old one lay.
+    table = Table()
+    table.lay("rosen-6", 0, at=CENTRE, rest=12)
+    del table.cards["rosen-6"]
+    table.lay("rosen-ass", 1, at=CENTRE, start=CENTRE, slide=1, rest=12)
+    events = run(table)
+    assert folded_trick_cards(events) == ([TRICK[:2]], ())
+    assert not [e for e in events if isinstance(e, CardReread)]
+
+
+def test_a_counted_card_misread_for_a_few_frames_where_it_lies_is_no_new_card() -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=12)
+    table.reads_as["rosen-6"] = ("schellen-koenig", 0.9, ())
+    table.step(5)
+    del table.reads_as["rosen-6"]
+    table.step(10)
+    events = run(table)
+    assert folded_trick_cards(events) == ([TRICK[:1]], ())

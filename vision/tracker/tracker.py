@@ -488,6 +488,17 @@ class TrickTracker:
         taken = {laid.seat for laid in self._trick[:n]}
         return next((seat for seat in turn_order(self._leader) if seat not in taken), None)
 
+    def _lies_on_counted(self, track: Track) -> Track | None:
+        """The track of a counted card of this trick lying where ``track`` lies (and hidden
+        by it, or read again instead of it), if any."""
+        for laid in self._trick:
+            old = self._track(laid.track_id)
+            if old is None or old is track:
+                continue
+            if old.state is TrackState.PLAYED and math.dist(old.centre, track.anchor) <= self.config.match_distance * laid.size:
+                return old
+        return None
+
     def _upcoming(self) -> tuple[int | None, set[int]]:
         """Whose turn the next card counted is, and the seats that cannot lay it. After a
         full trick still lying there, the next card leads the next trick: its winner's."""
@@ -521,6 +532,17 @@ class TrickTracker:
         taken = self._take_over_partial_view(track, t, forced=forced)
         if taken is not None:
             return taken
+        under = self._lies_on_counted(track)
+        if under is not None:
+            # Read as another card right where a counted card lies, which is hidden since:
+            # the next card laid on top of it, or that card misread for a few frames. A
+            # misread ends and the counted card shows again; a card on top stays.
+            if under.missed == 0 and track.missed > 0:
+                track.state = TrackState.IGNORED
+                return []
+            if under.missed > 0 and not forced and track.rest_frames < cfg.maximum_decision_frames:
+                self._waiting = True
+                return []
         place, place_corners = track.settled, track.settled_corners
         if forced and track.settled_frames < 2 and track.path:
             # Never lay still: it was laid where it came nearest the middle before the sweep.

@@ -25,6 +25,10 @@ MOVING_VOTE_WEIGHT = 0.5
 
 #: Added to the matching cost when a detection clearly reads as another card.
 IDENTITY_PENALTY = 0.35
+#: A read this sure of another card where a counted card lies is a new card on top of it,
+#: once the counted card has been read as itself this many times since it counted.
+CLEAR_OTHER_READ = 0.6
+COVERED_AFTER_READS = 5
 
 
 class TrackState(Enum):
@@ -81,6 +85,8 @@ class Track:
     )
     votes: dict[str, float] = field(default_factory=dict)
     reads: int = 0
+    #: Reads as its counted card since it counted.
+    confirmed: int = 0
     state: TrackState = TrackState.CANDIDATE
     card: str | None = None  # the decided identity once counted (or ignored)
 
@@ -181,6 +187,8 @@ class Track:
             self.settled_corners = self.anchor_corners
             self.settled_frames = self.rest_frames
         self.path.append((centre, tuple(det.corners)))
+        if self.state is TrackState.PLAYED and det.card == self.card:
+            self.confirmed += 1
         if vote:
             # A card in motion is blurred, tilted, half in a hand: its reads count half.
             self.vote(det, 1.0 if self.rest_frames >= 2 else MOVING_VOTE_WEIGHT)
@@ -246,6 +254,14 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
         # A card reappearing after a gap may have been nudged meanwhile.
         gate = max(gate, cfg.match_distance * 1.5)
     if track.state is TrackState.PLAYED and det.card != track.card and all(card != track.card for card, _ in det.alternatives):
+        if det.confidence >= CLEAR_OTHER_READ and track.confirmed >= COVERED_AFTER_READS:
+            # A card read clearly as another one where a counted card lies that has been
+            # read as itself again and again since it counted: the next card laid right on
+            # top of it (tricks laid close about the centre overlap), not the counted card
+            # misread. (A card counted on early misreads is never confirmed, and is reread
+            # when it shows clearly.) A lone misread starts a track that never comes to
+            # rest long enough to count.
+            return None
         # A counted card just nudged is "moving", but a card read as another one a little
         # way off is the next card coming in over it, not the counted card moving on.
         gate = min(gate, cfg.match_distance)
