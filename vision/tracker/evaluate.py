@@ -250,11 +250,14 @@ def _latencies(truth: Sequence[Event], seen: Sequence[Event]) -> tuple[list[floa
     """
 
     def by_round(events: Sequence[Event]) -> list[dict[str, float | None]]:
+        # A card the camera withdrew (taken back, and laid again later) is timed by the
+        # event that counts.
+        voided = {ev.ref for ev in events if isinstance(ev, EventVoided)}
         rounds: list[dict[str, float | None]] = []
-        for ev in events:
+        for pos, ev in enumerate(events):
             if isinstance(ev, RoundStarted):
                 rounds.append({})
-            elif isinstance(ev, CardPlayed) and rounds:
+            elif isinstance(ev, CardPlayed) and rounds and pos not in voided:
                 rounds[-1].setdefault(ev.card, ev.t)
         return rounds
 
