@@ -201,7 +201,9 @@ def config_from_form(data: dict[str, Any]) -> tuple[GameConfigured, str]:
     edge = data.get("edge", "bottom")
     if edge not in EDGES:
         raise BadRequest(f"edge must be one of {', '.join(EDGES)}")
-    raw: dict[str, Any] = {"type": "game_configured", "players": players}
+    # Seat 0 sits at ``edge``, the others follow counter-clockwise (as the set-up shows).
+    seat_edges = [EDGES[(EDGES.index(edge) + seat) % 4] for seat in range(4)]
+    raw: dict[str, Any] = {"type": "game_configured", "players": players, "seat_edges": seat_edges}
     for key in ("variant", "target", "target_rule", "multipliers", "custom_multipliers", "end_order", "prior_totals"):
         if data.get(key) is not None:
             raw[key] = data[key]

@@ -212,6 +212,19 @@
       el("div", { class: "meta", text: `${t("trick")} ${last.index + 1} · ${name(last.winner)} · ${last.points} ${t("points")}${last.last ? " · " + t("last_trick") + " +5" : ""}` }));
   }
 
+  // Whose turn it was when the card a flag names was laid: the first seat from the trick's
+  // leader that had not laid a card before it.
+  function turnSeat(s, f) {
+    const r = s.round;  // the round under way: an earlier round's flag is corrected by tapping it
+    if (!r || r.index !== f.round) return null;
+    const tricks = [...r.tricks.map((x) => ({ cards: x.cards, leader: x.leader })), { cards: r.trick, leader: r.leader }];
+    const trick = tricks.find((x) => x.cards.some((c) => c.ref === f.ref));
+    if (!trick || trick.leader === null || trick.leader === undefined) return null;
+    const before = new Set(trick.cards.filter((c) => c.ref < f.ref).map((c) => c.seat));
+    const seat = [0, 1, 2, 3].map((k) => (trick.leader + k) % 4).find((x) => !before.has(x));
+    return seat === undefined || seat === f.seat ? null : seat;
+  }
+
   function renderFlags(s) {
     $("flags-panel").hidden = !s.flags.length;
     // A flag about a card can be tapped to correct that card (the usual fix).
@@ -222,8 +235,17 @@
       const gap = f.code === "card_unseen" && row && row.type === "trick_collected" && !row.voided;
       const onclick = fix ? () => correctDialog({ ref: row.pos, card: row.card, seat: row.seat })
         : gap ? () => unseenDialog({ ref: row.pos, seat: row.unseen }) : null;
+      // Out of turn: the camera names who it saw lay the card; one tap gives the card to
+      // the player whose turn it was instead (dismissing the flag), leaving it confirms it.
+      const turn = f.code === "out_of_turn" && fix ? turnSeat(s, f) : null;
+      const who = turn !== null ? el("span", { class: "oot", text: ` (${name(f.seat)} · ${t("oot_turn")} ${name(turn)})` }) : null;
+      const dismiss = turn !== null ? el("button", {
+        type: "button", class: "small oot-fix", "data-seat": turn, text: `${t("oot_fix")} ${name(turn)}`,
+        onclick: (e) => { e.stopPropagation(); send({ type: "card_corrected", ref: row.pos, card: row.card, seat: turn }); },
+      }) : null;
       return el("li", { "data-code": f.code, class: onclick ? "tap" : "", onclick },
-        f.message, onclick ? el("span", { class: "muted small", text: ` · ${t(gap ? "enter_unseen" : "correct")} ›` }) : null);
+        f.message, who, onclick ? el("span", { class: "muted small", text: ` · ${t(gap ? "enter_unseen" : "correct")} ›` }) : null,
+        dismiss);
     }));
   }
 
