@@ -419,7 +419,7 @@ class TableScript:
                 return
             self.pending.pop(0)
             try:
-                self.store.append(self.game_id, event)
+                self.store.append(self.game_id, event, by_hand=True)
                 self.appended.append(event)
             except validation_errors() as exc:
                 log.warning("the table's entry %s was refused: %s", event.type, exc)

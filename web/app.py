@@ -37,6 +37,8 @@ from scoring.events import (
     parse_event,
 )
 from web.enroll import register_enroll
+from web.errors import ApiError, error_response
+from web.games import end_running, game_status, running_game
 from web.i18n import LANGUAGES, STRINGS, pick_language
 from web.live import Hub, TooManyClients
 from web.speck import register_speck
@@ -247,9 +249,14 @@ def create_app(
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
     guard = PinGuard(pin, Path(settings_path) if settings_path is not None else None)
+
+    def view_of(game_id: int, events: list[Any]) -> dict[str, Any]:
+        """The game view with the store's record of who wrote what and whether it was abandoned."""
+        return game_view(game_id, events, store.by_hand(game_id), store.abandoned(game_id))
+
     hub = Hub(
         store,
-        game_view,
+        view_of,
         queue_size=queue_size,
         max_clients=max_clients,
         heartbeat=heartbeat,
@@ -302,6 +309,8 @@ def create_app(
         response = jsonify(error=exc.message)
         response.status_code = exc.status
         return response
+
+    app.register_error_handler(ApiError, error_response)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Response:
@@ -377,13 +386,13 @@ def create_app(
         out = []
         for summary in store.games():
             row = dict(summary)
+            row["status"] = game_status(row)
             try:
-                view = game_view(int(row["id"]), store.events(int(row["id"])))
-                state = view.get("state") or {}
+                state = fold_state(store.events(int(row["id"])))
                 row["totals"] = state.get("totals")
+                row["player_totals"] = state.get("player_totals")
                 row["game_over"] = state.get("game_over")
-                row["winner"] = state.get("winner")
-                row["rounds"] = len(state.get("rounds", []))
+                row["rounds"] = len(state.get("sheet", []))
             except Exception as exc:  # one unreadable game must not hide the others
                 row["error"] = str(exc)
             out.append(row)
@@ -391,7 +400,7 @@ def create_app(
 
     @app.get("/api/games/<int:game_id>")
     def api_game(game_id: int) -> Response:
-        view = game_view(game_id, known_game(game_id))
+        view = view_of(game_id, known_game(game_id))
         view["edge"] = guard.edge(game_id)
         return jsonify(view)
 
@@ -431,6 +440,11 @@ def create_app(
         guard.check(request.headers.get("X-Table-Pin"))
         return jsonify(ok=True)
 
+    @app.get("/api/running")
+    def api_running() -> Response:
+        """The game that still runs (set-up asks before a new game ends it), or null."""
+        return jsonify(running=running_game(store))
+
     @app.post("/api/games")
     def api_new_game() -> Response:
         guard.check(request.headers.get("X-Table-Pin"))
@@ -439,10 +453,12 @@ def create_app(
         new_pin = data.get("new_pin")
         if new_pin not in (None, ""):
             check_pin(new_pin)
-        try:
-            game_id = store.new_game(config)
-        except (EventError, RuleError) as exc:
-            raise BadRequest(str(exc)) from None
+        with write_lock:
+            end_running(store, data.get("end_running"))
+            try:
+                game_id = store.new_game(config)
+            except (EventError, RuleError) as exc:
+                raise BadRequest(str(exc)) from None
         guard.set_edge(game_id, edge)
         if new_pin not in (None, ""):
             guard.set_pin(str(new_pin))
@@ -472,10 +488,19 @@ def create_app(
             if kind in REFUSE_IF_FLAGGED:
                 refuse_if_flagged(events, event)
             try:
-                position = store.append(game_id, event)
+                position = store.append(game_id, event, by_hand=True)
             except (EventError, RuleError) as exc:
                 raise BadRequest(str(exc)) from None
         return jsonify(position=position, event=event_to_dict(event))
+
+    @app.delete("/api/games/<int:game_id>")
+    def api_delete_game(game_id: int) -> Response:
+        """The table deletes a game for good (a test game, a mistaken start)."""
+        guard.check(request.headers.get("X-Table-Pin"))
+        with write_lock:
+            known_game(game_id)
+            store.delete_game(game_id)
+        return jsonify(deleted=game_id)
 
     @app.get("/healthz")
     def healthz() -> Response:

@@ -90,6 +90,8 @@ def test_a_correction_changes_the_score_and_undo_brings_it_back(phone, live: Ser
     phone.click(".tabs button[data-tab='history']")
     assert "rosen" in phone.text_content(f"#events li[data-pos='{count}']").lower()
     phone.click("#undo")
+    assert "rosen" in phone.text_content("#dlg-body").lower()  # the preview names what goes
+    phone.click("#dlg-ok")
     phone.wait_for_selector(f"body[data-count='{count + 2}']")
     phone.wait_for_selector(f"#events li.voided[data-pos='{count}']")
     phone.click(".tabs button[data-tab='table']")

@@ -300,8 +300,10 @@
   function renderEvents() {
     const fixes = new Set(["card_corrected", "event_voided", "misplay_ruled"]);
     J.put($("events"), ...view.events.slice().reverse().map((row) => el("li", {
-      class: `${row.voided ? "voided" : ""} ${fixes.has(row.type) ? "fix" : ""}`, "data-pos": row.pos, "data-type": row.type,
+      class: `${row.voided ? "voided" : ""} ${fixes.has(row.type) ? "fix" : ""} ${row.type === "game_configured" ? "" : "tap"}`,
+      "data-pos": row.pos, "data-type": row.type, "data-by": row.by_hand ? "hand" : "camera", onclick: () => historyTap(row),
     }, el("span", { class: "pos", text: `#${row.pos}` }), el("span", { class: "what", text: describe(row) }),
+      el("span", { class: "by muted small", text: row.by_hand ? "✍" : "📷", title: t(row.by_hand ? "by_hand" : "by_camera") }),
       row.voided ? el("span", { class: "muted small", text: ` (${t("voided")})` }) : null,
       row.corrected_by ? el("span", { class: "muted small", text: ` (${t("corrected")})` }) : null)));
   }
@@ -311,17 +313,46 @@
     await send({ type: "stoeck_called", seat });
   }
 
+  // A question with the text of what will change; resolves true on OK.
+  function ask(title, lines, okLabel) {
+    return dialog(title, (body) => {
+      body.replaceChildren(...lines.filter(Boolean).map((l) => el("p", { class: l.cls || "", text: l.text || l })));
+      return () => true;
+    }, okLabel);
+  }
+
   async function undo() {
-    const target = view.events.slice().reverse().find((r) => !r.voided && r.type !== "event_voided" && r.type !== "game_configured");
-    if (!target) return;
-    if (!confirm(`${t("undo_confirm")}\n#${target.pos} ${describe(target)}`)) return;
-    await send({ type: "event_voided", ref: target.pos });
+    // The server names the target: the table's last action by hand that still counts.
+    if (view.undo === null || view.undo === undefined) { J.toast(t("undo_nothing")); return; }
+    const target = view.events[view.undo];
+    const camera = view.events.slice(target.pos + 1).filter((r) => !r.by_hand && !r.voided).length;
+    const ok = await ask(t("undo_title"), [
+      { text: `#${target.pos} ${describe(target)}`, cls: "what-undo" },
+      camera ? { text: t("undo_keeps_camera").replace("{n}", camera), cls: "muted small" } : null,
+    ], `↶ ${t("undo")}`);
+    if (ok && await send({ type: "event_voided", ref: target.pos }, { quiet: true })) J.toast(`${t("undone")}: ${describe(target)}`);
+  }
+
+  async function historyTap(row) {
+    // A voided row comes back by voiding the void that took it out (a redo); any other
+    // row can be struck on purpose, a camera event with a word of warning.
+    if (row.type === "game_configured") return;
+    if (row.voided) {
+      const undoer = view.events.slice().reverse().find((r) => r.type === "event_voided" && r.ref === row.pos && !r.voided);
+      if (!undoer) return;
+      if (await ask(t("restore_title"), [`#${row.pos} ${describe(row)}`], t("restore"))) await send({ type: "event_voided", ref: undoer.pos });
+      return;
+    }
+    if (await ask(t("void_title"), [`#${row.pos} ${describe(row)}`, row.by_hand ? null : { text: t("void_camera"), cls: "error" }], t("strike"))) {
+      await send({ type: "event_voided", ref: row.pos });
+    }
   }
 
   // A small dialog framework: body builder + collect() returning the event or an error string.
-  function dialog(title, build) {
+  function dialog(title, build, okLabel) {
     const dlg = $("dlg");
     $("dlg-title").textContent = title;
+    $("dlg-ok").textContent = okLabel || t("send");
     $("dlg-error").textContent = "";
     const body = $("dlg-body");
     const collect = build(body);
