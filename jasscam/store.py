@@ -48,7 +48,7 @@ from typing import Any, Final
 from scoring.events import Event, EventError, GameConfigured, dumps, event_to_dict, loads, parse_event
 from scoring.game import RuleError, fold
 
-__all__ = ["EventStore", "StoreError", "UnknownGameError", "Event"]
+__all__ = ["EventStore", "StoreError", "UnknownGameError", "GameClosedError", "Event"]
 
 
 class StoreError(RuntimeError):
@@ -57,6 +57,14 @@ class StoreError(RuntimeError):
 
 class UnknownGameError(StoreError, LookupError):
     """A game id that is not in the store."""
+
+
+class GameClosedError(StoreError, EventError):
+    """An event for a game the table abandoned: it is closed, nothing more is added.
+
+    Also an ``EventError``, so every writer that refuses a bad event (the pipeline, the
+    dashboard, the demo's table script) refuses this one the same way.
+    """
 
 
 #: Numbered migrations; entry ``i`` brings the schema from version ``i`` to ``i + 1``.
@@ -313,6 +321,8 @@ class EventStore:
             self._check_open()
             self._db.execute("BEGIN IMMEDIATE")
             try:
+                if self._db.execute("SELECT abandoned FROM games WHERE id = ?", (game_id,)).fetchone() not in (None, (None,)):
+                    raise GameClosedError(f"game {game_id} was abandoned; events go to the game that replaced it")
                 existing = self._load(game_id)  # re-checked against the file inside the lock
                 candidate = [*existing, event]
                 self._validate(candidate)

@@ -335,7 +335,7 @@ def create_app(
         qr = segno.make(url, error="m")
         buf = io.BytesIO()
         qr.save(buf, kind="svg", scale=6, border=2, dark="#000", light="#fff", xmldecl=False, svgns=True, omitsize=True)
-        return page("start.html", current=current, url=url, qr_svg=buf.getvalue().decode(), pin=guard.pin)
+        return page("start.html", current=current, running=running_game(store), url=url, qr_svg=buf.getvalue().decode(), pin=guard.pin)
 
     @app.get("/setup")
     def setup() -> str:
@@ -346,6 +346,7 @@ def create_app(
             end_orders=[",".join(o) for o in END_ORDERS],
             blocks=BLOCKS,
             edges=EDGES,
+            running=running_game(store),
             speck_url="/speck/setup" if "speck" in app.blueprints else None,
         )
 

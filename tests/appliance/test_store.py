@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from jasscam.store import MIGRATIONS, SCHEMA_VERSION, EventStore, StoreError, UnknownGameError
+from jasscam.store import MIGRATIONS, SCHEMA_VERSION, EventStore, GameClosedError, StoreError, UnknownGameError
 from scoring.events import CardPlayed, EventError, GameConfigured, RoundStarted, TrickCollected, event_to_dict
 from scoring.game import RuleError
 from tests.appliance.gamegen import config, round_events
@@ -331,3 +331,14 @@ def test_deleting_a_game_removes_it_and_only_it_for_good(tmp_path: Path) -> None
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
         db.execute("DELETE FROM events WHERE game_id = ?", (keep,))  # a game not being deleted stays append-only
     db.close()
+
+
+def test_an_abandoned_game_takes_no_more_events(tmp_path: Path) -> None:
+    with EventStore(tmp_path / "g.db") as store:
+        game = store.new_game(config())
+        store.abandon(game)
+        with pytest.raises(GameClosedError, match="abandoned"):
+            store.append(game, round_events(seed=1)[0])
+        with pytest.raises(EventError):  # writers that refuse a bad event refuse this one too
+            store.append(game, round_events(seed=1)[0])
+        assert len(store.events(game)) == 1

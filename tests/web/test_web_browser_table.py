@@ -11,7 +11,7 @@ import pytest
 
 from jasscam.store import EventStore
 from scoring.events import parse_event
-from tests.web.conftest import PIN
+from tests.web.conftest import PIN, game_events
 from web.server import ServerHandle
 
 pytestmark = pytest.mark.browser
@@ -100,3 +100,61 @@ def test_undo_with_only_camera_events_after_the_round_voids_nothing_by_surprise(
     assert "5" in phone.text_content("#dlg-body .muted")
     phone.click("#dlg-cancel")
     assert len(store.events(game)) == 7
+
+
+# -- 3. a new game while one runs ---------------------------------------------------------
+
+
+def test_a_new_game_asks_to_end_the_running_one_closes_it_abandoned_and_the_list_shows_and_deletes(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+    finished = new_game()
+    for event in game_events(seed=3)[1:]:
+        store.append(finished, event)
+    running = new_game()
+    by_hand(store, running, ROUND)
+    camera(store, running, *FIRST_TRICK)
+    phone.goto(f"{live.url}/setup")
+    phone.evaluate("pin => localStorage.setItem('tablePin', pin)", PIN)
+    assert f"#{running}" in phone.text_content("#running-note")
+    for i, name in enumerate(("Eva", "Fritz", "Gina", "Hans")):
+        phone.fill(f"input[name=p{i}]", name)
+    phone.click("#create")
+    phone.wait_for_selector("dialog.ask[open]")
+    assert "Laufende Partie beenden?" in phone.text_content("dialog.ask h2")
+    assert f"#{running}" in phone.text_content("dialog.ask .running-game")
+    phone.click("#ask-cancel")  # the table keeps playing: nothing changes
+    assert [g["id"] for g in store.games()] == [finished, running] and store.current_game() == running
+    phone.click("#create")
+    phone.click("#ask-ok")
+    phone.wait_for_url(f"**/game/{running + 1}")
+    new = running + 1
+    assert store.current_game() == new
+    assert store.abandoned(running) is not None and store.abandoned(finished) is None
+    assert store.events(new)[0].players == ("Eva", "Fritz", "Gina", "Hans")  # type: ignore[union-attr]
+
+    # the abandoned game still reads, closed: a banner and no buttons
+    phone.goto(f"{live.url}/game/{running}")
+    wait_count(phone, live, running)
+    assert phone.is_visible("#abandoned")
+    assert phone.locator("#actions button").count() == 0
+
+    phone.goto(f"{live.url}/games")
+    phone.wait_for_selector(f"#games-list li[data-game='{finished}']")
+    status = phone.eval_on_selector_all("#games-list li", "ls => ls.map(l => [Number(l.dataset.game), l.dataset.status])")
+    assert status == [[new, "running"], [running, "abandoned"], [finished, "finished"]]
+    assert "abgebrochen" in phone.text_content(f"#games-list li[data-game='{running}']")
+    phone.click(f"#games-list li[data-game='{running}'] .delete")
+    assert "löschen" in phone.text_content("dialog.ask h2")
+    phone.click("#ask-ok")
+    phone.wait_for_selector(f"#games-list li[data-game='{running}']", state="detached")
+    assert [g["id"] for g in store.games()] == [finished, new]
+
+
+def test_the_start_page_offers_the_running_game_only_while_it_runs(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+    game = new_game()
+    phone.goto(live.url + "/")
+    assert phone.locator("#go-live").count() == 1
+    for event in game_events(seed=3)[1:]:
+        store.append(game, event)
+    phone.goto(live.url + "/")
+    assert phone.locator("#go-live").count() == 0  # the game is over: nothing runs
+    assert phone.get_attribute("#go-last", "href") == f"/game/{game}"

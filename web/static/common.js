@@ -61,13 +61,39 @@ const J = {
       input.focus();
     });
   },
+  // A yes/no question in a dialog of its own: the lines say what will happen. Resolves true on OK.
+  ask(title, lines, okLabel) {
+    const dlg = J.el("dialog", { class: "ask" });
+    const ok = J.el("button", { class: "primary", value: "ok", id: "ask-ok" }, okLabel || J.t("ok"));
+    const no = J.el("button", { type: "button", class: "ghost", id: "ask-cancel" }, J.t("cancel"));
+    dlg.append(J.el("form", { method: "dialog" }, J.el("h2", { text: title }),
+      ...lines.filter(Boolean).map((l) => J.el("p", { class: l.cls || "", text: l.text || l })), J.el("div", { class: "row end" }, no, ok)));
+    document.body.append(dlg);
+    return new Promise((resolve) => {
+      no.addEventListener("click", () => dlg.close("cancel"));
+      dlg.addEventListener("close", () => { resolve(dlg.returnValue === "ok"); dlg.remove(); });
+      dlg.showModal();
+    });
+  },
+  // Before a new game: a game still running is ended (abandoned) only once the table says so.
+  // Resolves {go, end}: go false when the table keeps the running game.
+  async endRunningFirst() {
+    const r = await fetch("/api/running", { cache: "no-store" }).then((x) => x.json()).catch(() => ({}));
+    const g = r.running;
+    if (!g) return { go: true, end: false };
+    const p = g.players || [];
+    const teams = g.variant === "speck" ? p.join(", ") : `${p[0]} & ${p[2]} – ${p[1]} & ${p[3]}`;
+    const score = g.totals ? ` · ${g.totals.join(" : ")}` : "";
+    const yes = await J.ask(J.t("end_running_q"), [{ text: `#${g.id} ${teams}${score}`, cls: "running-game" }, J.t("end_running_body")], J.t("end_and_start"));
+    return { go: yes, end: yes };
+  },
   // POST JSON with the table PIN; asks for the PIN when missing or refused.
-  async write(url, body, extraHeaders) {
+  async write(url, body, extraHeaders, method) {
     for (let attempt = 0; attempt < 3; attempt++) {
       let pin = J.pin();
       if (!pin) { pin = await J.askPin(); if (!pin) return null; }
       const r = await fetch(url, {
-        method: "POST",
+        method: method || "POST",
         headers: { "Content-Type": "application/json", "X-Table-Pin": pin, ...(extraHeaders || {}) },
         body: JSON.stringify(body),
       });

@@ -162,7 +162,7 @@
     const trick = r ? r.trick : [];
     const bySeat = {};
     for (const pc of trick) bySeat[pc.seat] = pc;
-    const stoeckPossible = r && r.trump && !r.complete && !s.game_over;
+    const stoeckPossible = r && r.trump && !r.complete && !s.game_over && !view.abandoned;
     const seats = [0, 1, 2, 3].map((seat) => {
       const pc = bySeat[seat];
       const turn = s.to_play === seat;
@@ -179,6 +179,8 @@
   function renderActions(s) {
     const r = s.round;
     const box = $("actions");
+    $("abandoned").hidden = !view.abandoned;
+    if (view.abandoned) { J.put(box); return; }  // closed: nothing more is written to it
     const items = [];
     const running = r && !r.complete && !s.game_over;
     if (s.game_over) items.push(el("a", { class: "button primary big wide", id: "setup-next", href: "/setup" }, `+ ${t("new_game_short")}`));

@@ -37,6 +37,9 @@
       dealer: Number(f.dealer.value),
       games: Number(f.games.value),
     };
+    const running = await J.endRunningFirst();
+    if (!running.go) return;
+    if (running.end) body.end_running = true;
     const res = await J.write("/speck/api/games", body);
     if (!res) return;
     location.href = res.url;
