@@ -45,7 +45,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, Final
 
 from scoring.cards import CARD_INDEX
 from scoring.events import (
@@ -90,6 +90,11 @@ class RuleError(ValueError):
 
 
 # --------------------------------------------------------------------------- state types
+
+
+#: A Weis entered once this many tricks of the round are complete is late (000: it is
+#: announced on the first trick, its cards are shown on the second).
+WEIS_LATE_AFTER_TRICKS: Final[int] = 2
 
 
 @dataclass(frozen=True)
@@ -281,6 +286,18 @@ class GameState:
         """The seat whose Stöck call would count right now (enables the button), or None."""
         return self.round.stoeck.window_seat if self.round else None
 
+    @property
+    def weis_open(self) -> bool:
+        """Whether a Weis entered now would count by its timing (no ``weis_late``).
+
+        A Weis is announced on the first trick and its cards are shown on the second
+        (000), which is when the table enters it: so until the second trick is complete.
+        """
+        r = self.round
+        if r is None or self.game_over is not None or self.variant == "speck" or r.complete or r.abandoned:
+            return False
+        return len(r.tricks) < WEIS_LATE_AFTER_TRICKS
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form; see docs/events.md for the fields."""
         out = _jsonable(asdict(self))
@@ -288,6 +305,7 @@ class GameState:
         out["contract"] = self.contract
         out["to_play"] = self.to_play
         out["stoeck_window"] = self.stoeck_window
+        out["weis_open"] = self.weis_open
         out["totals"] = [b.to_dict() for b in self.totals]
         out["sheet"] = [
             {**_jsonable(asdict(row)), "written": [b.to_dict() for b in row.written], "totals": [b.to_dict() for b in row.totals]}
@@ -734,7 +752,7 @@ class _Folder:
             parts = evaluate(ev.cards)
         except WeisError as exc:
             raise RuleError(f"not a Weis: {exc}", pos) from None
-        late = len(r.tricks) >= 2
+        late = len(r.tricks) >= WEIS_LATE_AFTER_TRICKS
         if late:
             self.flag("weis_late", "Weis nach dem zweiten Stich angesagt: zählt nicht", pos, ev.seat)
         dup = any(d.seat == ev.seat and d.cards == ev.cards for d in r.decls)

@@ -158,3 +158,27 @@ def test_the_start_page_offers_the_running_game_only_while_it_runs(phone, live: 
     phone.goto(live.url + "/")
     assert phone.locator("#go-live").count() == 0  # the game is over: nothing runs
     assert phone.get_attribute("#go-last", "href") == f"/game/{game}"
+
+
+# -- 4. the Weis window -------------------------------------------------------------------
+
+
+def test_the_weis_button_stays_through_the_second_trick_and_a_weis_entered_there_counts(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+    """000: «Das Team mit dem besten Weis zeigt die tatsächlichen Karten erst auf dem zweiten Stich»."""
+    game = new_game()
+    by_hand(store, game, ROUND)
+    camera(store, game, *FIRST_TRICK, {"type": "trick_collected", "seat": 0})
+    camera(store, game, {"type": "card_played", "seat": 0, "card": "schellen-ass"})  # trick 2 is laid
+    open_game(phone, live, game)
+    phone.click("#weis-btn")  # still there, although the first trick has four cards
+    phone.click("#pick-seat button[data-value='1']")
+    phone.click("#pick-suit button[data-value='schilten']")
+    phone.click("#pick-from button[data-value='6']")
+    phone.click("#pick-to button[data-value='8']")
+    phone.click("#dlg-ok")
+    wait_count(phone, live, game)
+    phone.wait_for_selector("#weis li[data-status='counts']")  # Dreiblatt for team B, not late
+    assert phone.text_content("#team1 .rnd").startswith("+20")
+    camera(store, game, *[{"type": "card_played", "seat": s, "card": c} for s, c in ((1, "schellen-6"), (2, "schellen-7"), (3, "schellen-8"))])
+    wait_count(phone, live, game)
+    assert phone.locator("#weis-btn").count() == 0  # the second trick is complete: a Weis now is late

@@ -185,7 +185,7 @@
     const running = r && !r.complete && !s.game_over;
     if (s.game_over) items.push(el("a", { class: "button primary big wide", id: "setup-next", href: "/setup" }, `+ ${t("new_game_short")}`));
     if (!s.game_over && (!r || r.complete)) items.push(el("button", { type: "button", class: "primary big wide", id: "new-round", onclick: roundDialog }, `+ ${t("new_round")}`));
-    if (running && r.tricks.length === 0) items.push(el("button", { type: "button", class: "primary", id: "weis-btn", onclick: weisDialog }, t("declare_weis")));
+    if (running && s.weis_open) items.push(el("button", { type: "button", class: "primary", id: "weis-btn", onclick: weisDialog }, t("declare_weis")));
     if (running) items.push(el("button", { type: "button", id: "enter-card", onclick: enterCardDialog }, t("enter_card")));
     if (running && r.trick.length === 4) items.push(el("button", { type: "button", id: "collect", onclick: () => send({ type: "trick_collected" }) }, t("collect")));
     items.push(el("button", { type: "button", class: "danger", id: "undo-quick", onclick: undo }, `↶ ${t("undo")}`));
