@@ -176,6 +176,8 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "deleted": "Partie gelöscht",
         "round_n": "Runden",
         "last_game": "Letzte Partie ansehen",
+        "stoeck_who": "Wer ruft Stöck?",
+        "stoeck_hint": "Stöck zählt, wenn es mit der zweiten Karte (Trumpf-König oder -Ober) gerufen wird, bevor die nächste Karte liegt.",
     },
     "fr": {
         "app": "Jasscam",
@@ -340,6 +342,8 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "deleted": "Partie supprimée",
         "round_n": "manches",
         "last_game": "Voir la dernière partie",
+        "stoeck_who": "Qui annonce Stöck ?",
+        "stoeck_hint": "Stöck compte s'il est annoncé avec la deuxième carte (roi ou dame d'atout), avant la carte suivante.",
     },
     "en": {
         "app": "Jasscam",
@@ -504,6 +508,8 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "deleted": "Game deleted",
         "round_n": "rounds",
         "last_game": "See the last game",
+        "stoeck_who": "Who calls Stöck?",
+        "stoeck_hint": "Stöck counts when called with the second card (trump King or Ober), before the next card is laid.",
     },
 }
 

@@ -182,3 +182,65 @@ def test_the_weis_button_stays_through_the_second_trick_and_a_weis_entered_there
     camera(store, game, *[{"type": "card_played", "seat": s, "card": c} for s, c in ((1, "schellen-6"), (2, "schellen-7"), (3, "schellen-8"))])
     wait_count(phone, live, game)
     assert phone.locator("#weis-btn").count() == 0  # the second trick is complete: a Weis now is late
+
+
+# -- 7. the score at a glance -------------------------------------------------------------
+
+
+def test_the_round_points_are_large_the_totals_say_what_is_left_and_the_words_agree(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+    game = new_game(target=1000)
+    by_hand(store, game, ROUND)
+    camera(store, game, *FIRST_TRICK)
+    open_game(phone, live, game)
+    assert phone.text_content("#trick-no") == "Stich 1/9"  # the complete trick still lies there
+    camera(store, game, {"type": "trick_collected", "seat": 0})
+    wait_count(phone, live, game)
+    assert phone.text_content("#trick-no") == "Stich 2/9"  # collected: the next one is due
+    assert phone.text_content("#team0 .rnd") == "+4"
+    assert "1 Stich" in phone.text_content("#team0 .tricks") and "Stiche" not in phone.text_content("#team0 .tricks")
+    assert "0 Stiche" in phone.text_content("#team1 .tricks")
+    assert "noch 1000" in phone.text_content("#team0 .sub")
+    big = phone.eval_on_selector("#team0 .rnd", "e => parseFloat(getComputedStyle(e).fontSize)")
+    total = phone.eval_on_selector("#team0 .total", "e => parseFloat(getComputedStyle(e).fontSize)")
+    assert big >= 2 * total  # the live round is what the table reads from across the felt
+    # nothing sticks out of a 390 px phone, Team B's card included
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    box = phone.locator("#team1").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
+
+
+# -- 9. Stöck -----------------------------------------------------------------------------
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    return a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
+
+
+def test_one_stoeck_button_of_touch_size_says_what_it_wrote_and_the_toast_covers_no_button(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+    game = new_game()
+    by_hand(store, game, {"type": "round_started", "forehand": 0, "contract": "schellen"})  # x2: Stöck writes 40
+    camera(store, game, *[{"type": "card_played", "seat": s, "card": c} for s, c in
+                          ((0, "schellen-koenig"), (1, "rosen-6"), (2, "rosen-7"), (3, "rosen-8"))])
+    camera(store, game, {"type": "trick_collected", "seat": 0}, {"type": "card_played", "seat": 0, "card": "schellen-ober"})
+    open_game(phone, live, game)
+    assert phone.locator(".seat .stoeck").count() == 0  # no small buttons on the felt
+    button = phone.locator("#stoeck-btn").bounding_box()
+    assert button is not None and button["height"] >= 44 and button["width"] >= 44
+    phone.click("#stoeck-btn")
+    phone.click("#pick-stoeck-seat button[data-value='0']")
+    phone.click("#dlg-ok")
+    phone.wait_for_selector("#toast.show:has-text('Stöck +40')")
+    assert "Team A" in phone.text_content("#toast")
+    assert phone.text_content("#team0 .stoeck-badge") == "Stöck +40"
+    toast = phone.locator("#toast").bounding_box()
+    assert toast is not None
+    buttons = [b for b in phone.locator("button:visible").all() if b.bounding_box()]
+    assert buttons and not any(overlaps(toast, b.bounding_box()) for b in buttons)  # type: ignore[arg-type]
+    # a second call is refused with the engine's reason, and nothing is stored
+    count = len(store.events(game))
+    phone.click("#stoeck-btn")
+    phone.click("#pick-stoeck-seat button[data-value='2']")
+    phone.click("#dlg-ok")
+    phone.wait_for_selector("#toast.bad.show")
+    assert "Abgelehnt" in phone.text_content("#toast") and len(phone.text_content("#toast")) > len("Abgelehnt: ")
+    assert len(store.events(game)) == count

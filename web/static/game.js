@@ -121,19 +121,36 @@
     J.put(box, );
   }
 
+  const tricksText = (n) => `${n} ${t(n === 1 ? "trick" : "tricks")}`;
+
   function renderScore(s) {
+    // At a glance: while a round runs its points are the big number (they change with
+    // every trick); the game total and what is left to the target sit under it.
     const target = cfg().target;
     const r = s.round;
     const winner = s.game_over ? s.game_over.winner : null;
     J.put($("score"), ...[0, 1].map((team) => {
       const total = s.totals[team].total;
-      const running = r && !r.complete ? r.score.written[team].total : null;
+      const running = r && !r.complete && !r.abandoned && !s.game_over ? r.score.written[team].total : null;
+      const togo = el("span", { class: "togo", text: `${t("to_target")} ${Math.max(0, target - total)}` });
+      const totalNode = el("span", { class: "total", "data-total": total, text: total });
+      const body = running !== null
+        ? [el("div", { class: "big rnd", title: t("round_points") }, `+${running}`),
+          el("div", { class: "sub" }, el("span", { class: "muted", text: `${t("total")} ` }), totalNode, " · ", togo),
+          el("div", { class: "tricks muted small", text: `${t("round_points")} · ${tricksText(r.score.tricks_won[team])}` }),
+          r.score.written[team].stoeck ? el("span", { class: "badge stoeck-badge", text: `${t("stoeck")} +${r.score.written[team].stoeck}` }) : null]
+        : [el("div", { class: "big" }, totalNode), el("div", { class: "sub" }, togo, el("span", { class: "muted", text: ` / ${target}` }))];
       return el("div", { class: `team t${team}${winner === team ? " win" : ""}`, id: `team${team}` },
-        el("div", { class: "names", text: `${"AB"[team]} · ${teamNames(team)}` }),
-        el("div", { class: "total", "data-total": total, text: total }),
-        el("div", { class: "togo", text: `${t("to_target")} ${Math.max(0, target - total)} / ${target}` }),
-        running !== null ? el("div", { class: "rnd", title: t("round_points") }, `+${running} `, el("span", { class: "muted", text: `· ${r.score.tricks_won[team]} ${t("tricks")}` })) : null);
+        el("div", { class: "names", text: `${"AB"[team]} · ${teamNames(team)}` }), ...body);
     }));
+  }
+
+  function trickNumber(r) {
+    // The trick on the table: the one being laid, or the complete one still lying there;
+    // once it is collected, the next one.
+    if (r.trick.length) return r.trick.length === 4 ? r.tricks.length : r.tricks.length + 1;
+    const last = r.tricks[r.tricks.length - 1];
+    return Math.min(9, r.tricks.length + (!last || last.collected ? 1 : 0));
   }
 
   function renderContract(s) {
@@ -146,7 +163,7 @@
       el("span", { class: "badge mult", id: "mult", text: `×${r.multiplier}` }),
       el("span", { class: "muted small", text: `${t("forehand")}: ${name(r.forehand)}` }),
       r.schoben ? el("span", { class: "badge", text: `${t("schieben")} → ${name(r.declarer)}` }) : null,
-      el("span", { class: "muted small", text: `${t("trick")} ${Math.min(9, r.tricks.length + (r.trick.length && r.trick.length < 4 ? 1 : 0)) || 1}/9` }));
+      el("span", { class: "muted small", id: "trick-no", text: `${t("trick")} ${trickNumber(r)}/9` }));
   }
 
   function cardButton(pc, extraClass) {
@@ -162,16 +179,13 @@
     const trick = r ? r.trick : [];
     const bySeat = {};
     for (const pc of trick) bySeat[pc.seat] = pc;
-    const stoeckPossible = r && r.trump && !r.complete && !s.game_over && !view.abandoned;
     const seats = [0, 1, 2, 3].map((seat) => {
       const pc = bySeat[seat];
       const turn = s.to_play === seat;
       const leads = r && r.leader === seat && !r.complete;
       return el("div", { class: `seat pos-${posOf(seat)} team${teamOf(seat)}${turn ? " turn" : ""}`, id: `seat${seat}`, "data-seat": seat },
         el("div", { class: "who", title: leads ? t("leader") : turn ? t("to_play") : "", text: `${leads ? "▶ " : ""}${name(seat)}` }),
-        el("div", { class: "slot" }, pc ? cardButton(pc, pc.void ? "low" : "") : null),
-        // Always the same look for every seat: the app never hints that a Stöck is due.
-        stoeckPossible ? el("button", { type: "button", class: "stoeck", "data-seat": seat, onclick: () => callStoeck(seat) }, t("stoeck")) : null);
+        el("div", { class: "slot" }, pc ? cardButton(pc, pc.void ? "low" : "") : null));
     });
     J.put(felt, ...seats);
   }
@@ -186,6 +200,9 @@
     if (s.game_over) items.push(el("a", { class: "button primary big wide", id: "setup-next", href: "/setup" }, `+ ${t("new_game_short")}`));
     if (!s.game_over && (!r || r.complete)) items.push(el("button", { type: "button", class: "primary big wide", id: "new-round", onclick: roundDialog }, `+ ${t("new_round")}`));
     if (running && s.weis_open) items.push(el("button", { type: "button", class: "primary", id: "weis-btn", onclick: weisDialog }, t("declare_weis")));
+    // One Stöck button all round a trump round, the same whoever holds them: the app never
+    // hints that a Stöck is due; the engine judges the call and says why it is refused.
+    if (running && r.trump) items.push(el("button", { type: "button", id: "stoeck-btn", onclick: stoeckDialog }, t("stoeck")));
     if (running) items.push(el("button", { type: "button", id: "enter-card", onclick: enterCardDialog }, t("enter_card")));
     if (running && r.trick.length === 4) items.push(el("button", { type: "button", id: "collect", onclick: () => send({ type: "trick_collected" }) }, t("collect")));
     items.push(el("button", { type: "button", class: "danger", id: "undo-quick", onclick: undo }, `↶ ${t("undo")}`));
@@ -311,8 +328,35 @@
   }
 
   // ---------------------------------------------------------------- actions
-  async function callStoeck(seat) {
-    await send({ type: "stoeck_called", seat });
+  async function stoeckDialog() {
+    const ev = await dialog(t("stoeck_who"), (body) => {
+      const who = choice("stoeck-seat", seatOptions(), null, "g2");
+      body.replaceChildren(who.node, el("p", { class: "muted small", text: t("stoeck_hint") }));
+      return () => (who.get() === null ? t("stoeck_who") : { type: "stoeck_called", seat: Number(who.get()) });
+    }, t("stoeck"));
+    if (!ev) return;
+    const res = await send(ev, { quiet: true });
+    if (!res) return;  // refused: the toast gives the engine's reason
+    // Accepted: say what it wrote, from the engine's state once it arrives.
+    await until(() => view.count > res.position);
+    const got = stoeckNow();
+    if (got && got.status === "called") J.toast(`${t("stoeck")} +${got.points} · ${t("team")} ${"AB"[got.team]} (${teamNames(got.team)})`);
+    else J.toast(t("saved"));
+  }
+
+  function stoeckNow() {
+    const r = st() && st().round;
+    if (!r || !r.stoeck || r.stoeck.team === null || r.stoeck.team === undefined) return null;
+    return { status: r.stoeck.status, team: r.stoeck.team, points: r.score.written[r.stoeck.team].stoeck };
+  }
+
+  function until(cond, ms) {
+    // Resolves once cond() holds after a render (the SSE delta of our own write), or after ms.
+    return new Promise((resolve) => {
+      const t0 = Date.now();
+      const tick = () => (cond() || Date.now() - t0 > (ms || 5000) ? resolve() : setTimeout(tick, 50));
+      tick();
+    });
   }
 
   // A question with the text of what will change; resolves true on OK.
