@@ -178,6 +178,11 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "last_game": "Letzte Partie ansehen",
         "stoeck_who": "Wer ruft Stöck?",
         "stoeck_hint": "Stöck zählt, wenn es mit der zweiten Karte (Trumpf-König oder -Ober) gerufen wird, bevor die nächste Karte liegt.",
+        "pin_where": "Die Tisch-PIN hat gewählt, wer auf diesem Gerät die erste Partie eingerichtet hat. Am Gerät selbst steht sie in der Konsole und im Journal (journalctl -u jasscam | grep PIN).",
+        "pin_once": "Einmal pro Handy eingeben: danach fragt dieses Handy nicht mehr.",
+        "pin_forgot_q": "PIN vergessen?",
+        "pin_forgot": "Ein Handy, das schon schreiben darf, wählt beim Einrichten der nächsten Partie eine neue PIN (die anderen Handys fragen dann danach). Sonst am Gerät im Journal nachsehen: journalctl -u jasscam | grep PIN.",
+        "new_pin_hint": "Leer lassen, um die bisherige Tisch-PIN zu behalten. Eine neue gilt sofort; die anderen Handys fragen dann einmal danach.",
     },
     "fr": {
         "app": "Jasscam",
@@ -344,6 +349,11 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "last_game": "Voir la dernière partie",
         "stoeck_who": "Qui annonce Stöck ?",
         "stoeck_hint": "Stöck compte s'il est annoncé avec la deuxième carte (roi ou dame d'atout), avant la carte suivante.",
+        "pin_where": "Le PIN de la table a été choisi par qui a configuré la première partie sur cet appareil. Sur l'appareil, il figure dans la console et le journal (journalctl -u jasscam | grep PIN).",
+        "pin_once": "À saisir une fois par téléphone : ensuite ce téléphone ne le demande plus.",
+        "pin_forgot_q": "PIN oublié ?",
+        "pin_forgot": "Un téléphone déjà autorisé choisit un nouveau PIN en configurant la prochaine partie (les autres téléphones le demanderont). Sinon, regardez le journal de l'appareil : journalctl -u jasscam | grep PIN.",
+        "new_pin_hint": "Laisser vide pour garder le PIN actuel. Un nouveau vaut tout de suite ; les autres téléphones le demanderont une fois.",
     },
     "en": {
         "app": "Jasscam",
@@ -510,6 +520,11 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "last_game": "See the last game",
         "stoeck_who": "Who calls Stöck?",
         "stoeck_hint": "Stöck counts when called with the second card (trump King or Ober), before the next card is laid.",
+        "pin_where": "The table PIN was chosen by whoever set up the first game on this device. On the device itself it is on the console and in the journal (journalctl -u jasscam | grep PIN).",
+        "pin_once": "Enter it once per phone: this phone does not ask again.",
+        "pin_forgot_q": "Forgot the PIN?",
+        "pin_forgot": "A phone that may already write chooses a new PIN when it sets up the next game (the other phones then ask for it). Otherwise look in the device's journal: journalctl -u jasscam | grep PIN.",
+        "new_pin_hint": "Leave empty to keep the current table PIN. A new one applies at once; the other phones then ask for it once.",
     },
 }
 

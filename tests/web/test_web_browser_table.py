@@ -199,7 +199,7 @@ def test_the_round_points_are_large_the_totals_say_what_is_left_and_the_words_ag
     assert phone.text_content("#team0 .rnd") == "+4"
     assert "1 Stich" in phone.text_content("#team0 .tricks") and "Stiche" not in phone.text_content("#team0 .tricks")
     assert "0 Stiche" in phone.text_content("#team1 .tricks")
-    assert "noch 1000" in phone.text_content("#team0 .sub")
+    assert "noch 1000" in phone.text_content("#team0 .togo")
     big = phone.eval_on_selector("#team0 .rnd", "e => parseFloat(getComputedStyle(e).fontSize)")
     total = phone.eval_on_selector("#team0 .total", "e => parseFloat(getComputedStyle(e).fontSize)")
     assert big >= 2 * total  # the live round is what the table reads from across the felt
@@ -244,3 +244,33 @@ def test_one_stoeck_button_of_touch_size_says_what_it_wrote_and_the_toast_covers
     phone.wait_for_selector("#toast.bad.show")
     assert "Abgelehnt" in phone.text_content("#toast") and len(phone.text_content("#toast")) > len("Abgelehnt: ")
     assert len(store.events(game)) == count
+
+
+# -- 2. the PIN on the phone --------------------------------------------------------------
+
+
+def test_the_pin_dialog_says_where_the_pin_is_and_a_phone_enters_it_once(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+    game = new_game()
+    open_game(phone, live, game, pin=None)
+    phone.click("#new-round")
+    phone.click("#pick-contract button[data-value='rosen']")
+    phone.click("#dlg-ok")
+    phone.wait_for_selector("#pin-dialog[open]")
+    assert "erste Partie eingerichtet" in phone.text_content("#pin-where")
+    assert "journalctl -u jasscam" in phone.text_content("#pin-where")
+    assert "Einmal pro Handy" in phone.text_content("#pin-once")
+    phone.click("#pin-forgot summary")
+    assert "neue PIN" in phone.inner_text("#pin-forgot")
+    phone.fill("#pin-input", PIN)
+    phone.click("#pin-ok")
+    wait_count(phone, live, game)
+    # the same phone, later: it writes without being asked again
+    phone.reload()
+    wait_count(phone, live, game)
+    phone.click("#enter-card")
+    phone.click("#pick-seat button[data-value='0']")
+    phone.click(".picker button[data-card='eicheln-6']")
+    phone.click("#dlg-ok")
+    wait_count(phone, live, game)
+    assert len(store.events(game)) == 3
+    assert not phone.is_visible("#pin-dialog")

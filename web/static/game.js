@@ -136,7 +136,7 @@
       const totalNode = el("span", { class: "total", "data-total": total, text: total });
       const body = running !== null
         ? [el("div", { class: "big rnd", title: t("round_points") }, `+${running}`),
-          el("div", { class: "sub" }, el("span", { class: "muted", text: `${t("total")} ` }), totalNode, " · ", togo),
+          el("div", { class: "sub" }, el("span", { class: "muted", text: `${t("total")} ` }), totalNode), el("div", { class: "sub" }, togo),
           el("div", { class: "tricks muted small", text: `${t("round_points")} · ${tricksText(r.score.tricks_won[team])}` }),
           r.score.written[team].stoeck ? el("span", { class: "badge stoeck-badge", text: `${t("stoeck")} +${r.score.written[team].stoeck}` }) : null]
         : [el("div", { class: "big" }, totalNode), el("div", { class: "sub" }, togo, el("span", { class: "muted", text: ` / ${target}` }))];
