@@ -101,7 +101,13 @@ WEIS_LATE_AFTER_TRICKS: Final[int] = 2
 class Flag:
     """A warning for the table. ``ref``: the event it is about; ``evidence_ref``: the later
     event that proved it (e.g. the card of the suit that was kept back); ``rule``: the
-    Speck Jass rule section for misplays."""
+    Speck Jass rule section for misplays.
+
+    ``message`` is German with seats counted from 0 (for logs and the CLI); ``cards``
+    (the card ids concerned), ``other`` (a second seat: whose turn it was, who won the
+    trick, who should be forehand) and ``trick`` (0-based) let a screen say the same in
+    its own language with the players' names.
+    """
 
     code: str
     message: str
@@ -110,6 +116,9 @@ class Flag:
     seat: int | None = None
     evidence_ref: int | None = None
     rule: str | None = None
+    cards: tuple[str, ...] = ()
+    other: int | None = None
+    trick: int | None = None
 
 
 @dataclass(frozen=True)
@@ -584,7 +593,7 @@ class _Folder:
                 last = scored[-1].start.forehand
                 want = last if prev.abandoned else next_seat(last)
                 if ev.forehand != want:
-                    self.flag("forehand_order", f"Vorhand wäre Platz {want}, nicht {ev.forehand}", pos, ev.forehand)
+                    self.flag("forehand_order", f"Vorhand wäre Platz {want}, nicht {ev.forehand}", pos, ev.forehand, other=want)
         mult = 1 if self.speck else _multiplier(ev.contract, cfg.multipliers, cfg.custom_multipliers)
         trump = trump_suit(ev.contract)
         self.rounds.append(
@@ -604,9 +613,17 @@ class _Folder:
             leading = not r.table
             lead = "ausgespielt" if leading else "gespielt"
             rule = ("2.8.3" if leading else "2.8.6") if self.speck else None
-            self.flag("out_of_turn", f"Platz {ev.seat} hat {lead}, an der Reihe war Platz {expected}", pos, ev.seat, rule=rule)
+            self.flag(
+                "out_of_turn",
+                f"Platz {ev.seat} hat {lead}, an der Reihe war Platz {expected}",
+                pos,
+                ev.seat,
+                rule=rule,
+                cards=(ev.card,),
+                other=expected,
+            )
         if ev.card in {p.card for p in r.plays}:
-            self.flag("card_already_played", f"{ev.card} wurde in dieser Runde schon gespielt", pos, ev.seat)
+            self.flag("card_already_played", f"{ev.card} wurde in dieser Runde schon gespielt", pos, ev.seat, cards=(ev.card,))
         card = PlayedCard(ev.seat, ev.card, pos, self.rulings.get(pos) == "penalty")
         if ev.source == "deduced":
             r.deduced.add(pos)
@@ -678,6 +695,8 @@ class _Folder:
                 f"Platz {ev.seat} hat den Stich eingezogen, gewonnen hat Platz {trick.winner} (Karte richtig erkannt?)",
                 pos,
                 ev.seat,
+                other=trick.winner,
+                trick=trick.index,
             )
         r.table = []
         if ev.unseen is not None:
@@ -689,6 +708,8 @@ class _Folder:
                     f"aus den übrigen Karten der Runde ergibt sich {filled.card} (bitte prüfen)",
                     pos,
                     ev.unseen,
+                    cards=(filled.card,),
+                    trick=trick.index,
                 )
 
     def collect_with_gap(self, r: _Round, pos: int, ev: TrickCollected) -> None:
@@ -720,6 +741,7 @@ class _Folder:
             "(bis dahin zählt der Stich nur mit den drei gesehenen Karten)",
             pos,
             ev.unseen,
+            trick=trick.index,
         )
 
     def next_fill(self, fills: dict[int, tuple[int, CardPlayed]]) -> Fill | None:
@@ -793,7 +815,7 @@ class _Folder:
             code, message, evidence = _illegal_reason(play.card, hand, before, r.contract)
             ev_ref = next((r.plays[j].ref for j in mine[n + 1 :] if r.plays[j].card == evidence), None)
             r.checked.add(play.ref)
-            self.flag(code, message, play.ref, seat, evidence_ref=ev_ref)
+            self.flag(code, message, play.ref, seat, evidence_ref=ev_ref, cards=(play.card,) + ((evidence,) if evidence else ()))
 
     def check_weis_cards(self, r: _Round) -> None:
         owner = {p.card: p.seat for p in r.plays}
@@ -804,8 +826,9 @@ class _Folder:
             missing = r.complete and any(c not in owner or owner[c] != d.seat for c in d.cards)
             if wrong or missing:
                 d.not_in_hand = True
-                what = ", ".join(wrong) if wrong else ", ".join(c for c in d.cards if owner.get(c) != d.seat)
-                self.flag("weis_not_in_hand", f"Weis von Platz {d.seat}: {what} nicht in dieser Hand", d.ref, d.seat)
+                concerned = tuple(wrong) if wrong else tuple(c for c in d.cards if owner.get(c) != d.seat)
+                what = ", ".join(concerned)
+                self.flag("weis_not_in_hand", f"Weis von Platz {d.seat}: {what} nicht in dieser Hand", d.ref, d.seat, cards=concerned)
 
     def round_complete(self, r: _Round) -> None:
         self.check_weis_cards(r)

@@ -70,10 +70,11 @@ END_ORDERS = (("weis", "stoeck", "tricks"), ("stoeck", "weis", "tricks"), ("tric
 class BadRequest(Exception):
     """A request the dashboard refuses; becomes ``{"error": message}`` with ``status``."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, flag: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
+        self.flag = flag  # the engine's flag behind a refused button, for the phone to word
 
 
 class PinGuard:
@@ -190,9 +191,9 @@ def refuse_if_flagged(events: list[Any], event: Any) -> None:
         state = fold([*events, event])
     except (EventError, RuleError) as exc:
         raise BadRequest(str(exc)) from None
-    for flag in state.flags:
-        if flag.ref == len(events):
-            raise BadRequest(flag.message)
+    for flag in state.to_dict()["flags"]:
+        if flag["ref"] == len(events):
+            raise BadRequest(flag["message"], flag=flag)
 
 
 def config_from_form(data: dict[str, Any]) -> tuple[GameConfigured, str]:
@@ -306,7 +307,7 @@ def create_app(
 
     @app.errorhandler(BadRequest)
     def bad_request(exc: BadRequest) -> Response:
-        response = jsonify(error=exc.message)
+        response = jsonify(error=exc.message, **({"flag": exc.flag} if exc.flag else {}))
         response.status_code = exc.status
         return response
 

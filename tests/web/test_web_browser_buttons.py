@@ -43,7 +43,7 @@ def test_wrong_pin_is_refused_then_weis_by_button_changes_the_score(phone, live:
     # no PIN remembered yet: the PIN dialog asks; a wrong one is refused there
     phone.fill("#pin-input", "0000")
     phone.click("#pin-ok")
-    phone.wait_for_selector("#pin-error:has-text('wrong table PIN')")
+    phone.wait_for_selector("#pin-error:has-text('Falsche PIN')")
     assert len(store.events(game)) == count
     phone.fill("#pin-input", PIN)
     phone.click("#pin-ok")

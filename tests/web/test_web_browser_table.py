@@ -274,3 +274,46 @@ def test_the_pin_dialog_says_where_the_pin_is_and_a_phone_enters_it_once(phone, 
     wait_count(phone, live, game)
     assert len(store.events(game)) == 3
     assert not phone.is_visible("#pin-dialog")
+
+
+# -- 6. hints in the players' words -------------------------------------------------------
+
+
+def test_hints_name_the_players_and_cards_in_the_chosen_language_and_sit_at_the_top(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+    game = new_game()
+    by_hand(store, game, ROUND, {"type": "weis_declared", "seat": 1, "cards": ["schellen-8", "schellen-9", "schellen-10"]})
+    camera(store, game, {"type": "card_played", "seat": 0, "card": "schellen-10"})  # the Weis card, from another hand
+    open_game(phone, live, game)
+    hint = phone.text_content("#flags li[data-code='weis_not_in_hand']")
+    assert hint is not None and hint.startswith("Weis von Beat: Schellen Banner nicht in dieser Hand")
+    assert "Platz" not in hint and "schellen-10" not in hint  # no seat counted from 0, no raw card id
+    hints, score = phone.locator("#flags-panel").bounding_box(), phone.locator("#score").bounding_box()
+    assert hints is not None and score is not None and hints["y"] < score["y"]  # above everything else
+    phone.goto(f"{live.url}/lang/en?next=/game/{game}")
+    wait_count(phone, live, game)
+    assert phone.text_content("#flags li").startswith("Weis from Beat:")
+    # a refused button is explained in the page's language too
+    phone.click("#stoeck-btn")
+    phone.click("#pick-stoeck-seat button[data-value='2']")
+    phone.click("#dlg-ok")
+    phone.wait_for_selector("#toast.bad.show")
+    assert "Stöck from Claudia" in phone.text_content("#toast")
+
+
+# -- 10. language and layout ----------------------------------------------------------------
+
+
+def test_weis_labels_and_a_wrong_pin_are_worded_in_french(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+    game = new_game()
+    by_hand(store, game, ROUND, {"type": "weis_declared", "seat": 0, "cards": ["rosen-ober", "rosen-koenig", "rosen-under"]})
+    phone.goto(f"{live.url}/lang/fr?next=/game/{game}")
+    wait_count(phone, live, game)
+    weis = phone.text_content("#weis li")
+    assert weis is not None and "Tierce" in weis and "Dreiblatt" not in weis
+    phone.click("#enter-card")
+    phone.click(".picker button[data-card='eicheln-6']")
+    phone.click("#dlg-ok")
+    phone.fill("#pin-input", "000000")
+    phone.click("#pin-ok")
+    phone.wait_for_selector("#pin-error:has-text('PIN incorrect')")
+    assert "wrong" not in phone.text_content("#pin-error")

@@ -23,6 +23,20 @@ const J = {
     const [suit, rank] = id.split("-");
     return `${J.t(suit)} ${J.t("r_" + rank)}`;
   },
+  // A rules-engine flag in the page's language, with the players' names (J.names, set by
+  // the game page) and the cards' names; the engine's German message where no words exist.
+  flagText(f) {
+    const tpl = window.T && window.T["fl_" + f.code];
+    if (!tpl) return f.message;
+    const nm = (s) => (s === null || s === undefined ? "?" : (J.names && J.names[s]) || `${J.t("seat")} ${s + 1}`);
+    const cards = f.cards || [];
+    const parts = {
+      who: nm(f.seat), other: nm(f.other), cards: cards.map((c) => J.cardName(c)).join(", "),
+      card: cards[0] ? J.cardName(cards[0]) : "?", kept: cards[1] ? J.cardName(cards[1]) : "?",
+      trick: f.trick === null || f.trick === undefined ? "?" : f.trick + 1,
+    };
+    return tpl.replace(/\{(\w+)\}/g, (m, k) => (k in parts ? String(parts[k]) : m));
+  },
   toast(msg, bad) {
     const box = document.getElementById("toast");
     box.textContent = msg;
@@ -47,8 +61,8 @@ const J = {
         const pin = input.value.trim();
         const r = await fetch("/api/pin", { method: "POST", headers: { "X-Table-Pin": pin } });
         if (r.ok) { J.setPin(pin); done(pin); return; }
-        const body = await r.json().catch(() => ({}));
-        err.textContent = body.error || J.t("pin_wrong");
+        // the page's own words: the server's message is English
+        err.textContent = J.t(r.status === 429 ? "pin_wait" : "pin_wrong");
         input.select();
       };
       const cancel = () => done(null);
@@ -100,11 +114,11 @@ const J = {
       const data = await r.json().catch(() => ({ error: r.statusText }));
       if (r.status === 403) {
         J.setPin("");
-        const again = await J.askPin(`${J.t("pin_wrong")}: ${data.error || ""}`);
+        const again = await J.askPin(J.t("pin_wrong"));
         if (!again) return null;
         continue;
       }
-      if (!r.ok) { J.toast(`${J.t("refused")}: ${data.error || r.statusText}`, true); return null; }
+      if (!r.ok) { J.toast(`${J.t("refused")}: ${data.flag ? J.flagText(data.flag) : data.error || r.statusText}`, true); return null; }
       return data;
     }
     return null;

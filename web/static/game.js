@@ -90,6 +90,7 @@
     document.body.dataset.count = view.count;
     const s = st();
     if (!s) { J.put($("banner"), el("div", { class: "banner", text: view.error || "?" })); return; }
+    J.names = cfg().players;
     renderBanner(s);
     renderScore(s);
     renderContract(s);
@@ -209,13 +210,22 @@
     J.put(box, ...items);
   }
 
+  function weisLabel(w) {
+    // The engine's label is German; the kind and the cards say the same in any language.
+    const rank = (c) => t("r_" + c.split("-")[1]);
+    if (w.kind === "four") return t("weis_four").replace("{rank}", rank(w.cards[0]));
+    const key = window.T[`weis_seq_${w.cards.length}`] ? `weis_seq_${w.cards.length}` : "weis_seq";
+    const top = w.cards.slice().sort((a, b) => RANKS.indexOf(a.split("-")[1]) - RANKS.indexOf(b.split("-")[1])).pop();
+    return t(key).replace("{n}", w.cards.length).replace("{suit}", t(w.cards[0].split("-")[0])).replace("{top}", rank(top));
+  }
+
   function renderWeis(s) {
     const r = s.round;
     const list = r ? r.weis : [];
     $("weis-panel").hidden = !list.length;
     J.put($("weis"), ...list.map((w) => el("li", {
       class: w.status === "counts" ? "writes" : w.status === "loses" ? "" : "bad", "data-status": w.status,
-    }, el("strong", { text: `${name(w.seat)}: ` }), `${w.label} · ${w.points}`,
+    }, el("strong", { text: `${name(w.seat)}: ` }), `${weisLabel(w)} · ${w.points}`,
       el("span", { class: "muted", text: ` · ${w.status === "counts" ? `✓ ${t("team")} ${"AB"[w.team]} ${t("writes")}` : t("ws_" + w.status)}` }))));
   }
 
@@ -231,19 +241,26 @@
       el("div", { class: "meta", text: `${t("trick")} ${last.index + 1} · ${name(last.winner)} · ${last.points} ${t("points")}${last.last ? " · " + t("last_trick") + " +5" : ""}` }));
   }
 
-  function renderFlags(s) {
-    $("flags-panel").hidden = !s.flags.length;
+  function flagItem(f) {
     // A flag about a card can be tapped to correct that card (the usual fix).
-    J.put($("flags"), ...s.flags.map((f) => {
-      const row = f.ref !== null && f.ref !== undefined ? view.events[f.ref] : null;
-      const fix = row && row.type === "card_played" && !row.voided;
-      // A trick collected with a card the camera never saw: tap to enter that card.
-      const gap = f.code === "card_unseen" && row && row.type === "trick_collected" && !row.voided;
-      const onclick = fix ? () => correctDialog({ ref: row.pos, card: row.card, seat: row.seat })
-        : gap ? () => unseenDialog({ ref: row.pos, seat: row.unseen }) : null;
-      return el("li", { "data-code": f.code, class: onclick ? "tap" : "", onclick },
-        f.message, onclick ? el("span", { class: "muted small", text: ` · ${t(gap ? "enter_unseen" : "correct")} ›` }) : null);
-    }));
+    const row = f.ref !== null && f.ref !== undefined ? view.events[f.ref] : null;
+    const fix = row && row.type === "card_played" && !row.voided;
+    // A trick collected with a card the camera never saw: tap to enter that card.
+    const gap = f.code === "card_unseen" && row && row.type === "trick_collected" && !row.voided;
+    const onclick = fix ? () => correctDialog({ ref: row.pos, card: row.card, seat: row.seat })
+      : gap ? () => unseenDialog({ ref: row.pos, seat: row.unseen }) : null;
+    return el("li", { "data-code": f.code, class: onclick ? "tap" : "", onclick, title: f.message },
+      J.flagText(f), onclick ? el("span", { class: "muted small", text: ` · ${t(gap ? "enter_unseen" : "correct")} ›` }) : null);
+  }
+
+  function renderFlags(s) {
+    // This round's hints at the top, where the table looks; every hint of the game in the history.
+    const r = s.round;
+    const open = s.flags.filter((f) => r && f.round === r.index);
+    $("flags-panel").hidden = !open.length;
+    J.put($("flags"), ...open.map(flagItem));
+    $("all-flags-panel").hidden = !s.flags.length;
+    J.put($("all-flags"), ...s.flags.map(flagItem));
   }
 
   function renderTafel(s) {
