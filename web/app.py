@@ -162,6 +162,12 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
+def loopback(host: str | None) -> bool:
+    """Whether the server listens on this machine only (``--host 127.0.0.1``): then a
+    phone cannot reach it at the LAN address, and the QR code must not offer that."""
+    return host in ("127.0.0.1", "localhost", "::1") or bool(host and host.startswith("127."))
+
+
 def check_pin(pin: Any) -> str:
     if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 8:
         raise BadRequest("the table PIN must be 4 to 8 digits")
@@ -296,7 +302,7 @@ def create_app(
             return public_url
         url = request.host_url.rstrip("/") + "/"
         host = request.host.rsplit(":", 1)[0] if not request.host.startswith("[") else request.host
-        if host in ("localhost", "127.0.0.1", "[::1]"):
+        if host in ("localhost", "127.0.0.1", "[::1]") and not loopback(app.config.get("JASSCAM_LISTEN_HOST")):
             # The appliance's own screen asked: a phone cannot open "localhost", so the
             # QR code gets the address this machine has on the table's network.
             lan = lan_address()
@@ -336,7 +342,16 @@ def create_app(
         qr = segno.make(url, error="m")
         buf = io.BytesIO()
         qr.save(buf, kind="svg", scale=6, border=2, dark="#000", light="#fff", xmldecl=False, svgns=True, omitsize=True)
-        return page("start.html", current=current, running=running_game(store), url=url, qr_svg=buf.getvalue().decode(), pin=guard.pin)
+        return page(
+            "start.html",
+            current=current,
+            running=running_game(store),
+            enroll_url="/enroll/" if "enroll" in app.blueprints else None,
+            local_only=loopback(app.config.get("JASSCAM_LISTEN_HOST")),
+            url=url,
+            qr_svg=buf.getvalue().decode(),
+            pin=guard.pin,
+        )
 
     @app.get("/setup")
     def setup() -> str:

@@ -208,6 +208,8 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "weis_seq_5": "Fünfblatt {suit} bis {top}",
         "weis_four": "Vier {rank}",
         "pin_wait": "Zu viele falsche PINs: bitte kurz warten",
+        "enroll_link": "Eigenes Kartenspiel einlernen",
+        "qr_local_only": "Dieses Gerät hört nur auf sich selbst (--host 127.0.0.1): Handys erreichen es so nicht. Mit --host 0.0.0.0 starten, damit der QR-Code für das Netz des Tischs gilt.",
     },
     "fr": {
         "app": "Jasscam",
@@ -404,6 +406,8 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "weis_seq_5": "Quinte à {suit} jusqu'à {top}",
         "weis_four": "Carré de {rank}",
         "pin_wait": "Trop de PIN erronés : patientez un peu",
+        "enroll_link": "Apprendre son propre jeu de cartes",
+        "qr_local_only": "Cet appareil n'écoute que lui-même (--host 127.0.0.1) : les téléphones ne l'atteignent pas. Démarrez avec --host 0.0.0.0 pour que le code QR vaille sur le réseau de la table.",
     },
     "en": {
         "app": "Jasscam",
@@ -600,6 +604,8 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "weis_seq_5": "Five-card run in {suit} to {top}",
         "weis_four": "Four {rank}",
         "pin_wait": "Too many wrong PINs: please wait a little",
+        "enroll_link": "Teach it your own deck",
+        "qr_local_only": "This device listens to itself only (--host 127.0.0.1): phones cannot reach it. Start it with --host 0.0.0.0 so the QR code works on the table's network.",
     },
 }
 

@@ -317,3 +317,31 @@ def test_weis_labels_and_a_wrong_pin_are_worded_in_french(phone, live: ServerHan
     phone.click("#pin-ok")
     phone.wait_for_selector("#pin-error:has-text('PIN incorrect')")
     assert "wrong" not in phone.text_content("#pin-error")
+
+
+def test_the_header_links_fit_a_phone_on_the_speck_and_deck_pages_and_the_deck_page_is_linked(phone, live: ServerHandle, new_game) -> None:  # type: ignore[no-untyped-def]
+    speck = new_game(variant="speck", scorer=0, dealer=0)
+    phone.goto(live.url + "/")
+    assert phone.get_attribute("#go-enroll", "href") == "/enroll/"
+    for path in ("/speck/setup", f"/speck/{speck}/blatt", "/enroll/", "/games"):
+        phone.goto(live.url + path)
+        cut = phone.eval_on_selector(
+            ".top nav",
+            "nav => [...nav.querySelectorAll('a')].filter(a => a.getBoundingClientRect().right > Math.min(nav.getBoundingClientRect().right, innerWidth) + 0.5).map(a => a.textContent)",
+        )
+        assert cut == [], (path, cut)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390, path
+
+
+def test_a_speck_game_is_listed_with_its_four_players_not_as_two_teams(phone, live: ServerHandle, new_game) -> None:  # type: ignore[no-untyped-def]
+    speck = new_game(variant="speck", scorer=0, dealer=0)
+    phone.goto(live.url + "/games")
+    line = phone.text_content(f"#games-list li[data-game='{speck}'] a")
+    assert line is not None and "Anna, Beat, Claudia, Dario" in line and "&" not in line
+
+
+def test_the_qr_code_offers_only_an_address_the_server_listens_on(phone, live: ServerHandle) -> None:  # type: ignore[no-untyped-def]
+    assert live.host == "127.0.0.1"
+    phone.goto(live.url + "/")
+    assert phone.text_content(".qr .url") == live.url + "/"  # not this machine's LAN address
+    assert "--host 0.0.0.0" in phone.text_content("#qr-local")
