@@ -345,3 +345,64 @@ def test_the_qr_code_offers_only_an_address_the_server_listens_on(phone, live: S
     phone.goto(live.url + "/")
     assert phone.text_content(".qr .url") == live.url + "/"  # not this machine's LAN address
     assert "--host 0.0.0.0" in phone.text_content("#qr-local")
+
+
+# -- 8. the Tafel as paper players know it ---------------------------------------------------
+
+
+def z_strokes(total: int) -> tuple[int, int, int, int]:
+    """A total on the Z of a Jasstafel: strokes of 100 on top, of 50 on the diagonal, of 20 below, and the rest."""
+    return total // 100, total % 100 // 50, total % 50 // 20, total % 50 % 20
+
+
+def test_the_tafel_draws_the_z_with_its_strokes_the_back_side_and_explains_its_columns(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+    from scoring.game import fold
+
+    events = game_events(seed=3)
+    game = new_game()
+    for event in events[1:]:
+        store.append(game, event)
+    state = fold(events)
+    open_game(phone, live, game)
+    phone.click(".tabs button[data-tab='tafel']")
+    for team in (0, 1):
+        total = state.totals[team].total
+        hundreds, fifties, twenties, rest = z_strokes(total)
+        drawn = [phone.locator(f"#z{team} .{cls}").count() for cls in ("s100", "s50", "s20")]
+        assert drawn == [hundreds, fifties, twenties], (team, total)
+        assert phone.text_content(f"#z{team} .zrest") == str(rest)
+        matches = sum(row.match_team == team for row in state.sheet)
+        assert phone.get_attribute(f"#board-back-svg .matches[data-team='{team}']", "data-n") == str(matches)
+        assert phone.locator(f"#board-back-svg .matches[data-team='{team}'] .stroke").count() == matches
+    assert state.game_over is not None
+    winner = state.game_over.winner
+    assert phone.locator(f"#board-back-svg .wins[data-team='{winner}'] .stroke").count() == 1
+    # the columns are explained, and in the page's language
+    assert "W = Weis" in phone.text_content("#tafel-legend")
+    phone.goto(f"{live.url}/lang/fr?next=/game/{game}")
+    wait_count(phone, live, game)
+    phone.click(".tabs button[data-tab='tafel']")
+    heads = phone.eval_on_selector_all("#tafel thead tr:nth-child(2) th", "ths => ths.map(t => t.textContent)")
+    assert heads[2:6] == ["A", "S", "Pl", "Σ"]
+    assert "A = annonces" in phone.text_content("#tafel-legend")
+
+
+def test_a_tablet_shows_the_felt_and_the_tafel_side_by_side(browser, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+    game = new_game()
+    by_hand(store, game, ROUND)
+    camera(store, game, *FIRST_TRICK)
+    context = browser.new_context(viewport={"width": 820, "height": 1180}, is_mobile=True, has_touch=True)
+    try:
+        tablet = context.new_page()
+        tablet.set_default_timeout(10_000)
+        open_game(tablet, live, game)
+        felt, board = tablet.locator("#felt").bounding_box(), tablet.locator("#board-panel").bounding_box()
+        assert felt is not None and board is not None
+        assert board["x"] >= felt["x"] + felt["width"]  # beside, not below
+        assert abs(board["y"] - felt["y"]) < felt["height"]
+        assert not tablet.is_visible(".tabs button[data-tab='tafel']")  # no tab needed for what is shown
+        assert tablet.evaluate("document.documentElement.scrollWidth") <= 820
+        tablet.click(".tabs button[data-tab='history']")
+        assert not tablet.is_visible("#felt") and tablet.is_visible("#events")
+    finally:
+        context.close()

@@ -101,6 +101,7 @@
     renderFlags(s);
     renderTafel(s);
     renderChart(s);
+    renderBoard(s);
     renderEvents();
   }
 
@@ -272,7 +273,8 @@
     const head1 = el("tr", {}, el("th", { class: "l", colspan: 2, text: "" }),
       el("th", { class: "a grp", colspan: 4, text: `A · ${teamNames(0)}` }), el("th", { class: "b grp", colspan: 4, text: `B · ${teamNames(1)}` }));
     const head2 = el("tr", {}, el("th", { class: "l", text: "#" }), el("th", { class: "l", text: t("contract") }),
-      ...[0, 1].flatMap((team) => ["W", "S", "St", "Σ"].map((h) => el("th", { class: "ab"[team], text: h }))));
+      ...[0, 1].flatMap((team) => ["weis", "stoeck", "tricks", "sum"].map((h) => el("th", {
+        class: "ab"[team], text: t("col_" + h), title: h === "sum" ? t("total") : t(h === "tricks" ? "tricks" : h) }))));
     const rows = s.sheet.map((row) => {
       const deciding = s.game_over && s.game_over.round === row.round;
       return el("tr", { class: deciding ? "decide" : "", "data-round": row.round },
@@ -290,6 +292,77 @@
     const foot = el("tr", {}, el("td", { class: "l", colspan: 2, text: t("total") }),
       ...[0, 1].flatMap((team) => blocks(s.totals[team], team, s.totals[team].total, `tafel-total${team}`)));
     J.put($("tafel"), el("thead", {}, head1, head2), el("tbody", {}, ...rows), el("tfoot", {}, foot));
+  }
+
+  // The Jasstafel as players keep it on paper (drawn, not computed: the totals are the engine's).
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const svgEl = (tag, attrs, text) => {
+    const n = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+    if (text !== undefined) n.textContent = text;
+    return n;
+  };
+
+  function strokes(svg, x1, y1, x2, y2, n, cls) {
+    // n tally strokes across the line from (x1,y1) to (x2,y2); every fifth crosses the four before it.
+    const len = Math.hypot(x2 - x1, y2 - y1), ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+    const px = -uy, py = ux;  // perpendicular
+    const step = Math.min(9, (len - 28) / Math.max(1, n + Math.floor(n / 5)));
+    let at = 16;
+    for (let i = 0; i < n; i++) {
+      const cx = x1 + ux * at, cy = y1 + uy * at;
+      if (i % 5 === 4) {
+        const bx = x1 + ux * (at - 4.5 * step), by = y1 + uy * (at - 4.5 * step);
+        svg.append(svgEl("line", { x1: bx - px * 7, y1: by - py * 7, x2: cx + px * 7, y2: cy + py * 7, class: `stroke ${cls}` }));
+        at += 1.5 * step;
+      } else {
+        svg.append(svgEl("line", { x1: cx - px * 8, y1: cy - py * 8, x2: cx + px * 8, y2: cy + py * 8, class: `stroke ${cls}` }));
+        at += step;
+      }
+    }
+  }
+
+  function zSide(team, total) {
+    const W = 170, H = 190;
+    const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: `zside team${team}`, id: `z${team}`, role: "img",
+      "aria-label": `${t("team")} ${"AB"[team]}: ${total}` });
+    svg.append(svgEl("text", { x: 6, y: 16, class: "zname" }, `${"AB"[team]} · ${teamNames(team)}`));
+    const [L, R, T, B] = [14, W - 34, 40, H - 22];
+    svg.append(svgEl("path", { d: `M${L},${T} L${R},${T} L${L},${B} L${R},${B}`, class: "zline" }));
+    const hundreds = Math.floor(total / 100), fifties = Math.floor((total % 100) / 50);
+    const twenties = Math.floor((total % 50) / 20), rest = total % 50 % 20;
+    strokes(svg, L, T, R, T, hundreds, "s100");
+    strokes(svg, R, T, L, B, fifties, "s50");
+    strokes(svg, L, B, R, B, twenties, "s20");
+    svg.append(svgEl("text", { x: R + 6, y: B + 5, class: "zrest" }, String(rest)));
+    svg.append(svgEl("text", { x: W - 6, y: 16, class: "ztotal", "text-anchor": "end" }, String(total)));
+    return svg;
+  }
+
+  function backSide(s) {
+    // The back of the board: the Matches of this game and who won it, in tally strokes.
+    const W = 340, H = 110;
+    const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "backside", id: "board-back-svg", role: "img", "aria-label": t("board_back") });
+    svg.append(svgEl("text", { x: 110, y: 16, class: "zname" }, t("board_matches")), svgEl("text", { x: 250, y: 16, class: "zname" }, t("board_wins")));
+    const over = s.game_over;
+    [0, 1].forEach((team) => {
+      const y = 46 + team * 40;
+      const matches = s.sheet.filter((row) => row.match_team === team).length;
+      const won = over && over.winner === team ? 1 : 0;
+      svg.append(svgEl("text", { x: 6, y: y + 5, class: `zname team${team}` }, `${t("team")} ${"AB"[team]}`));
+      svg.append(svgEl("line", { x1: 100, y1: y, x2: 230, y2: y, class: "zline" }), svgEl("line", { x1: 240, y1: y, x2: 330, y2: y, class: "zline" }));
+      const m = svgEl("g", { class: "matches", "data-team": team, "data-n": matches });
+      strokes(m, 100, y, 230, y, matches, "smatch");
+      const w = svgEl("g", { class: "wins", "data-team": team, "data-n": won });
+      strokes(w, 240, y, 330, y, won, "swin");
+      svg.append(m, w);
+    });
+    return svg;
+  }
+
+  function renderBoard(s) {
+    J.put($("board-front"), el("h2", { class: "small", text: t("board_front") }), el("div", { class: "zpair" }, ...[0, 1].map((team) => zSide(team, s.totals[team].total))));
+    J.put($("board-back"), el("h2", { class: "small", text: t("board_back") }), backSide(s));
   }
 
   function renderChart(s) {
@@ -557,11 +630,21 @@
   }
 
   // ---------------------------------------------------------------- tabs
-  document.querySelectorAll(".tabs button").forEach((b) => b.addEventListener("click", () => {
-    tab = b.dataset.tab;
-    document.querySelectorAll(".tabs button").forEach((x) => x.classList.toggle("on", x === b));
-    document.querySelectorAll("[data-pane]").forEach((p) => { p.hidden = p.dataset.pane !== tab; });
-  }));
+  // A tablet shows the felt and the Tafel side by side (the Tafel tab is then not needed).
+  const wide = window.matchMedia("(min-width: 760px)");
+  function applyTabs() {
+    const beside = wide.matches && (tab === "table" || tab === "tafel");
+    if (beside) tab = "table";
+    document.body.classList.toggle("wide", wide.matches);
+    document.querySelectorAll(".tabs button").forEach((x) => x.classList.toggle("on", x.dataset.tab === tab));
+    document.querySelectorAll("[data-pane]").forEach((p) => {
+      p.hidden = !(p.dataset.pane === tab || (beside && p.dataset.pane === "tafel"));
+      p.classList.toggle("beside", beside && p.dataset.pane === "tafel");
+    });
+  }
+  document.querySelectorAll(".tabs button").forEach((b) => b.addEventListener("click", () => { tab = b.dataset.tab; applyTabs(); }));
+  wide.addEventListener("change", applyTabs);
+  applyTabs();
   $("undo").addEventListener("click", undo);
   connect();
 })();
