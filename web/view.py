@@ -40,6 +40,11 @@ def _voided(events: list[Event]) -> set[int]:
     return out
 
 
+#: Camera reads below this confidence are marked on the phones, for the table to confirm
+#: or correct with one tap: a wrong read must not look like a sure one.
+UNSURE_BELOW = 0.6
+
+
 def _written_by_hand(event: Event) -> bool:
     """Who wrote an event stored before the store kept it: the camera writes cards it saw and
     collections, the phones everything else (a reread correction from the camera looks
@@ -69,6 +74,11 @@ def event_rows(events: list[Event], by_hand: list[bool | None] | None = None) ->
     for i, e in enumerate(events):
         if isinstance(e, CardCorrected) and 0 <= e.ref < len(rows) and i not in voided:
             rows[e.ref].setdefault("corrected_by", []).append(i)
+    for row, e in zip(rows, events, strict=True):
+        # A camera read the table should look at: below UNSURE_BELOW and nobody confirmed
+        # or corrected it yet (a confirmation is a correction to the same card).
+        if isinstance(e, CardPlayed) and e.confidence is not None and e.confidence < UNSURE_BELOW:
+            row["unsure"] = not row.get("corrected_by") and not row["voided"]
     return rows
 
 

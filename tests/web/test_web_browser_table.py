@@ -34,8 +34,16 @@ def open_game(phone, live: ServerHandle, game: int, pin: str | None = PIN) -> No
 
 
 def wait_count(phone, live: ServerHandle, game: int) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the page shows every event the store has now."""
     count = len(live.app.extensions["jasscam_store"].events(game))
     phone.wait_for_selector(f"body[data-count='{count}']")
+
+
+def wrote(phone, live: ServerHandle, game: int, before: int) -> None:  # type: ignore[no-untyped-def]
+    """After a tap that writes: wait until the store has the new event and the page shows it."""
+    store = live.app.extensions["jasscam_store"]
+    phone.wait_for_function("n => Number(document.body.dataset.count) > n", arg=before)
+    phone.wait_for_selector(f"body[data-count='{len(store.events(game))}']")
 
 
 def camera(store: EventStore, game: int, *events: dict[str, object]) -> None:
@@ -73,8 +81,9 @@ def test_undo_takes_back_the_tables_correction_not_the_camera_collection_after_i
     preview = phone.text_content("#dlg-body")
     assert f"#{correction}" in preview and "Rosen Ass" in preview
     assert "1" in phone.text_content("#dlg-body .muted")
+    before = len(store.events(game))
     phone.click("#dlg-ok")
-    wait_count(phone, live, game)
+    wrote(phone, live, game, before)
     events = store.events(game)
     assert events[-1] == parse_event({"type": "event_voided", "ref": correction})
     assert phone.text_content("#team0 .rnd").startswith("+4")
@@ -82,8 +91,9 @@ def test_undo_takes_back_the_tables_correction_not_the_camera_collection_after_i
     # the voided correction comes back from the history (a redo, itself an event_voided)
     phone.click(".tabs button[data-tab='history']")
     phone.click(f"#events li.voided[data-pos='{correction}']")
+    before = len(store.events(game))
     phone.click("#dlg-ok")
-    wait_count(phone, live, game)
+    wrote(phone, live, game, before)
     assert store.events(game)[-1] == parse_event({"type": "event_voided", "ref": len(events) - 1})
     phone.click(".tabs button[data-tab='table']")
     assert phone.text_content("#team0 .rnd").startswith("+11")
@@ -175,8 +185,9 @@ def test_the_weis_button_stays_through_the_second_trick_and_a_weis_entered_there
     phone.click("#pick-suit button[data-value='schilten']")
     phone.click("#pick-from button[data-value='6']")
     phone.click("#pick-to button[data-value='8']")
+    before = len(store.events(game))
     phone.click("#dlg-ok")
-    wait_count(phone, live, game)
+    wrote(phone, live, game, before)
     phone.wait_for_selector("#weis li[data-status='counts']")  # Dreiblatt for team B, not late
     assert phone.text_content("#team1 .rnd").startswith("+20")
     camera(store, game, *[{"type": "card_played", "seat": s, "card": c} for s, c in ((1, "schellen-6"), (2, "schellen-7"), (3, "schellen-8"))])
@@ -262,16 +273,18 @@ def test_the_pin_dialog_says_where_the_pin_is_and_a_phone_enters_it_once(phone, 
     phone.click("#pin-forgot summary")
     assert "neue PIN" in phone.inner_text("#pin-forgot")
     phone.fill("#pin-input", PIN)
+    before = len(store.events(game))
     phone.click("#pin-ok")
-    wait_count(phone, live, game)
+    wrote(phone, live, game, before)
     # the same phone, later: it writes without being asked again
     phone.reload()
     wait_count(phone, live, game)
     phone.click("#enter-card")
     phone.click("#pick-seat button[data-value='0']")
     phone.click(".picker button[data-card='eicheln-6']")
+    before = len(store.events(game))
     phone.click("#dlg-ok")
-    wait_count(phone, live, game)
+    wrote(phone, live, game, before)
     assert len(store.events(game)) == 3
     assert not phone.is_visible("#pin-dialog")
 
@@ -406,3 +419,33 @@ def test_a_tablet_shows_the_felt_and_the_tafel_side_by_side(browser, live: Serve
         assert not tablet.is_visible("#felt") and tablet.is_visible("#events")
     finally:
         context.close()
+
+
+# -- 5. what the camera saw -----------------------------------------------------------------
+
+
+def test_an_unsure_read_is_marked_and_one_tap_confirms_or_corrects_it(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+    game = new_game()
+    by_hand(store, game, ROUND)
+    camera(
+        store,
+        game,
+        {"type": "card_played", "seat": 0, "card": "eicheln-koenig", "confidence": 0.97},
+        {"type": "card_played", "seat": 1, "card": "rosen-6", "confidence": 0.41, "alternatives": [["rosen-9", 0.33]]},
+        {"type": "card_played", "seat": 2, "card": "rosen-8", "confidence": 0.35, "alternatives": [["rosen-7", 0.34]]},
+    )
+    open_game(phone, live, game)
+    assert phone.locator("#seat0 .card.unsure").count() == 0  # a sure read looks sure
+    assert phone.text_content("#seat1 .card.unsure .unsure-mark") == "? 41 %"
+    phone.click("#seat1 .card")
+    before = len(store.events(game))
+    phone.click("#confirm-card")  # one tap: the card is what the camera read
+    wrote(phone, live, game, before)
+    assert store.events(game)[-1] == parse_event({"type": "card_corrected", "ref": 3, "card": "rosen-6"})
+    assert phone.locator("#seat1 .card.unsure").count() == 0
+    phone.click("#seat2 .card")
+    before = len(store.events(game))
+    phone.click("#dlg-body .alt[data-card='rosen-7']")  # one tap: the camera's runner-up
+    wrote(phone, live, game, before)
+    assert phone.get_attribute("#seat2 .slot .card", "data-card") == "rosen-7"
+    assert phone.locator(".card.unsure").count() == 0

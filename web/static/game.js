@@ -169,10 +169,13 @@
   }
 
   function cardButton(pc, extraClass) {
+    // A read the camera was unsure of is marked: one tap confirms or corrects it.
+    const row = view.events[pc.ref];
+    const unsure = row && row.unsure;
     return el("button", {
-      type: "button", class: `card${extraClass ? " " + extraClass : ""}`, "data-ref": pc.ref, "data-card": pc.card,
-      title: `${t("correct")}: ${J.cardName(pc.card)}`, onclick: () => correctDialog(pc),
-    }, J.cardImg(pc.card));
+      type: "button", class: `card${extraClass ? " " + extraClass : ""}${unsure ? " unsure" : ""}`, "data-ref": pc.ref, "data-card": pc.card,
+      title: `${unsure ? t("unsure") : t("correct")}: ${J.cardName(pc.card)}`, onclick: () => correctDialog(pc),
+    }, J.cardImg(pc.card), unsure ? el("span", { class: "unsure-mark", text: `? ${Math.round(100 * row.confidence)} %` }) : null);
   }
 
   function renderTable(s) {
@@ -595,11 +598,21 @@
   }
 
   async function correctDialog(pc) {
+    const row = view.events[pc.ref];
     const ev = await dialog(`${t("correct_card")} #${pc.ref}`, (body) => {
       const pick = cardPicker(pc.card);
       const who = choice("seat", seatOptions(), pc.seat, "g2");
-      body.replaceChildren(pick.node, el("h2", { text: t("played_by") }), who.node);
+      let quick = null;  // a one-tap answer: the card as read, or one of the camera's alternatives
+      const answer = (card) => { quick = { type: "card_corrected", ref: pc.ref, card }; $("dlg-form").requestSubmit(); };
+      const unsure = row && row.unsure ? el("div", { class: "unsure-box" },
+        el("p", { class: "small", text: `${t("unsure")} (${Math.round(100 * row.confidence)} %)` }),
+        el("div", { class: "grid g2" },
+          el("button", { type: "button", class: "primary", id: "confirm-card", onclick: () => answer(pc.card) }, `✓ ${t("card_right")}: ${J.cardName(pc.card)}`),
+          ...(row.alternatives || []).slice(0, 3).map(([card, p]) => el("button", { type: "button", class: "alt", "data-card": card, onclick: () => answer(card) },
+            `${J.cardName(card)} (${Math.round(100 * p)} %)`)))) : null;
+      body.replaceChildren(...[unsure, pick.node, el("h2", { text: t("played_by") }), who.node].filter(Boolean));
       return () => {
+        if (quick) return quick;
         const out = { type: "card_corrected", ref: pc.ref, card: pick.get() };
         if (Number(who.get()) !== pc.seat) out.seat = Number(who.get());
         if (out.card === pc.card && out.seat === undefined) return "=";
