@@ -421,6 +421,34 @@ def create_app(
         view["edge"] = guard.edge(game_id)
         return jsonify(view)
 
+    def camera_frame() -> Any:
+        """The camera's latest frame (the appliance hands it to deck enrolment), or None."""
+        enroll = app.extensions.get("enroll")
+        frames = getattr(enroll, "frames", None)
+        return frames() if callable(frames) else None
+
+    @app.get("/api/camera")
+    def api_camera() -> Response:
+        """Is the camera running (and if not, why), and is there a picture to show."""
+        return jsonify(status=hub.read_status(), picture=camera_frame() is not None)
+
+    @app.get("/api/camera.jpg")
+    def api_camera_picture() -> Response:
+        """A small picture of what the camera sees now: the table checks the mounting and the light."""
+        frame = camera_frame()
+        if frame is None:
+            raise BadRequest("no camera picture yet", 404)
+        import cv2
+
+        scale = min(1.0, 640 / max(frame.shape[1], 1))
+        small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
+        ok, jpeg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        if not ok:
+            raise BadRequest("the camera picture could not be encoded", 500)
+        response = make_response(jpeg.tobytes())
+        response.mimetype = "image/jpeg"
+        return response
+
     @app.get("/api/games/<int:game_id>/stream")
     def api_stream(game_id: int) -> Response:
         known_game(game_id)

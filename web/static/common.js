@@ -125,6 +125,24 @@ const J = {
   },
 };
 
+// The camera's state in words, and its picture on demand (set-up page and live page).
+J.cameraState = (st) => {
+  if (!st) return J.t("cam_none");
+  const words = { live: "cam_live", opening: "cam_opening", starting: "cam_starting", ended: "cam_ended", lost: "cam_no_frames" };
+  const word = words[st.camera] ? J.t(words[st.camera]) : st.camera;
+  return st.ok ? word : `${word}${st.message && st.message !== st.camera ? ": " + st.message : ""}`;
+};
+J.cameraBox = async (box) => {
+  const data = await fetch("/api/camera", { cache: "no-store" }).then((r) => r.json()).catch(() => null);
+  if (!data) return;
+  const st = data.status;
+  const img = J.el("img", { class: "cam-picture", id: "cam-picture", alt: J.t("cam_picture"), hidden: true });
+  const show = data.picture ? J.el("button", { type: "button", id: "cam-show", onclick: () => {
+    img.src = `/api/camera.jpg?t=${Date.now()}`;  // a fresh picture at every tap
+    img.hidden = false;
+  } }, J.t("cam_show")) : null;
+  J.put(box, J.el("p", { class: `cam-state ${st && st.ok ? "ok" : "bad"}`, id: "cam-state" }, `${J.t("camera")}: ${J.cameraState(st)}`), show, img);
+};
 fetch("/enroll/api/active").then((r) => (r.ok ? r.json() : null)).then((d) => { J.deck = d; }).catch(() => {});
 document.getElementById("lang")?.addEventListener("change", (ev) => {
   location.href = `/lang/${ev.target.value}?next=${encodeURIComponent(location.pathname + location.search)}`;

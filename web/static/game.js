@@ -659,5 +659,6 @@
   wide.addEventListener("change", applyTabs);
   applyTabs();
   $("undo").addEventListener("click", undo);
+  $("cam-open").addEventListener("click", () => { J.cameraBox($("cam-dlg-box")); $("cam-dlg").showModal(); });
   connect();
 })();

@@ -25,6 +25,7 @@
   });
   showEdges();
   showTeams();
+  J.cameraBox(document.getElementById("camera-box"));
 
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
