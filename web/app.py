@@ -19,7 +19,7 @@ import json
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,7 @@ from web.i18n import LANGUAGES, STRINGS, pick_language
 from web.live import Hub, TooManyClients
 from web.speck import register_speck
 from web.store import EventStore
+from web.trickshot import FrameAt, Seen, annotate, card_namer, jpeg
 from web.view import fold_state, game_view, sheet_csv
 
 #: Event types a phone may write; ``game_configured`` only through the set-up form.
@@ -241,6 +242,8 @@ def create_app(
     queue_size: int = 32,
     heartbeat: float = 15.0,
     status: Callable[[], Mapping[str, Any]] | None = None,
+    frame_at: FrameAt | None = None,
+    recognize: Callable[[Any], Sequence[Seen]] | None = None,
 ) -> Flask:
     """The dashboard app over ``store``.
 
@@ -249,6 +252,8 @@ def create_app(
     QR code); default: the address the start page was requested at. ``status``: the
     appliance's status (``Pipeline.status()``: ``{"source": {"name", "state", "error"}}``),
     polled once a second; phones see a banner while the camera is not live.
+    ``frame_at(game, position)``: the recorded frame at that event's time, and
+    ``recognize(frame)``: the recogniser, for the Verlauf's pictures (web.trickshot).
     """
     app = Flask(__name__)
     app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 3600  # card pictures, CSS, JS: phones revalidate hourly
@@ -372,7 +377,7 @@ def create_app(
         config = events[0] if events else None
         if isinstance(config, GameConfigured) and config.variant == "speck" and "speck" in app.blueprints:
             return redirect(f"/speck/{game_id}")  # Speck Jass has its own screens (web.speck)
-        return page("game.html", game_id=game_id, edge=guard.edge(game_id))
+        return page("game.html", game_id=game_id, edge=guard.edge(game_id), pictures=frame_at is not None)
 
     @app.get("/live")
     def live() -> Any:
@@ -447,6 +452,26 @@ def create_app(
             raise BadRequest("the camera picture could not be encoded", 500)
         response = make_response(jpeg.tobytes())
         response.mimetype = "image/jpeg"
+        return response
+
+    @app.get("/api/games/<int:game_id>/frame/<int:position>.jpg")
+    def api_frame(game_id: int, position: int) -> Response:
+        """The recorded picture at the time of event ``position``, the cards read outlined and named."""
+        events = known_game(game_id)
+        if not 0 <= position < len(events):
+            raise BadRequest(f"game {game_id} has no event {position}", 404)
+        frame = frame_at(game_id, position) if frame_at is not None else None
+        if frame is None:
+            raise BadRequest("no recorded picture of this moment", 404)
+        try:
+            on_table = {pc["card"] for pc in (fold_state(events[: position + 1]).get("round") or {}).get("trick", [])}
+        except Exception:  # a game a newer engine rejects: the picture still helps
+            on_table = set()
+        seen = recognize(frame) if recognize is not None else []
+        picture = annotate(frame, seen, card_namer(STRINGS[lang()]), on_table)
+        response = make_response(jpeg(picture))
+        response.mimetype = "image/jpeg"
+        response.headers["Cache-Control"] = "private, max-age=3600"  # a recorded moment never changes
         return response
 
     @app.get("/api/games/<int:game_id>/stream")

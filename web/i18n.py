@@ -232,6 +232,8 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "cam_none": "keine Kamera an diesem Dashboard",
         "cam_show": "Kamerabild zeigen",
         "cam_picture": "Kamerabild",
+        "trick_picture": "Kamerabild des Stichs",
+        "no_picture": "Von diesem Moment gibt es kein Bild (keine Aufnahme).",
     },
     "fr": {
         "app": "Jasscam",
@@ -452,6 +454,8 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "cam_none": "pas de caméra sur ce tableau de bord",
         "cam_show": "Afficher l'image de la caméra",
         "cam_picture": "Image de la caméra",
+        "trick_picture": "Image du pli par la caméra",
+        "no_picture": "Pas d'image de ce moment (pas d'enregistrement).",
     },
     "en": {
         "app": "Jasscam",
@@ -672,6 +676,8 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "cam_none": "no camera on this dashboard",
         "cam_show": "Show the camera picture",
         "cam_picture": "Camera picture",
+        "trick_picture": "The camera's picture of the trick",
+        "no_picture": "There is no picture of this moment (no recording).",
     },
 }
 

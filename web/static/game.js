@@ -416,6 +416,7 @@
       "data-pos": row.pos, "data-type": row.type, "data-by": row.by_hand ? "hand" : "camera", onclick: () => historyTap(row),
     }, el("span", { class: "pos", text: `#${row.pos}` }), el("span", { class: "what", text: describe(row) }),
       el("span", { class: "by muted small", text: row.by_hand ? "✍" : "📷", title: t(row.by_hand ? "by_hand" : "by_camera") }),
+      row.type === "trick_collected" && window.PICTURES ? shotButton(row) : null,
       row.voided ? el("span", { class: "muted small", text: ` (${t("voided")})` }) : null,
       row.corrected_by ? el("span", { class: "muted small", text: ` (${t("corrected")})` }) : null)));
   }
@@ -470,6 +471,23 @@
       camera ? { text: t("undo_keeps_camera").replace("{n}", camera), cls: "muted small" } : null,
     ], `↶ ${t("undo")}`);
     if (ok && await send({ type: "event_voided", ref: target.pos }, { quiet: true })) J.toast(`${t("undone")}: ${describe(target)}`);
+  }
+
+  function shotButton(row) {
+    // The camera's picture of the trick: the moment its last card lay on the table.
+    const last = view.events.slice(0, row.pos).reverse().find((r) => r.type === "card_played" && !r.voided);
+    if (!last) return null;
+    return el("button", { type: "button", class: "shot", "data-pos": last.pos, title: t("trick_picture"),
+      onclick: (ev) => { ev.stopPropagation(); showShot(last.pos, `${t("trick_picture")} · #${row.pos}`); } }, "🖼");
+  }
+
+  function showShot(pos, title) {
+    const img = $("shot");
+    $("shot-title").textContent = title;
+    $("shot-error").textContent = "";
+    img.onerror = () => { $("shot-error").textContent = t("no_picture"); };
+    img.src = `/api/games/${GAME}/frame/${pos}.jpg`;
+    $("shot-dlg").showModal();
   }
 
   async function historyTap(row) {
