@@ -17,6 +17,8 @@ const J = {
   put(node, ...kids) { node.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined && k !== false)); },
   // The table's deck (web/enroll): its own card pictures (the built-in ones by redirect) and, once enrolled, names.
   cardImg(id) { return J.el("img", { src: `/enroll/cards/${id}.png`, alt: J.cardName(id), draggable: "false" }); },
+  // A suit as the table's deck calls it (Kreuz, Schaufel, Herz, Ecken for a French deck).
+  suitName(suit) { return (J.deck && J.deck.suits !== "swiss" && J.deck.suit_names && J.deck.suit_names[suit]) || J.t(suit); },
   cardName(id) {
     const own = J.deck && J.deck.deck !== "builtin" && J.deck.cards[id];
     if (own) return own.name;
@@ -143,7 +145,11 @@ J.cameraBox = async (box) => {
   } }, J.t("cam_show")) : null;
   J.put(box, J.el("p", { class: `cam-state ${st && st.ok ? "ok" : "bad"}`, id: "cam-state" }, `${J.t("camera")}: ${J.cameraState(st)}`), show, img);
 };
-fetch("/enroll/api/active").then((r) => (r.ok ? r.json() : null)).then((d) => { J.deck = d; }).catch(() => {});
+// The table's deck; pages drawn before it arrives draw again ("deck" event) with its names.
+fetch("/enroll/api/active").then((r) => (r.ok ? r.json() : null)).then((d) => {
+  J.deck = d;
+  document.dispatchEvent(new Event("deck"));
+}).catch(() => {});
 document.getElementById("lang")?.addEventListener("change", (ev) => {
   location.href = `/lang/${ev.target.value}?next=${encodeURIComponent(location.pathname + location.search)}`;
 });

@@ -71,7 +71,7 @@
   const teamOf = (seat) => seat % 2;
   const teamNames = (team) => `${name(team)} & ${name(team + 2)}`;
   const posOf = (seat) => EDGES[(EDGES.indexOf(window.EDGE || "bottom") + seat) % 4];
-  const contractLabel = (c) => t(c);
+  const contractLabel = (c) => (SUITS.includes(c) ? J.suitName(c) : t(c));
   function contractIcon(c) {
     if (SUITS.includes(c)) return el("img", { class: "icon-card", src: `/enroll/cards/${c}-ass.png`, alt: "", width: 22 });
     return el("span", { class: "icon-arrow", text: c === "obenabe" ? "⬆" : "⬇" });
@@ -220,7 +220,7 @@
     if (w.kind === "four") return t("weis_four").replace("{rank}", rank(w.cards[0]));
     const key = window.T[`weis_seq_${w.cards.length}`] ? `weis_seq_${w.cards.length}` : "weis_seq";
     const top = w.cards.slice().sort((a, b) => RANKS.indexOf(a.split("-")[1]) - RANKS.indexOf(b.split("-")[1])).pop();
-    return t(key).replace("{n}", w.cards.length).replace("{suit}", t(w.cards[0].split("-")[0])).replace("{top}", rank(top));
+    return t(key).replace("{n}", w.cards.length).replace("{suit}", J.suitName(w.cards[0].split("-")[0])).replace("{top}", rank(top));
   }
 
   function renderWeis(s) {
@@ -548,7 +548,7 @@
     let value = initial;
     let suit = initial ? initial.split("-")[0] : SUITS[0];
     const grid = el("div", { class: "picker" });
-    const suits = choice("psuit", SUITS.map((x) => [x, el("span", {}, contractIcon(x), " ", t(x))]), suit, "g2", (v) => { suit = v; draw(); });
+    const suits = choice("psuit", SUITS.map((x) => [x, el("span", {}, contractIcon(x), " ", J.suitName(x))]), suit, "g2", (v) => { suit = v; draw(); });
     function draw() {
       J.put(grid, RANKS.map((r) => {
         const id = `${suit}-${r}`;
@@ -592,7 +592,7 @@
       const seqBox = el("div", {});
       const fourBox = el("div", {}, el("h2", { text: t("rank") }));
       const kind = choice("kind", [["sequence", t("sequence")], ["four", t("four_kind")]], "sequence", "g2", (k) => { seqBox.hidden = k !== "sequence"; fourBox.hidden = k !== "four"; update(); });
-      const suit = choice("suit", SUITS.map((x) => [x, el("span", {}, contractIcon(x), " ", t(x))]), "eicheln", "g2", () => update());
+      const suit = choice("suit", SUITS.map((x) => [x, el("span", {}, contractIcon(x), " ", J.suitName(x))]), "eicheln", "g2", () => update());
       const from = choice("from", RANKS.map((r) => [r, t("r_" + r)]), "6", "g3", () => update());
       const to = choice("to", RANKS.map((r) => [r, t("r_" + r)]), "8", "g3", () => update());
       const four = choice("four", ["10", "under", "ober", "koenig", "ass", "9"].map((r) => [r, t("r_" + r)]), "ass", "g3", () => update());
@@ -677,6 +677,7 @@
   wide.addEventListener("change", applyTabs);
   applyTabs();
   $("undo").addEventListener("click", undo);
+  document.addEventListener("deck", render);
   $("cam-open").addEventListener("click", () => { J.cameraBox($("cam-dlg-box")); $("cam-dlg").showModal(); });
   connect();
 })();
