@@ -415,7 +415,7 @@
       class: `${row.voided ? "voided" : ""} ${fixes.has(row.type) ? "fix" : ""} ${row.type === "game_configured" ? "" : "tap"}`,
       "data-pos": row.pos, "data-type": row.type, "data-by": row.by_hand ? "hand" : "camera", onclick: () => historyTap(row),
     }, el("span", { class: "pos", text: `#${row.pos}` }), el("span", { class: "what", text: describe(row) }),
-      el("span", { class: "by muted small", text: row.by_hand ? "✍" : "📷", title: t(row.by_hand ? "by_hand" : "by_camera") }),
+      el("span", { class: "by muted small", text: row.by_hand ? "✍" : "◉", title: t(row.by_hand ? "by_hand" : "by_camera") }),
       row.type === "trick_collected" && window.PICTURES ? shotButton(row) : null,
       row.voided ? el("span", { class: "muted small", text: ` (${t("voided")})` }) : null,
       row.corrected_by ? el("span", { class: "muted small", text: ` (${t("corrected")})` }) : null)));
@@ -478,7 +478,7 @@
     const last = view.events.slice(0, row.pos).reverse().find((r) => r.type === "card_played" && !r.voided);
     if (!last) return null;
     return el("button", { type: "button", class: "shot", "data-pos": last.pos, title: t("trick_picture"),
-      onclick: (ev) => { ev.stopPropagation(); showShot(last.pos, `${t("trick_picture")} · #${row.pos}`); } }, "🖼");
+      onclick: (ev) => { ev.stopPropagation(); showShot(last.pos, `${t("trick_picture")} · #${row.pos}`); } }, "◉");
   }
 
   function showShot(pos, title) {

@@ -39,7 +39,7 @@
           el("small", { class: "muted" }, `${g.created.replace("T", " ").slice(0, 16)} · `,
             el("span", { class: `status ${g.status}`, text: statusText(g) }), g.rounds ? ` · ${g.rounds} ${t("round_n")}` : "")),
         score(g)),
-      el("button", { type: "button", class: "danger icon delete", title: t("delete"), "aria-label": t("delete"), onclick: () => remove(g) }, "🗑"))));
+      el("button", { type: "button", class: "danger icon delete", title: t("delete"), "aria-label": t("delete"), onclick: () => remove(g) }, "✕"))));
   }
   load();
 })();
