@@ -552,8 +552,8 @@ def create_app(
             events = known_game(game_id)
             count = len(events)
             if expect is not None and expect != str(count):
-                raise BadRequest(
-                    f"the game changed meanwhile ({count} events, you saw {expect}); look again and retry", 409
+                raise ApiError(
+                    f"the game changed meanwhile ({count} events, you saw {expect}); look again and retry", 409, "changed"
                 )
             if kind in REFUSE_IF_FLAGGED:
                 refuse_if_flagged(events, event)

@@ -50,5 +50,5 @@ def end_running(store: EventStore, confirmed: Any) -> None:
     if running is None:
         return
     if confirmed is not True:
-        raise ApiError(f"game {running['id']} is still running; end it first (end_running)", 409)
+        raise ApiError(f"game {running['id']} is still running; end it first (end_running)", 409, "still_running")
     store.abandon(int(running["id"]))

@@ -234,6 +234,9 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "cam_picture": "Kamerabild",
         "trick_picture": "Kamerabild des Stichs",
         "no_picture": "Von diesem Moment gibt es kein Bild (keine Aufnahme).",
+        "err_no_card": "Keine offene Karte gefunden: Karten flach, mit Abstand und bei gutem Licht hinlegen.",
+        "err_changed": "Die Partie hat sich inzwischen geändert: bitte nochmals ansehen und wiederholen.",
+        "err_still_running": "Eine Partie läuft noch: zuerst beenden.",
     },
     "fr": {
         "app": "Jasscam",
@@ -456,6 +459,9 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "cam_picture": "Image de la caméra",
         "trick_picture": "Image du pli par la caméra",
         "no_picture": "Pas d'image de ce moment (pas d'enregistrement).",
+        "err_no_card": "Aucune carte visible : posez les cartes à plat, espacées, sous une bonne lumière.",
+        "err_changed": "La partie a changé entre-temps : regardez à nouveau et recommencez.",
+        "err_still_running": "Une partie est en cours : terminez-la d'abord.",
     },
     "en": {
         "app": "Jasscam",
@@ -678,6 +684,9 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "cam_picture": "Camera picture",
         "trick_picture": "The camera's picture of the trick",
         "no_picture": "There is no picture of this moment (no recording).",
+        "err_no_card": "No face-up card found: lay the cards flat, apart, in good light.",
+        "err_changed": "The game changed meanwhile: look again and retry.",
+        "err_still_running": "A game is still running: end it first.",
     },
 }
 

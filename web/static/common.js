@@ -39,6 +39,11 @@ const J = {
     };
     return tpl.replace(/\{(\w+)\}/g, (m, k) => (k in parts ? String(parts[k]) : m));
   },
+  // A refusal in the page's language where it has words for it (``code``), else the server's message.
+  errorText(data) {
+    const own = data && data.code && window.T && window.T["err_" + data.code];
+    return own || (data && data.error) || "";
+  },
   toast(msg, bad) {
     const box = document.getElementById("toast");
     box.textContent = msg;
@@ -120,7 +125,7 @@ const J = {
         if (!again) return null;
         continue;
       }
-      if (!r.ok) { J.toast(`${J.t("refused")}: ${data.flag ? J.flagText(data.flag) : data.error || r.statusText}`, true); return null; }
+      if (!r.ok) { J.toast(`${J.t("refused")}: ${data.flag ? J.flagText(data.flag) : J.errorText(data) || r.statusText}`, true); return null; }
       return data;
     }
     return null;
