@@ -25,7 +25,11 @@
       if (source.readyState === EventSource.CLOSED) {
         source = null;
         backoff = Math.min(backoff * 2, 10000);
-        setTimeout(connect, backoff);
+        // a game the table deleted does not come back: say so instead of retrying
+        fetch(`/api/games/${GAME}`, { cache: "no-store" }).then((r) => {
+          if (r.status === 404) J.put($("banner"), el("div", { class: "banner bad", id: "deleted", text: t("deleted") }));
+          else setTimeout(connect, backoff);
+        }).catch(() => setTimeout(connect, backoff));
       }
     });
     source.addEventListener("snapshot", (ev) => { view = JSON.parse(ev.data); backoff = 500; setConn(true); render(); });
