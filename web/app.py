@@ -212,10 +212,10 @@ def config_from_form(data: dict[str, Any]) -> tuple[GameConfigured, str]:
     if edge not in EDGES:
         raise BadRequest(f"edge must be one of {', '.join(EDGES)}")
     raw: dict[str, Any] = {"type": "game_configured", "players": players}
-    for key in ("variant", "target", "multipliers", "custom_multipliers", "end_order"):
+    for key in ("variant", "target", "target_rule", "multipliers", "custom_multipliers", "end_order", "prior_totals"):
         if data.get(key) is not None:
             raw[key] = data[key]
-    for flag in ("weis_one_per_player", "weis_needs_trick"):
+    for flag in ("weis_one_per_player", "weis_needs_trick", "weis_card_once"):
         if flag in data:
             raw[flag] = data[flag]
     if isinstance(raw.get("target"), str):
@@ -426,37 +426,18 @@ def create_app(
         view["edge"] = guard.edge(game_id)
         return jsonify(view)
 
-    def camera_frame() -> Any:
-        """The camera's latest frame (the appliance hands it to deck enrolment), or None."""
-        enroll = app.extensions.get("enroll")
-        frames = getattr(enroll, "frames", None)
-        return frames() if callable(frames) else None
-
     @app.get("/api/camera")
     def api_camera() -> Response:
-        """Is the camera running (and if not, why), and is there a picture to show."""
-        return jsonify(status=hub.read_status(), picture=camera_frame() is not None)
-
-    @app.get("/api/camera.jpg")
-    def api_camera_picture() -> Response:
-        """A small picture of what the camera sees now: the table checks the mounting and the light."""
-        frame = camera_frame()
-        if frame is None:
-            raise BadRequest("no camera picture yet", 404)
-        import cv2
-
-        scale = min(1.0, 640 / max(frame.shape[1], 1))
-        small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
-        ok, jpeg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])
-        if not ok:
-            raise BadRequest("the camera picture could not be encoded", 500)
-        response = make_response(jpeg.tobytes())
-        response.mimetype = "image/jpeg"
-        return response
+        """Is the camera running (and if not, why), and is there a live picture (web.mounting's, behind the PIN)."""
+        return jsonify(status=hub.read_status(), picture="mounting" in app.extensions)
 
     @app.get("/api/games/<int:game_id>/frame/<int:position>.jpg")
     def api_frame(game_id: int, position: int) -> Response:
-        """The recorded picture at the time of event ``position``, the cards read outlined and named."""
+        """The recorded picture at the time of event ``position``, the cards read outlined and named.
+
+        It shows the table, so like the live picture (web.mounting) it needs the table PIN.
+        """
+        guard.check(request.headers.get("X-Table-Pin"))
         events = known_game(game_id)
         if not 0 <= position < len(events):
             raise BadRequest(f"game {game_id} has no event {position}", 404)

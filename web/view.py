@@ -14,7 +14,7 @@ import csv
 import io
 from typing import Any
 
-from scoring.events import CardCorrected, CardPlayed, Event, EventVoided, TrickCollected, event_to_dict
+from scoring.events import CardCorrected, CardPlayed, Event, TrickCollected, event_to_dict
 
 
 def fold_state(events: list[Event]) -> dict[str, Any]:
@@ -23,21 +23,6 @@ def fold_state(events: list[Event]) -> dict[str, Any]:
 
     state: dict[str, Any] = fold(events).to_dict()
     return state
-
-
-def _voided(events: list[Event]) -> set[int]:
-    """Positions that an ``event_voided`` takes out, read from the end as the engine does.
-
-    (Voiding a void restores its target, so the last word wins.) This only reads the
-    ``ref`` pointers so the history can cross events out; the score itself comes from
-    the engine's fold, which applies the same resolution.
-    """
-    out: set[int] = set()
-    for pos in range(len(events) - 1, -1, -1):
-        event = events[pos]
-        if pos not in out and isinstance(event, EventVoided):
-            out.add(event.ref)
-    return out
 
 
 #: Camera reads below this confidence are marked on the phones, for the table to confirm
@@ -60,7 +45,9 @@ def event_rows(events: list[Event], by_hand: list[bool | None] | None = None) ->
     ``by_hand``: per position whether a phone wrote it (the store's record); missing or
     None entries are guessed from the event type.
     """
-    voided = _voided(events)
+    from scoring.game import voided_positions
+
+    voided = voided_positions(events)
     marks = by_hand or []
     rows = [
         {
@@ -142,12 +129,16 @@ SHEET_COLUMNS = ["round", "contract", "multiplier", "match_team"] + [
 def sheet_csv(state: dict[str, Any]) -> str:
     """The Jasstafel as CSV: one line per written round, both teams' blocks side by side.
 
-    ``round`` is 1-based as on a paper Jasstafel; ``match_team`` is A, B or empty. A last
+    ``round`` is 1-based as on a paper Jasstafel; ``match_team`` is A, B or empty. A game
+    continued from paper starts with a line ``prior`` carrying the teams' totals. A last
     line ``winner`` names the winning team and the block that decided.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(SHEET_COLUMNS)
+    prior = state.get("config", {}).get("prior_totals")
+    if prior:
+        writer.writerow(["prior", "", "", ""] + [v for team in (0, 1) for v in ("", "", "", "", prior[team])])
     for row in state.get("sheet", []):
         match = row.get("match_team")
         line: list[Any] = [row["round"] + 1, row["contract"], row["multiplier"], "" if match is None else "AB"[match]]

@@ -229,7 +229,10 @@ def run(args: argparse.Namespace) -> int:
             " contract and forehand, so no cards will be counted",
             file=sys.stderr,
         )
-    result = replay_recording(recording, recognizer.recognize, gate=not args.no_gate, realtime=args.realtime)
+    from vision.recognizer.scale import LearningRecognizer
+
+    # Read as the appliance reads live: at the card length learnt from the first sure cards.
+    result = replay_recording(recording, LearningRecognizer(recognizer), gate=not args.no_gate, realtime=args.realtime)
     state, rejected = _state(recording.events, result.camera_events)
     comparison = compare(recording.events, result.camera_events) if args.compare else None
     if args.json:

@@ -137,3 +137,13 @@ def test_the_weis_stays_open_through_the_second_trick_and_matches_the_late_flag(
         opened.append((n, state.weis_open))
     assert [n for n, is_open in opened if is_open] == list(range(1, 8))  # through trick 2's third card
     assert fold(events).to_dict()["weis_open"] is False
+
+
+def test_find_weis_lists_the_strongest_weis_first() -> None:
+    """003: «Entscheidend ist zuerst die Punktezahl des Weises ... Sind die Punkte gleich,
+    zählt als Nächstes die Anzahl der Karten.» The list follows that comparison."""
+    hand = ["eicheln-6", "eicheln-7", "eicheln-8", "rosen-10", "rosen-under", "rosen-ober", "rosen-koenig", "rosen-ass",
+            "schilten-ass", "schellen-ass", "eicheln-ass"]
+    found = find_weis(hand)
+    assert [(w.kind, w.points, len(w.cards)) for w in found] == [("sequence", 100, 5), ("four", 100, 4), ("sequence", 20, 3)]
+    assert [w.label for w in evaluate(hand)] == [w.label for w in found]

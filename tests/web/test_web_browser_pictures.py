@@ -56,18 +56,21 @@ def test_a_trick_in_the_history_opens_the_recorded_picture_with_the_cards_outlin
     store: EventStore = handle.app.extensions["jasscam_store"]
     last_card = max(i for i, e in enumerate(store.events(game)) if isinstance(e, CardPlayed))
     phone.goto(f"{handle.url}/game/{game}")
+    phone.evaluate("pin => localStorage.setItem('tablePin', pin)", PIN)  # the picture shows the table: PIN
     phone.wait_for_selector(f"body[data-count='{collect + 1}']")
     phone.click(".tabs button[data-tab='history']")
     phone.click(f"#events li[data-pos='{collect}'] .shot")
     phone.wait_for_function("() => document.querySelector('#shot').naturalWidth > 0", timeout=30_000)
-    assert phone.get_attribute("#shot", "src") == f"/api/games/{game}/frame/{last_card}.jpg"
+    assert phone.get_attribute("#shot", "data-pos") == str(last_card)  # the moment the trick's last card lay
     assert phone.text_content("#shot-error") == ""
-    # the picture is the recorded frame with the trick's four cards drawn on it
-    body = handle.app.test_client().get(f"/api/games/{game}/frame/{last_card}.jpg").data
+    # the picture is the recorded frame with the trick's four cards drawn on it; it needs the PIN
+    client = handle.app.test_client()
+    assert client.get(f"/api/games/{game}/frame/{last_card}.jpg").status_code == 403
+    body = client.get(f"/api/games/{game}/frame/{last_card}.jpg", headers={"X-Table-Pin": PIN}).data
     picture = cv2.imdecode(np.frombuffer(body, np.uint8), cv2.IMREAD_COLOR)
     outline = np.all(np.abs(picture.astype(int) - np.array(TRICK_BGR)) < 40, axis=2)
     assert outline.sum() > 4 * 200  # four outlines of a card's perimeter, at least
-    assert handle.app.test_client().get(f"/api/games/{game}/frame/9999.jpg").status_code == 404
+    assert client.get(f"/api/games/{game}/frame/9999.jpg", headers={"X-Table-Pin": PIN}).status_code == 404
 
 
 def test_without_a_recording_the_history_offers_no_picture(phone, live: ServerHandle, new_game) -> None:  # type: ignore[no-untyped-def]
@@ -75,4 +78,4 @@ def test_without_a_recording_the_history_offers_no_picture(phone, live: ServerHa
     phone.goto(f"{live.url}/game/{game}")
     phone.wait_for_selector("body[data-count='1']")
     assert phone.evaluate("window.PICTURES") is False
-    assert live.app.test_client().get(f"/api/games/{game}/frame/0.jpg").status_code == 404
+    assert live.app.test_client().get(f"/api/games/{game}/frame/0.jpg", headers={"X-Table-Pin": PIN}).status_code == 404

@@ -460,29 +460,30 @@ def test_the_set_up_and_live_pages_show_the_camera_state_and_its_picture_on_dema
     import numpy as np
 
     from web.app import create_app
-    from web.enroll import register_enroll
+    from web.mounting import register_mounting
     from web.server import serve
 
     source = {"name": "picamera2", "state": "live"}
     frame = np.zeros((960, 1280, 3), np.uint8)
     frame[:, :, 1] = np.linspace(0, 255, 1280, dtype=np.uint8)  # a green gradient: what the camera sees
     app = create_app(store, pin=PIN, settings_path=tmp_path / "dashboard.json", status=lambda: {"source": dict(source)})
-    register_enroll(app, frames=lambda: frame)
+    register_mounting(app, frames=lambda: frame, scale=None)
     handle = serve(app, "127.0.0.1", 0)
     try:
         phone.goto(handle.url + "/setup")
         phone.wait_for_selector("#cam-state")
         assert phone.text_content("#cam-state") == "Kamera: läuft"
-        phone.click("#cam-show")
-        phone.wait_for_function("() => document.querySelector('#cam-picture').naturalWidth > 0")
-        assert phone.eval_on_selector("#cam-picture", "i => [i.naturalWidth, i.naturalHeight]") == [640, 480]  # small
         source.update(state="lost", error="no frame for 5 s")
         game = store.new_game(parse_event({"type": "game_configured", "players": ["A", "B", "C", "D"]}))  # type: ignore[arg-type]
         phone.goto(f"{handle.url}/game/{game}")
+        phone.evaluate("pin => localStorage.setItem('tablePin', pin)", PIN)  # the picture shows the table: PIN
         phone.wait_for_selector("body[data-count='1']")
         phone.wait_for_selector("#camera:not([hidden])")  # the banner while the camera is not live
         phone.click("#cam-open")
         phone.wait_for_selector("#cam-dlg #cam-state")
         assert phone.text_content("#cam-dlg #cam-state") == "Kamera: keine Bilder: no frame for 5 s"
+        phone.click("#cam-show")
+        phone.wait_for_function("() => document.querySelector('#cam-picture').naturalWidth > 0")
+        assert phone.eval_on_selector("#cam-picture", "i => [i.naturalWidth, i.naturalHeight]") == [640, 480]  # small
     finally:
         handle.stop()

@@ -139,14 +139,27 @@ J.cameraState = (st) => {
   const word = words[st.camera] ? J.t(words[st.camera]) : st.camera;
   return st.ok ? word : `${word}${st.message && st.message !== st.camera ? ": " + st.message : ""}`;
 };
-J.cameraBox = async (box) => {
+// A picture that shows the table needs the table PIN: fetched with it, shown as a blob URL.
+J.pictureUrl = async (url) => {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let pin = J.pin();
+    if (!pin) { pin = await J.askPin(); if (!pin) return null; }
+    const r = await fetch(url, { headers: { "X-Table-Pin": pin }, cache: "no-store" });
+    if (r.status === 403) { J.setPin(""); continue; }
+    if (!r.ok) return null;
+    return URL.createObjectURL(await r.blob());
+  }
+  return null;
+};
+// ``live``: also offer the live picture (the set-up page has it in its mounting check).
+J.cameraBox = async (box, live) => {
   const data = await fetch("/api/camera", { cache: "no-store" }).then((r) => r.json()).catch(() => null);
   if (!data) return;
   const st = data.status;
   const img = J.el("img", { class: "cam-picture", id: "cam-picture", alt: J.t("cam_picture"), hidden: true });
-  const show = data.picture ? J.el("button", { type: "button", id: "cam-show", onclick: () => {
-    img.src = `/api/camera.jpg?t=${Date.now()}`;  // a fresh picture at every tap
-    img.hidden = false;
+  const show = live && data.picture ? J.el("button", { type: "button", id: "cam-show", onclick: async () => {
+    const src = await J.pictureUrl("/api/mounting/view.jpg");  // a fresh picture at every tap
+    if (src) { img.src = src; img.hidden = false; }
   } }, J.t("cam_show")) : null;
   J.put(box, J.el("p", { class: `cam-state ${st && st.ok ? "ok" : "bad"}`, id: "cam-state" }, `${J.t("camera")}: ${J.cameraState(st)}`), show, img);
 };
