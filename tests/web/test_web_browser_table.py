@@ -467,7 +467,9 @@ def test_the_set_up_and_live_pages_show_the_camera_state_and_its_picture_on_dema
     frame = np.zeros((960, 1280, 3), np.uint8)
     frame[:, :, 1] = np.linspace(0, 255, 1280, dtype=np.uint8)  # a green gradient: what the camera sees
     app = create_app(store, pin=PIN, settings_path=tmp_path / "dashboard.json", status=lambda: {"source": dict(source)})
-    register_mounting(app, frames=lambda: frame, scale=None)
+    from vision.recognizer.scale import CardScale
+
+    register_mounting(app, frames=lambda: frame, scale=CardScale(fixed=40))  # cards 40 px long: hung too high
     handle = serve(app, "127.0.0.1", 0)
     try:
         phone.goto(handle.url + "/setup")
@@ -482,6 +484,8 @@ def test_the_set_up_and_live_pages_show_the_camera_state_and_its_picture_on_dema
         phone.click("#cam-open")
         phone.wait_for_selector("#cam-dlg #cam-state")
         assert phone.text_content("#cam-dlg #cam-state") == "Kamera: keine Bilder: no frame for 5 s"
+        assert phone.get_attribute("#cam-dlg #cam-mounting", "data-state") == "too-small"  # the mounting, from the live page too
+        assert "40 Pixel" in phone.text_content("#cam-dlg #cam-mounting")
         phone.click("#cam-show")
         phone.wait_for_function("() => document.querySelector('#cam-picture').naturalWidth > 0")
         assert phone.eval_on_selector("#cam-picture", "i => [i.naturalWidth, i.naturalHeight]") == [640, 480]  # small

@@ -161,7 +161,12 @@ J.cameraBox = async (box, live) => {
     const src = await J.pictureUrl("/api/mounting/view.jpg");  // a fresh picture at every tap
     if (src) { img.src = src; img.hidden = false; }
   } }, J.t("cam_show")) : null;
-  J.put(box, J.el("p", { class: `cam-state ${st && st.ok ? "ok" : "bad"}`, id: "cam-state" }, `${J.t("camera")}: ${J.cameraState(st)}`), show, img);
+  // how well the camera is hung (web.mounting's verdict), where the appliance measures it
+  const m = live && data.picture ? await fetch("/api/mounting", { cache: "no-store" }).then((r) => r.json()).catch(() => null) : null;
+  const key = m && m.available ? { good: "mount_good", small: "mount_small", "too-small": "mount_too_small" }[m.state] || "mount_measuring" : null;
+  const mounting = key ? J.el("p", { class: `small ${m.state === "good" ? "" : "error"}`, id: "cam-mounting", "data-state": m.state },
+    J.t(key).replace("{px}", Math.round(m.card_length_px || 0)).replace("{good}", m.good_px).replace("{least}", m.least_px)) : null;
+  J.put(box, J.el("p", { class: `cam-state ${st && st.ok ? "ok" : "bad"}`, id: "cam-state" }, `${J.t("camera")}: ${J.cameraState(st)}`), mounting, show, img);
 };
 // The table's deck; pages drawn before it arrives draw again ("deck" event) with its names.
 fetch("/enroll/api/active").then((r) => (r.ok ? r.json() : null)).then((d) => {
