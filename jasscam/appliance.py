@@ -216,6 +216,7 @@ class Appliance:
         recognize = self._recognize or load_recognizer(self.config, self.state_dir)
         self.decks = recognize if isinstance(recognize, DeckAwareRecognizer) else None
         self.bodentrumpf = BodentrumpfWatcher()
+        self._pictures_recognize = recognize  # the Verlauf's pictures read every frame afresh
         if self.gate:
             recognize = GatedRecognizer(recognize)
         if self.dashboard:
@@ -264,7 +265,22 @@ class Appliance:
         from web.speck import register_speck
 
         assert self.store is not None and self.bodentrumpf is not None
-        self.app = create_app(self.store, settings_path=self.state_dir / "dashboard.json", status=self.status)
+        from jasscam.pictures import GamePictures, serialized
+        from jasscam.sources import RecordingSource
+
+        camera = self.source.source if self.source is not None else None
+        pictures = GamePictures(
+            self.store,
+            self.config.recordings_dir() if self.config.recording.enabled else None,
+            replayed=camera.path if isinstance(camera, RecordingSource) else None,
+        )
+        self.app = create_app(
+            self.store,
+            settings_path=self.state_dir / "dashboard.json",
+            status=self.status,
+            frame_at=pictures,
+            recognize=serialized(self._pictures_recognize),
+        )
         # create_app mounts both without the camera; registering again adds it (see their docstrings).
         register_enroll(
             self.app,
@@ -450,7 +466,7 @@ class TableScript:
                 return
             self.pending.pop(0)
             try:
-                self.store.append(self.game_id, event)
+                self.store.append(self.game_id, event, by_hand=True)
                 self.appended.append(event)
             except validation_errors() as exc:
                 log.warning("the table's entry %s was refused: %s", event.type, exc)

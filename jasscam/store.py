@@ -24,7 +24,14 @@ detected (the cached list is checked against the row count inside the write
 transaction) but does not wake waiters here; they see it at their timeout.
 
 Append-only is enforced by the schema itself: triggers abort any UPDATE or DELETE of
-an event row. Corrections are events (``card_corrected``, ``event_voided``).
+an event row. Corrections are events (``card_corrected``, ``event_voided``). The one
+exception is the table deleting a whole game (``delete_game``): the game is marked
+first, and only a marked game's rows may go, all in one transaction.
+
+Each row also says who wrote it (``by_hand``: a phone, or the camera), so the
+dashboard's undo takes back what the table did and never a camera event by surprise;
+and a game the table left unfinished to start another is marked ``abandoned``, so the
+list of games tells it from one that still runs.
 """
 
 from __future__ import annotations
@@ -41,7 +48,7 @@ from typing import Any, Final
 from scoring.events import Event, EventError, GameConfigured, dumps, event_to_dict, loads, parse_event
 from scoring.game import RuleError, fold
 
-__all__ = ["EventStore", "StoreError", "UnknownGameError", "Event"]
+__all__ = ["EventStore", "StoreError", "UnknownGameError", "GameClosedError", "Event"]
 
 
 class StoreError(RuntimeError):
@@ -50,6 +57,14 @@ class StoreError(RuntimeError):
 
 class UnknownGameError(StoreError, LookupError):
     """A game id that is not in the store."""
+
+
+class GameClosedError(StoreError, EventError):
+    """An event for a game the table abandoned: it is closed, nothing more is added.
+
+    Also an ``EventError``, so every writer that refuses a bad event (the pipeline, the
+    dashboard, the demo's table script) refuses this one the same way.
+    """
 
 
 #: Numbered migrations; entry ``i`` brings the schema from version ``i`` to ``i + 1``.
@@ -72,6 +87,16 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     CREATE TRIGGER events_no_update BEFORE UPDATE ON events
         BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
     CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    """,
+    # 2: who wrote each event, a game ended unfinished, and a whole game deleted by the table.
+    """
+    ALTER TABLE events ADD COLUMN by_hand INTEGER;  -- 1: a phone wrote it, 0: the camera; NULL: stored before
+    ALTER TABLE games ADD COLUMN abandoned REAL;    -- unix seconds, when the table ended it unfinished
+    ALTER TABLE games ADD COLUMN deleting INTEGER NOT NULL DEFAULT 0;
+    DROP TRIGGER events_no_delete;
+    CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+        WHEN (SELECT deleting FROM games WHERE id = OLD.game_id) IS NOT 1
         BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
     """,
 )
@@ -187,30 +212,56 @@ class EventStore:
             return len(self._load(game_id))
 
     def current_game(self) -> int | None:
-        """The most recently created game, or None in an empty store."""
+        """The most recently created game that was not abandoned, or None.
+
+        An abandoned game is closed: the camera's events never go to it again, even when
+        the game that replaced it is deleted.
+        """
         with self._lock:
             self._check_open()
-            row = self._db.execute("SELECT max(id) FROM games").fetchone()
+            row = self._db.execute("SELECT max(id) FROM games WHERE abandoned IS NULL").fetchone()
             return None if row[0] is None else int(row[0])
+
+    def by_hand(self, game_id: int) -> list[bool | None]:
+        """Per position: True if a phone wrote the event, False the camera, None if stored unmarked."""
+        with self._lock:
+            self._check_open()
+            self._load(game_id)
+            rows = self._db.execute(
+                "SELECT by_hand FROM events WHERE game_id = ? ORDER BY position", (game_id,)
+            ).fetchall()
+            return [None if v is None else bool(v) for (v,) in rows]
+
+    def abandoned(self, game_id: int) -> str | None:
+        """When the table ended the game unfinished (ISO 8601, UTC), or None."""
+        with self._lock:
+            self._check_open()
+            row = self._db.execute("SELECT abandoned FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise UnknownGameError(f"no game with id {game_id} in {self.path}")
+            return None if row[0] is None else _iso(row[0])
 
     def games(self) -> list[dict[str, Any]]:
         """One summary per game, oldest first.
 
         Keys: ``id``, ``created`` (ISO 8601, UTC), ``config`` (the game_configured event
-        as JSON), ``events`` (count), ``finished`` (the rules engine says the game is over).
+        as JSON), ``events`` (count), ``finished`` (the rules engine says the game is over),
+        ``abandoned`` (ISO 8601 when the table ended it unfinished, else None).
         """
         with self._lock:
             self._check_open()
             out = []
-            for game_id, created in self._db.execute("SELECT id, created FROM games ORDER BY id").fetchall():
+            rows = self._db.execute("SELECT id, created, abandoned FROM games ORDER BY id").fetchall()
+            for game_id, created, abandoned in rows:
                 events = self._load(int(game_id))
                 out.append(
                     {
                         "id": int(game_id),
-                        "created": datetime.fromtimestamp(created, UTC).isoformat(timespec="seconds"),
+                        "created": _iso(created),
                         "config": event_to_dict(events[0]) if events else None,
                         "events": len(events),
                         "finished": self._finished(events),
+                        "abandoned": None if abandoned is None else _iso(abandoned),
                     }
                 )
             return out
@@ -231,10 +282,10 @@ class EventStore:
             raise EventError("a game has only one game_configured event; start a new game instead")
         fold(events)
 
-    def _insert(self, game_id: int, position: int, event: Event) -> None:
+    def _insert(self, game_id: int, position: int, event: Event, by_hand: bool) -> None:
         self._db.execute(
-            "INSERT INTO events (game_id, position, type, body, stored) VALUES (?, ?, ?, ?, ?)",
-            (game_id, position, event.type, dumps(event), time.time()),
+            "INSERT INTO events (game_id, position, type, body, stored, by_hand) VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, position, event.type, dumps(event), time.time(), int(by_hand)),
         )
 
     def new_game(self, config: GameConfigured) -> int:
@@ -248,7 +299,7 @@ class EventStore:
             try:
                 cur = self._db.execute("INSERT INTO games (created) VALUES (?)", (time.time(),))
                 game_id = int(cur.lastrowid or 0)
-                self._insert(game_id, 0, config)
+                self._insert(game_id, 0, config, True)
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -257,11 +308,12 @@ class EventStore:
             self._changed.notify_all()
             return game_id
 
-    def append(self, game_id: int, event: Event | Mapping[str, Any]) -> int:
+    def append(self, game_id: int, event: Event | Mapping[str, Any], *, by_hand: bool = False) -> int:
         """Append one event after checking the game still folds; return its position.
 
         A dict is parsed with ``scoring.events.parse_event`` first. ``EventError`` and the
         rules engine's ``RuleError`` propagate unchanged and nothing is stored.
+        ``by_hand``: the table wrote it (a phone), not the camera.
         """
         if isinstance(event, Mapping):
             event = parse_event(dict(event))
@@ -269,11 +321,13 @@ class EventStore:
             self._check_open()
             self._db.execute("BEGIN IMMEDIATE")
             try:
+                if self._db.execute("SELECT abandoned FROM games WHERE id = ?", (game_id,)).fetchone() not in (None, (None,)):
+                    raise GameClosedError(f"game {game_id} was abandoned; events go to the game that replaced it")
                 existing = self._load(game_id)  # re-checked against the file inside the lock
                 candidate = [*existing, event]
                 self._validate(candidate)
                 position = len(existing)
-                self._insert(game_id, position, event)
+                self._insert(game_id, position, event, by_hand)
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -281,6 +335,38 @@ class EventStore:
             existing.append(event)
             self._changed.notify_all()
             return position
+
+    def abandon(self, game_id: int) -> None:
+        """Close an unfinished game: it stays readable, but is no longer the current game.
+
+        Raises StoreError for a game the rules engine already ended (it is finished, not
+        abandoned); abandoning twice keeps the first time.
+        """
+        with self._lock:
+            self._check_open()
+            if self._finished(self._load(game_id)):
+                raise StoreError(f"game {game_id} is already over; it cannot be abandoned")
+            self._db.execute(
+                "UPDATE games SET abandoned = coalesce(abandoned, ?) WHERE id = ?", (time.time(), game_id)
+            )
+            self._changed.notify_all()
+
+    def delete_game(self, game_id: int) -> None:
+        """Remove a game and all its events for good (the table asked for it)."""
+        with self._lock:
+            self._check_open()
+            self._load(game_id)  # UnknownGameError for a game that is not there
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("UPDATE games SET deleting = 1 WHERE id = ?", (game_id,))
+                self._db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+                self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._cache.pop(game_id, None)
+            self._changed.notify_all()
 
     # -- waiting ----------------------------------------------------------------------
 
@@ -317,6 +403,10 @@ class EventStore:
 
     def __repr__(self) -> str:
         return f"EventStore({str(self.path)!r})"
+
+
+def _iso(unix: float) -> str:
+    return datetime.fromtimestamp(unix, UTC).isoformat(timespec="seconds")
 
 
 def config_summary(config: GameConfigured) -> str:

@@ -19,7 +19,7 @@ import json
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,10 +37,13 @@ from scoring.events import (
     parse_event,
 )
 from web.enroll import register_enroll
+from web.errors import ApiError, error_response
+from web.games import end_running, game_status, running_game
 from web.i18n import LANGUAGES, STRINGS, pick_language
 from web.live import Hub, TooManyClients
 from web.speck import register_speck
 from web.store import EventStore
+from web.trickshot import FrameAt, Seen, annotate, card_namer, jpeg
 from web.view import fold_state, game_view, sheet_csv
 
 #: Event types a phone may write; ``game_configured`` only through the set-up form.
@@ -68,10 +71,11 @@ END_ORDERS = (("weis", "stoeck", "tricks"), ("stoeck", "weis", "tricks"), ("tric
 class BadRequest(Exception):
     """A request the dashboard refuses; becomes ``{"error": message}`` with ``status``."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, flag: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
+        self.flag = flag  # the engine's flag behind a refused button, for the phone to word
 
 
 class PinGuard:
@@ -159,6 +163,12 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
+def loopback(host: str | None) -> bool:
+    """Whether the server listens on this machine only (``--host 127.0.0.1``): then a
+    phone cannot reach it at the LAN address, and the QR code must not offer that."""
+    return host in ("127.0.0.1", "localhost", "::1") or bool(host and host.startswith("127."))
+
+
 def check_pin(pin: Any) -> str:
     if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 8:
         raise BadRequest("the table PIN must be 4 to 8 digits")
@@ -188,9 +198,9 @@ def refuse_if_flagged(events: list[Any], event: Any) -> None:
         state = fold([*events, event])
     except (EventError, RuleError) as exc:
         raise BadRequest(str(exc)) from None
-    for flag in state.flags:
-        if flag.ref == len(events):
-            raise BadRequest(flag.message)
+    for flag in state.to_dict()["flags"]:
+        if flag["ref"] == len(events):
+            raise BadRequest(flag["message"], flag=flag)
 
 
 def config_from_form(data: dict[str, Any]) -> tuple[GameConfigured, str]:
@@ -234,6 +244,8 @@ def create_app(
     queue_size: int = 32,
     heartbeat: float = 15.0,
     status: Callable[[], Mapping[str, Any]] | None = None,
+    frame_at: FrameAt | None = None,
+    recognize: Callable[[Any], Sequence[Seen]] | None = None,
 ) -> Flask:
     """The dashboard app over ``store``.
 
@@ -242,6 +254,8 @@ def create_app(
     QR code); default: the address the start page was requested at. ``status``: the
     appliance's status (``Pipeline.status()``: ``{"source": {"name", "state", "error"}}``),
     polled once a second; phones see a banner while the camera is not live.
+    ``frame_at(game, position)``: the recorded frame at that event's time, and
+    ``recognize(frame)``: the recogniser, for the Verlauf's pictures (web.trickshot).
     """
     app = Flask(__name__)
     app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 3600  # card pictures, CSS, JS: phones revalidate hourly
@@ -249,9 +263,14 @@ def create_app(
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
     guard = PinGuard(pin, Path(settings_path) if settings_path is not None else None)
+
+    def view_of(game_id: int, events: list[Any]) -> dict[str, Any]:
+        """The game view with the store's record of who wrote what and whether it was abandoned."""
+        return game_view(game_id, events, store.by_hand(game_id), store.abandoned(game_id))
+
     hub = Hub(
         store,
-        game_view,
+        view_of,
         queue_size=queue_size,
         max_clients=max_clients,
         heartbeat=heartbeat,
@@ -290,7 +309,7 @@ def create_app(
             return public_url
         url = request.host_url.rstrip("/") + "/"
         host = request.host.rsplit(":", 1)[0] if not request.host.startswith("[") else request.host
-        if host in ("localhost", "127.0.0.1", "[::1]"):
+        if host in ("localhost", "127.0.0.1", "[::1]") and not loopback(app.config.get("JASSCAM_LISTEN_HOST")):
             # The appliance's own screen asked: a phone cannot open "localhost", so the
             # QR code gets the address this machine has on the table's network.
             lan = lan_address()
@@ -301,9 +320,11 @@ def create_app(
 
     @app.errorhandler(BadRequest)
     def bad_request(exc: BadRequest) -> Response:
-        response = jsonify(error=exc.message)
+        response = jsonify(error=exc.message, **({"flag": exc.flag} if exc.flag else {}))
         response.status_code = exc.status
         return response
+
+    app.register_error_handler(ApiError, error_response)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Response:
@@ -328,7 +349,16 @@ def create_app(
         qr = segno.make(url, error="m")
         buf = io.BytesIO()
         qr.save(buf, kind="svg", scale=6, border=2, dark="#000", light="#fff", xmldecl=False, svgns=True, omitsize=True)
-        return page("start.html", current=current, url=url, qr_svg=buf.getvalue().decode(), pin=guard.pin)
+        return page(
+            "start.html",
+            current=current,
+            running=running_game(store),
+            enroll_url="/enroll/" if "enroll" in app.blueprints else None,
+            local_only=loopback(app.config.get("JASSCAM_LISTEN_HOST")),
+            url=url,
+            qr_svg=buf.getvalue().decode(),
+            pin=guard.pin,
+        )
 
     @app.get("/setup")
     def setup() -> str:
@@ -339,6 +369,7 @@ def create_app(
             end_orders=[",".join(o) for o in END_ORDERS],
             blocks=BLOCKS,
             edges=EDGES,
+            running=running_game(store),
             speck_url="/speck/setup" if "speck" in app.blueprints else None,
         )
 
@@ -348,7 +379,7 @@ def create_app(
         config = events[0] if events else None
         if isinstance(config, GameConfigured) and config.variant == "speck" and "speck" in app.blueprints:
             return redirect(f"/speck/{game_id}")  # Speck Jass has its own screens (web.speck)
-        return page("game.html", game_id=game_id, edge=guard.edge(game_id))
+        return page("game.html", game_id=game_id, edge=guard.edge(game_id), pictures=frame_at is not None)
 
     @app.get("/live")
     def live() -> Any:
@@ -379,13 +410,13 @@ def create_app(
         out = []
         for summary in store.games():
             row = dict(summary)
+            row["status"] = game_status(row)
             try:
-                view = game_view(int(row["id"]), store.events(int(row["id"])))
-                state = view.get("state") or {}
+                state = fold_state(store.events(int(row["id"])))
                 row["totals"] = state.get("totals")
+                row["player_totals"] = state.get("player_totals")
                 row["game_over"] = state.get("game_over")
-                row["winner"] = state.get("winner")
-                row["rounds"] = len(state.get("rounds", []))
+                row["rounds"] = len(state.get("sheet", []))
             except Exception as exc:  # one unreadable game must not hide the others
                 row["error"] = str(exc)
             out.append(row)
@@ -393,9 +424,38 @@ def create_app(
 
     @app.get("/api/games/<int:game_id>")
     def api_game(game_id: int) -> Response:
-        view = game_view(game_id, known_game(game_id))
+        view = view_of(game_id, known_game(game_id))
         view["edge"] = guard.edge(game_id)
         return jsonify(view)
+
+    @app.get("/api/camera")
+    def api_camera() -> Response:
+        """Is the camera running (and if not, why), and is there a live picture (web.mounting's, behind the PIN)."""
+        return jsonify(status=hub.read_status(), picture="mounting" in app.extensions)
+
+    @app.get("/api/games/<int:game_id>/frame/<int:position>.jpg")
+    def api_frame(game_id: int, position: int) -> Response:
+        """The recorded picture at the time of event ``position``, the cards read outlined and named.
+
+        It shows the table, so like the live picture (web.mounting) it needs the table PIN.
+        """
+        guard.check(request.headers.get("X-Table-Pin"))
+        events = known_game(game_id)
+        if not 0 <= position < len(events):
+            raise BadRequest(f"game {game_id} has no event {position}", 404)
+        frame = frame_at(game_id, position) if frame_at is not None else None
+        if frame is None:
+            raise BadRequest("no recorded picture of this moment", 404)
+        try:
+            on_table = {pc["card"] for pc in (fold_state(events[: position + 1]).get("round") or {}).get("trick", [])}
+        except Exception:  # a game a newer engine rejects: the picture still helps
+            on_table = set()
+        seen = recognize(frame) if recognize is not None else []
+        picture = annotate(frame, seen, card_namer(STRINGS[lang()]), on_table)
+        response = make_response(jpeg(picture))
+        response.mimetype = "image/jpeg"
+        response.headers["Cache-Control"] = "private, max-age=3600"  # a recorded moment never changes
+        return response
 
     @app.get("/api/games/<int:game_id>/stream")
     def api_stream(game_id: int) -> Response:
@@ -433,6 +493,11 @@ def create_app(
         guard.check(request.headers.get("X-Table-Pin"))
         return jsonify(ok=True)
 
+    @app.get("/api/running")
+    def api_running() -> Response:
+        """The game that still runs (set-up asks before a new game ends it), or null."""
+        return jsonify(running=running_game(store))
+
     @app.post("/api/games")
     def api_new_game() -> Response:
         guard.check(request.headers.get("X-Table-Pin"))
@@ -441,10 +506,12 @@ def create_app(
         new_pin = data.get("new_pin")
         if new_pin not in (None, ""):
             check_pin(new_pin)
-        try:
-            game_id = store.new_game(config)
-        except (EventError, RuleError) as exc:
-            raise BadRequest(str(exc)) from None
+        with write_lock:
+            end_running(store, data.get("end_running"))
+            try:
+                game_id = store.new_game(config)
+            except (EventError, RuleError) as exc:
+                raise BadRequest(str(exc)) from None
         guard.set_edge(game_id, edge)
         if new_pin not in (None, ""):
             guard.set_pin(str(new_pin))
@@ -468,16 +535,25 @@ def create_app(
             events = known_game(game_id)
             count = len(events)
             if expect is not None and expect != str(count):
-                raise BadRequest(
-                    f"the game changed meanwhile ({count} events, you saw {expect}); look again and retry", 409
+                raise ApiError(
+                    f"the game changed meanwhile ({count} events, you saw {expect}); look again and retry", 409, "changed"
                 )
             if kind in REFUSE_IF_FLAGGED:
                 refuse_if_flagged(events, event)
             try:
-                position = store.append(game_id, event)
+                position = store.append(game_id, event, by_hand=True)
             except (EventError, RuleError) as exc:
                 raise BadRequest(str(exc)) from None
         return jsonify(position=position, event=event_to_dict(event))
+
+    @app.delete("/api/games/<int:game_id>")
+    def api_delete_game(game_id: int) -> Response:
+        """The table deletes a game for good (a test game, a mistaken start)."""
+        guard.check(request.headers.get("X-Table-Pin"))
+        with write_lock:
+            known_game(game_id)
+            store.delete_game(game_id)
+        return jsonify(deleted=game_id)
 
     @app.get("/healthz")
     def healthz() -> Response:
