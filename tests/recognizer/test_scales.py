@@ -53,7 +53,7 @@ def test_the_shipped_detector_reads_frames_of_any_size(recognizer: Recognizer) -
 
 def test_rewriting_the_detector_for_any_size_again_changes_nothing(tmp_path: Path) -> None:
     pytest.importorskip("onnx")
-    from vision.train.export import detector_any_size
+    from vision.train.detector_file import detector_any_size
 
     out = tmp_path / "again.onnx"
     detector_any_size(MODELS_DIR / DETECTOR_FILE, out)

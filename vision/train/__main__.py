@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         detector_checkpoint_from_onnx(a.models / DETECTOR_FILE, RUNS_DIR / a.name / "best.pt")
     elif a.cmd == "detector-any-size":
         from vision.recognizer.runtime import DETECTOR_FILE
-        from vision.train.export import detector_any_size
+        from vision.train.detector_file import detector_any_size
 
         detector_any_size(a.models / DETECTOR_FILE, a.models / DETECTOR_FILE)
     elif a.cmd == "identifier-map":
