@@ -241,7 +241,10 @@ class Appliance:
         from web.speck import register_speck
 
         assert self.store is not None and self.bodentrumpf is not None
-        self.app = create_app(self.store, settings_path=self.state_dir / "dashboard.json", status=self.status)
+        extra_hosts = tuple(h.strip() for h in str(self.config.dashboard.allowed_hosts).split(",") if h.strip())
+        self.app = create_app(
+            self.store, settings_path=self.state_dir / "dashboard.json", status=self.status, allowed_hosts=extra_hosts
+        )
         # create_app mounts both without the camera; registering again adds it (see their docstrings).
         register_enroll(
             self.app,

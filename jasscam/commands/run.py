@@ -108,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
                 log.warning("no frame from the camera within 60 s; still trying")
         where = ready.lan_url or ready.url
         print(f"jasscam: dashboard on {ready.url}" + (f" and {ready.lan_url}" if ready.lan_url else ""), flush=True)
+        if ready.pin is not None:  # the console and the journal are where the table can read it
+            print(f"jasscam: table PIN {ready.pin}", flush=True)
         sdnotify.ready(f"dashboard {where}, camera {appliance.source.state if appliance.source else '?'}")
         appliance.watch(stop)
     finally:

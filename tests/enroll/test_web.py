@@ -21,7 +21,7 @@ from vision.recognizer import Recognizer
 from web.app import create_app
 from web.enroll import register_enroll
 
-PIN = "4711"
+PIN = "471108"
 AUTH = {"X-Table-Pin": PIN}
 
 

@@ -13,7 +13,7 @@ from web.server import ServerHandle
 def test_setup_bodentrumpf_live_points_misplay_ruling_on_a_phone(
     live: ServerHandle, store: EventStore, phone: Any
 ) -> None:
-    phone.add_init_script(f"localStorage.setItem('tablePin', '{PIN}')")
+    assert phone.request.post(live.url + "/api/pin", headers={"X-Table-Pin": PIN}).ok  # signs this phone in
     phone.goto(live.url + "/speck/setup")
     for i, name in enumerate(PLAYERS):
         first, last = name.split()

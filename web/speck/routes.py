@@ -13,6 +13,7 @@ from scoring.cards import ALL_CARD_IDS, RANKS, SUITS
 from scoring.events import EventError, GameConfigured, MisplayRuled, RoundStarted, event_to_dict
 from scoring.game import RuleError, fold
 from scoring.rules import card_suit
+from web.auth import authorize
 from web.errors import ApiError, answer_errors_as_json
 from web.i18n import LANGUAGES, STRINGS, pick_language
 from web.speck.blatt import NotSpeckError, punkteblatt
@@ -48,15 +49,11 @@ def _store() -> Any:
 
 
 def _check_pin() -> None:
-    """The dashboard's table PIN guard (403/429 with its message)."""
-    guard = current_app.extensions["jasscam_pins"]
+    """The dashboard's session or table PIN (web.auth: 403/429 with its message)."""
     try:
-        guard.check(request.headers.get("X-Table-Pin"))
-    except Exception as exc:  # web.app.BadRequest: re-raised in our own shape
-        status = getattr(exc, "status", None)
-        if status is None:
-            raise
-        raise SpeckError(str(getattr(exc, "message", exc)), status) from None
+        authorize()
+    except ApiError as exc:  # re-raised in this blueprint's own shape
+        raise SpeckError(exc.message, exc.status) from None
 
 
 def _events(game_id: int) -> list[Any]:

@@ -31,10 +31,9 @@ const J = {
     clearTimeout(J._toastTimer);
     J._toastTimer = setTimeout(() => box.classList.remove("show"), bad ? 6000 : 2200);
   },
-  pin() { try { return localStorage.getItem("tablePin") || ""; } catch (e) { return ""; } },
-  setPin(p) { try { if (p) localStorage.setItem("tablePin", p); else localStorage.removeItem("tablePin"); } catch (e) { /* private mode */ } },
   askPin(message) {
-    // Resolves with the PIN the server accepted, or null when the user cancels.
+    // Signs this phone in: resolves true once the server accepted the PIN (it then holds
+    // an HttpOnly session cookie, so the PIN is never stored or sent again), or null on cancel.
     const dlg = document.getElementById("pin-dialog");
     const input = document.getElementById("pin-input");
     const err = document.getElementById("pin-error");
@@ -46,7 +45,7 @@ const J = {
         ev.preventDefault();
         const pin = input.value.trim();
         const r = await fetch("/api/pin", { method: "POST", headers: { "X-Table-Pin": pin } });
-        if (r.ok) { J.setPin(pin); done(pin); return; }
+        if (r.ok) { done(true); return; }
         const body = await r.json().catch(() => ({}));
         err.textContent = body.error || J.t("pin_wrong");
         input.select();
@@ -61,19 +60,16 @@ const J = {
       input.focus();
     });
   },
-  // POST JSON with the table PIN; asks for the PIN when missing or refused.
+  // POST JSON with this phone's session; asks for the PIN when the server wants it.
   async write(url, body, extraHeaders) {
     for (let attempt = 0; attempt < 3; attempt++) {
-      let pin = J.pin();
-      if (!pin) { pin = await J.askPin(); if (!pin) return null; }
       const r = await fetch(url, {
         method: "POST",
-        headers: { "Content-Type": "application/json", "X-Table-Pin": pin, ...(extraHeaders || {}) },
+        headers: { "Content-Type": "application/json", ...(extraHeaders || {}) },
         body: JSON.stringify(body),
       });
       const data = await r.json().catch(() => ({ error: r.statusText }));
-      if (r.status === 403) {
-        J.setPin("");
+      if (r.status === 403 && /PIN/.test(data.error || "")) {
         const again = await J.askPin(`${J.t("pin_wrong")}: ${data.error || ""}`);
         if (!again) return null;
         continue;
@@ -85,6 +81,7 @@ const J = {
   },
 };
 
+try { localStorage.removeItem("tablePin"); } catch (e) { /* private mode */ }  // older versions kept the PIN here
 fetch("/enroll/api/active").then((r) => (r.ok ? r.json() : null)).then((d) => { J.deck = d; }).catch(() => {});
 document.getElementById("lang")?.addEventListener("change", (ev) => {
   location.href = `/lang/${ev.target.value}?next=${encodeURIComponent(location.pathname + location.search)}`;

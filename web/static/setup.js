@@ -51,7 +51,6 @@
     }
     const res = await J.write("/api/games", body);
     if (!res) return;
-    if (body.new_pin) J.setPin(body.new_pin);
     location.href = res.url;
   });
 })();
