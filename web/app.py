@@ -22,7 +22,7 @@ from typing import Any
 
 import segno
 from flask import Flask, Response, abort, g, jsonify, make_response, redirect, render_template, request, url_for
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from scoring.events import (
     BLOCKS,
@@ -257,6 +257,11 @@ def create_app(
         return response
 
     app.register_error_handler(ApiError, error_response)
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def too_large(exc: RequestEntityTooLarge) -> Response:
+        limit = request.max_content_length or MAX_UPLOAD_BYTES
+        return error_response(ApiError(f"the request is larger than {limit // 1024} KB", 413))
 
     @app.before_request
     def limits() -> None:

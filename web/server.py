@@ -29,6 +29,8 @@ from typing import Any
 from flask import Flask
 from waitress.server import create_server
 
+from web.app import MAX_UPLOAD_BYTES
+
 
 class ServerHandle:
     """A running server; ``url`` is where it listens, ``stop()`` ends it."""
@@ -83,6 +85,9 @@ def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080, *, spare_threads:
         # output (default 16 MiB); its hub queue then fills and the hub drops it.
         outbuf_high_watermark=256 * 1024,
         asyncore_use_poll=True,
+        # Refused by waitress before the app runs or the body is spooled: nothing the
+        # dashboard accepts is larger than a phone photo (web.app caps JSON far lower).
+        max_request_body_size=MAX_UPLOAD_BYTES,
         ident="jasscam",
     )
     thread = threading.Thread(target=server.run, name=f"waitress-{port}", daemon=True)
