@@ -318,6 +318,8 @@ class Appliance:
         out: dict[str, Any] = self.pipeline.status() if self.pipeline is not None else {}
         if self.recorder is not None:
             out["recorder"] = self.recorder.status()
+        if self.store is not None:
+            out["store"] = self.store.status()
         if self.tracker is not None:
             out["resumed_duplicates_dropped"] = self.tracker.dropped_duplicates
         if self.decks is not None:

@@ -91,6 +91,14 @@ def camera_status(status: Mapping[str, Any]) -> dict[str, Any]:
     error = source.get("error") or status.get("error")
     ok = state in ("live", "opening", "ended", "starting") and not status.get("error")
     out: dict[str, Any] = {"ok": ok, "camera": state, "source": source.get("name"), "message": None if ok else (error or state)}
+    warnings = []
+    if (status.get("store") or {}).get("disk_full"):
+        warnings.append("the disk is full: the score goes on in the store's reserve; free some space (old recordings)")
+    problem = (status.get("recorder") or {}).get("problem")
+    if problem:
+        warnings.append(f"recording stopped: {problem}")
+    if warnings:
+        out["warning"] = "; ".join(warnings)
     deck = status.get("deck") or {}
     if deck.get("rebuilding") or deck.get("error"):  # the table's deck is being relearnt, or cannot be used
         out["deck"] = {k: deck.get(k) for k in ("rebuilding", "name", "progress", "error")} | {"reading": deck.get("deck")}
@@ -439,6 +447,8 @@ def create_app(
             game_id = store.new_game(config)
         except (EventError, RuleError) as exc:
             raise BadRequest(str(exc)) from None
+        except OSError as exc:
+            raise BadRequest(str(exc), 507) from None
         guard.set_edge(game_id, edge)
         if new_pin not in (None, ""):
             g.jasscam_session = guard.set_pin(str(new_pin))  # this phone stays signed in, the others sign in again
@@ -471,6 +481,8 @@ def create_app(
                 position = store.append(game_id, event)
             except (EventError, RuleError) as exc:
                 raise BadRequest(str(exc)) from None
+            except OSError as exc:  # the disk is full and the store's reserve used up
+                raise BadRequest(str(exc), 507) from None
         return jsonify(position=position, event=event_to_dict(event))
 
     @app.get("/healthz")

@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     from jasscam.appliance import Appliance, ApplianceError, stop_on_signals
     from jasscam.config import ConfigError
     from jasscam.sources import SourceUnavailable
-    from jasscam.store import StoreError
+    from jasscam.store import StoreDamagedError, StoreError
 
     try:
         config = load_config(args)
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"jasscam run: {exc}", file=sys.stderr)
         sdnotify.status(f"cannot start: {exc}")
         appliance.stop()
-        return 1
+        return 3 if isinstance(exc, StoreDamagedError) else 1  # 3: systemd does not restart (RestartPreventExitStatus)
     try:
         waited = 0.0
         while not appliance.wait_first_frame(timeout=0.5) and not stop.is_set():
