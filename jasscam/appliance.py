@@ -182,8 +182,10 @@ class Appliance:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.store = EventStore(self.state_dir / "games.db")
         cam = self.config.camera
+        raw_source = self._source or source_from_config(self.config)
+        self._resume_recording(raw_source)
         self.source = ResilientSource(
-            self._source or source_from_config(self.config),
+            raw_source,
             backoff_s=cam.reopen_backoff_s,
             backoff_max_s=cam.reopen_backoff_max_s,
             read_timeout_s=cam.stall_timeout_s,
@@ -228,6 +230,23 @@ class Appliance:
         )
         self.pipeline.start()
         return Ready(self.url, self.lan_url, self.store.current_game(), self.pin)
+
+    def _resume_recording(self, source: FrameSource) -> None:
+        """A recording played as the camera goes on where the store's current game stood.
+
+        Otherwise a restart would play the video from 0 and the tracker would read the
+        tricks already stored into the resumed game again. The source refuses a recording
+        shorter than that time (SourceUnavailable, at open).
+        """
+        from jasscam.sources.recording import RecordingSource, resume_time
+
+        if not isinstance(source, RecordingSource) or not source.resume or self.store is None:
+            return
+        game = self.store.current_game()
+        if game is not None:
+            source.start_at = resume_time(self.store.events(game))
+            if source.start_at > 0:
+                log.info("resuming %s at %.1f s, where game %d stood", source.path, source.start_at, game)
 
     def _edge_of(self) -> Callable[[int], str] | None:
         guard = self.app.extensions.get("jasscam_pins") if self.app is not None else None

@@ -255,16 +255,16 @@ class EventStore:
         with self._lock:
             self._check_open()
             try:
-                have = int(self._db.execute("SELECT coalesce(sum(length(pad)), 0) FROM reserve").fetchone()[0])
-                if have < self.reserve_bytes:
-                    self._db.execute("BEGIN IMMEDIATE")
-                    try:
+                self._db.execute("BEGIN IMMEDIATE")  # another process may be making it too
+                try:
+                    have = int(self._db.execute("SELECT coalesce(sum(length(pad)), 0) FROM reserve").fetchone()[0])
+                    if have < self.reserve_bytes:
                         self._db.execute("INSERT INTO reserve (pad) VALUES (zeroblob(?))", (self.reserve_bytes - have,))
-                        self._db.execute("COMMIT")
-                    except BaseException:
-                        self._rollback()
-                        raise
-                    self._dirty = True
+                        self._dirty = True
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    self._rollback()
+                    raise
             except sqlite3.Error as exc:
                 log.warning("no reserve inside the event store %s: %s", self.path, exc)
             if self.reserve_file_bytes > 0:
