@@ -181,7 +181,8 @@ def create_app(
     pin: str | None = None,
     settings_path: str | Path | None = None,
     public_url: str | None = None,
-    max_clients: int = 64,
+    max_clients: int = 256,
+    max_per_client: int = 8,
     queue_size: int = 32,
     heartbeat: float = 15.0,
     status: Callable[[], Mapping[str, Any]] | None = None,
@@ -213,6 +214,7 @@ def create_app(
         game_view,
         queue_size=queue_size,
         max_clients=max_clients,
+        max_per_client=max_per_client,
         heartbeat=heartbeat,
         status=(lambda: camera_status(status())) if status is not None else None,  # type: ignore[misc]
     )
@@ -389,9 +391,12 @@ def create_app(
     def api_stream(game_id: int) -> Response:
         known_game(game_id)
         try:
-            body = hub.open(game_id)
+            body = hub.open(game_id, request.remote_addr or "?")
         except TooManyClients as exc:
-            raise BadRequest(str(exc), 503) from None
+            response = jsonify(error=str(exc))
+            response.status_code = 503
+            response.headers["Retry-After"] = "5"
+            return response
         response = Response(body, mimetype="text/event-stream")
         response.headers["Cache-Control"] = "no-cache, no-transform"
         response.headers["X-Accel-Buffering"] = "no"
