@@ -49,6 +49,11 @@ SESSION_MAX_AGE_S, MAX_SESSIONS = 30 * 24 * 3600, 256
 #: Clients whose failures are remembered (oldest forgotten first), so memory stays bounded.
 MAX_CLIENTS = 4096
 COOKIE = "jasscam_session"
+#: What a phone that is not signed in is told: where the table finds the PIN.
+MISSING = (
+    "this phone needs the table PIN once: the phone that set up the game chose it, "
+    "and the appliance shows it on its console and in its journal (journalctl -u jasscam)"
+)
 
 
 def check_pin(pin: Any) -> str:
@@ -204,7 +209,7 @@ class PinGuard:
             while self._table_failures and now - self._table_failures[0] > TABLE_WINDOW_S:
                 self._table_failures.popleft()
             if given is None or not given.strip():
-                raise ApiError("the table PIN is missing", 403)
+                raise ApiError(MISSING, 403)
             if len(self._table_failures) >= TABLE_FAILURES:
                 raise ApiError("too many wrong PINs at this table lately; signed-in phones still work", 429)
             if hmac.compare_digest(given.strip().encode(), self.pin.encode()):

@@ -70,7 +70,7 @@ const J = {
       });
       const data = await r.json().catch(() => ({ error: r.statusText }));
       if (r.status === 403 && /PIN/.test(data.error || "")) {
-        const again = await J.askPin(`${J.t("pin_wrong")}: ${data.error || ""}`);
+        const again = await J.askPin(data.error || J.t("pin_wrong"));
         if (!again) return null;
         continue;
       }

@@ -12,7 +12,7 @@
       if (body && !(body instanceof FormData)) { headers["Content-Type"] = "application/json"; payload = JSON.stringify(body); }
       const r = await fetch(url, { method, headers, body: payload });
       const data = await r.json().catch(() => ({ error: r.statusText }));
-      if (r.status === 403 && /PIN/.test(data.error || "")) { if (!(await J.askPin(`${t("pin_wrong")}: ${data.error || ""}`))) return null; continue; }
+      if (r.status === 403 && /PIN/.test(data.error || "")) { if (!(await J.askPin(data.error || t("pin_wrong")))) return null; continue; }
       if (!r.ok) { J.toast(data.error || r.statusText, true); return null; }
       return data;
     }
