@@ -53,6 +53,7 @@ import contextlib
 import json
 import logging
 import os
+import shutil
 import sqlite3
 import threading
 import time
@@ -179,8 +180,10 @@ class EventStore:
         self.backup_path = self.path.with_name(self.path.name + ".backup")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            # A restart on a full disk: give SQLite the reserve's room to open its WAL.
-            self._reserve_file.unlink(missing_ok=True)
+            if self._reserve_file.exists() and self._low_on_disk():
+                # A restart on a full disk: give SQLite the reserve's room to open its WAL.
+                self._reserve_file.unlink(missing_ok=True)
+                self.disk_full = True
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open the event store {self.path}: {exc}") from exc
@@ -267,13 +270,21 @@ class EventStore:
                     raise
             except sqlite3.Error as exc:
                 log.warning("no reserve inside the event store %s: %s", self.path, exc)
-            if self.reserve_file_bytes > 0:
+            made = self._reserve_file.exists() and self._reserve_file.stat().st_size >= self.reserve_file_bytes
+            if self.reserve_file_bytes > 0 and not made and not self._low_on_disk():
                 try:
                     with open(self._reserve_file, "wb") as out:
                         os.posix_fallocate(out.fileno(), 0, self.reserve_file_bytes)
                 except OSError as exc:
                     self._reserve_file.unlink(missing_ok=True)
                     log.warning("no disk reserve beside the event store %s: %s", self.path, exc)
+
+    def _low_on_disk(self) -> bool:
+        """Less free space than twice the reserve file: too little to make it, time to use it."""
+        try:
+            return shutil.disk_usage(self.path.parent).free < 2 * self.reserve_file_bytes
+        except OSError:
+            return False
 
     def _release_reserve(self) -> bool:
         """Free the reserve after SQLite reported the disk full; False if there was none left."""

@@ -221,3 +221,55 @@ def test_the_settings_file_failing_to_save_does_not_stop_the_dashboard(tmp_path:
     with EventStore(tmp_path / "games.db") as store:
         app = create_app(store, settings_path=blocker / "dashboard.json")
         assert len(app.extensions["jasscam_pins"].pin) == 6
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A real 16 MiB filesystem (tmpfs), where the machine lets the test mount one (root); else skipped."""
+    import os
+    import subprocess
+
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small filesystem needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mount)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small filesystem here: {done.stderr.decode().strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def fill(disk: Path) -> None:
+    """Take every free byte of ``disk``."""
+    import os
+
+    fd = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    try:
+        for size in (65536, 4096, 512, 64, 1):
+            try:
+                while True:
+                    os.write(fd, b"\0" * size)
+            except OSError:
+                continue
+    finally:
+        os.close(fd)
+
+
+def test_on_a_really_full_disk_the_score_goes_on_and_a_restart_works(small_disk: Path) -> None:
+    path = small_disk / "games.db"
+    events = game(12, target=300)
+    with EventStore(path) as store:
+        store.reserve_ready.wait(10)
+        game_id = store.new_game(events[0])  # type: ignore[arg-type]
+    assert (small_disk / "games.db.reserve").stat().st_size == 4 * 1024 * 1024
+    fill(small_disk)
+    with EventStore(path) as store:  # a restart while full
+        store.reserve_ready.wait(10)
+        for event in events[1:]:
+            store.append(game_id, event)
+        assert store.disk_full and store.events(game_id) == events
+    with EventStore(path) as again:  # and once more, still full
+        assert again.events(game_id) == events
