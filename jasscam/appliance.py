@@ -97,7 +97,11 @@ def load_recognizer(config: Config, state_dir: Path | None = None) -> DeckAwareR
         raise ApplianceError(f"the card recogniser's models in {models} cannot be used: {exc}") from None
     # A profile made for older models is rebuilt in the background: start-up and the frame
     # loop must not wait for it (systemd's start timeout and watchdog would restart us).
-    return DeckAwareRecognizer(recognizer, open_library(state_dir if state_dir is not None else config), background=True)
+    from vision.recognizer.scale import CardScale
+
+    scale = CardScale(float(config.camera.card_length_px) or None)
+    library = open_library(state_dir if state_dir is not None else config)
+    return DeckAwareRecognizer(recognizer, library, background=True, scale=scale)
 
 
 def trick_tracker_factory(edge_of: Callable[[int], str] | None = None) -> Callable[[int], Tracker]:
@@ -343,6 +347,7 @@ class Appliance:
             out["resumed_duplicates_dropped"] = self.tracker.dropped_duplicates
         if self.decks is not None:
             out["deck"] = self.decks.status()
+            out["mounting"] = self.decks.scale.verdict()
         return out
 
     def latest_frame(self) -> np.ndarray | None:

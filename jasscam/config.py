@@ -79,10 +79,21 @@ FIELDS: Final[dict[str, dict[str, Field]]] = {
         "fps": Field((int, float), 10, "Frames per second asked of the camera.", check=_between(1, 60)),
         "analysis_width": Field(
             int,
-            640,
-            "Width of the frames handed to the recogniser (the Pi camera's lores stream; other "
-            "sources are scaled down to it). Height follows the aspect ratio.",
+            1280,
+            "Width of the frames handed to the recogniser; height follows the aspect ratio. The "
+            "default, the capture width, hands it the camera's full resolution: it scales the frame "
+            "for its detector itself, by the card length it measured, and cuts each card for the "
+            "identifier from the full frame (at the guide's mounting a card is about 90 px long at "
+            "1280 x 960, and 45 px at 640). A smaller width saves CPU on a slow Pi but reads small "
+            "cards worse.",
             check=_positive,
+        ),
+        "card_length_px": Field(
+            (int, float),
+            0,
+            "A card's length in capture pixels, if you know it. `0`: the appliance measures it on "
+            "the first sure cards and keeps it for this mounting (the set-up page shows it).",
+            check=_non_negative,
         ),
         "exposure_us": Field(
             int,
@@ -144,13 +155,19 @@ FIELDS: Final[dict[str, dict[str, Field]]] = {
             "",
             "Host names phones may use in the dashboard's URL besides its IP addresses, `localhost` and "
             "this machine's name (and `<name>.local`), comma-separated; any other name is refused "
-            "(DNS rebinding, see the threat model below).",
+            "(DNS rebinding, see «Shared Wi-Fi: threat model» above).",
         ),
     },
     "recording": {
         "enabled": Field(bool, True, "Record every game (video, metadata, events) for replay and re-scoring."),
         "directory": Field(str, "", "Where recordings go; empty: `recordings/` in the state directory."),
-        "width": Field(int, 640, "Width of the recorded video (frames are scaled down to it).", check=_positive),
+        "width": Field(
+            int,
+            1280,
+            "Width of the recorded video (frames are scaled down to it). 1280 keeps what the "
+            "recogniser read live, so a replay reads each card again as it did.",
+            check=_positive,
+        ),
         "fps": Field((int, float), 5, "Frames per second kept in the recording.", check=_between(0.5, 30)),
         "max_total_mb": Field(
             int,

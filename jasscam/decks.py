@@ -23,6 +23,7 @@ from vision.enroll.enroller import Progress, same_identifier
 from vision.enroll.head import DeckPrototypes
 from vision.enroll.library import DEFAULT_TABLE
 from vision.recognizer import Prototypes, Recognizer
+from vision.recognizer.scale import CardScale
 
 #: Sub-folder of the state directory holding the deck profiles.
 DECKS_FOLDER = "decks"
@@ -58,9 +59,11 @@ class DeckAwareRecognizer:
 
     def __init__(
         self, recognizer: Recognizer, library: DeckLibrary, table: str = DEFAULT_TABLE, check_s: float = 1.0,
-        *, background: bool = False, on_progress: Progress | None = None,
+        *, background: bool = False, on_progress: Progress | None = None, scale: CardScale | None = None,
     ) -> None:
         self.recognizer = recognizer
+        #: The mounting's card length, learnt from the sure cards (or fixed by the configuration).
+        self.scale = scale or CardScale()
         self.library = library
         self.table = table
         self.check_s = check_s
@@ -186,6 +189,8 @@ class DeckAwareRecognizer:
     def recognize(self, frame: np.ndarray) -> list[Detection]:
         if time.monotonic() - self._checked >= self.check_s:
             self.sync()
-        return self.recognizer.recognize(frame)
+        dets = self.recognizer.recognize(frame, self.scale.length)
+        self.scale.observe(dets)
+        return dets
 
     __call__ = recognize

@@ -36,7 +36,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=int, default=1, help="rounds to play (Speck: games) (default 1)")
     parser.add_argument("--variant", choices=("schieber", "speck"), default="schieber")
     parser.add_argument("--fps", type=float, default=10.0, help="frames per second (default 10)")
-    parser.add_argument("--size", type=_size, default=(640, 480), help="frame size WxH (default 640x480)")
+    parser.add_argument(
+        "--size", type=_size, default=None,
+        help="frame size WxH (default 1280x960, the hardware guide's camera); cards stay 9-10 %% of the short side",
+    )
+    parser.add_argument(
+        "--layout", choices=("near-centre", "apart"), default="near-centre",
+        help="how tricks are laid: close about the centre, each card turned toward its player by up to 25 degrees "
+        "(default), or a card's length apart",
+    )
     parser.add_argument("--codec", choices=("mp4v", "MJPG"), default="mp4v", help="mp4v (.mp4, small) or MJPG (.avi)")
     parser.add_argument("--force", action="store_true", help="overwrite an existing recording folder")
 
@@ -59,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
             fps=args.fps,
             size=args.size,
             variant=args.variant,
+            layout=args.layout,
             codec=args.codec,
             overwrite=args.force,
             progress=(lambda n: print(f"  {n} frames", file=sys.stderr, end="\r")) if sys.stderr.isatty() else None,

@@ -235,13 +235,15 @@ def run(args: argparse.Namespace) -> int:
         )
     import cv2
 
+    from scoring.game import RuleError
+    from vision.recognizer.scale import LearningRecognizer
+
     try:
-        result = replay_recording(recording, recognizer.recognize, gate=not args.no_gate, realtime=args.realtime)
+        # Read as the appliance reads live: at the card length learnt from the first sure cards.
+        result = replay_recording(recording, LearningRecognizer(recognizer), gate=not args.no_gate, realtime=args.realtime)
     except (RecordingError, cv2.error) as exc:  # damaged part way: a short video, bytes that do not decode
         print(f"jasscam replay: {recording.path} is damaged: {exc}", file=sys.stderr)
         return 2
-    from scoring.game import RuleError
-
     try:
         state, rejected = _state(recording.events, result.camera_events)
     except RuleError as exc:  # e.g. events.jsonl without its game_configured

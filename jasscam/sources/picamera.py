@@ -1,8 +1,11 @@
 """The Raspberry Pi camera module through picamera2 (imported here only, when used).
 
 Why two streams: the ``main`` stream runs at the sensor-friendly capture size, while the
-ISP scales a ``lores`` stream to the analysis size in hardware, so the Pi's CPU never
-resizes a full frame. Only the lores buffer is copied out of the camera request.
+ISP scales a ``lores`` stream to the analysis size in hardware. With the default analysis
+width (the capture width) the main buffer is copied: at the hardware guide's mounting a
+card is about 90 px long there and 45 px in a 640 px lores frame, too few for its index
+corner, so the recogniser must cut each card from the full frame (it scales the frame for
+its detector itself). A smaller analysis width copies only the lores buffer.
 
 Why locked exposure and white balance: the recogniser was trained on cards under steady
 light; a hand moving over the table would otherwise make auto-exposure change every
@@ -45,7 +48,7 @@ def lores_size(width: int, height: int, analysis_width: int) -> tuple[int, int]:
 
 
 class PiCameraSource(FrameSource):
-    """Frames from the lores stream, with exposure and white balance locked once settled."""
+    """Frames from the main stream (full resolution) or the lores stream, exposure and white balance locked once settled."""
 
     def __init__(
         self,
@@ -53,14 +56,15 @@ class PiCameraSource(FrameSource):
         width: int = 1280,
         height: int = 960,
         fps: float = 10,
-        analysis_width: int = 640,
+        analysis_width: int = 1280,
         exposure_us: int = 0,
         analogue_gain: float = 0.0,
         settle_s: float = 2.0,
     ) -> None:
         self.name = "picamera2"
         self.size = (width, height)
-        self.lores = lores_size(width, height, analysis_width)
+        self.lores = lores_size(width, height, min(analysis_width, width))
+        self.full = analysis_width >= width
         self.fps = fps
         self.exposure_us = exposure_us
         self.analogue_gain = analogue_gain
@@ -134,7 +138,9 @@ class PiCameraSource(FrameSource):
         if request is None:
             raise SourceLost(f"picamera2 delivered no frame in {timeout:.1f} s")
         try:
-            yuv = request.make_array("lores")  # copies just the small lores buffer
+            # The full main buffer when the recogniser reads full resolution (it crops each
+            # card from it), else just the small lores buffer the ISP scaled.
+            yuv = request.make_array("main" if self.full else "lores")
         finally:
             request.release()
         image = cv2.cvtColor(yuv, cv2.COLOR_YUV420p2BGR)

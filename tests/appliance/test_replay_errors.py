@@ -7,6 +7,7 @@ import random
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from jasscam.appliance import Appliance
@@ -16,16 +17,28 @@ from jasscam.sources import RecordingSource, SourceUnavailable
 from jasscam.store import EventStore
 from tests.appliance.gamegen import config, round_events
 from tests.appliance.synthetic import detect, write_recording
+from vision.recording import RecordingWriter
 from vision.tracker import TrickTracker
+
+
+def small_video(path: Path, codec: str, frames: int = 6) -> Path:
+    """A short, small video of noise (every frame differs, so every frame is recognised) with a round's events."""
+    rng = np.random.default_rng(7)
+    with RecordingWriter(path, fps=25, width=96, height=72, codec=codec, deck="synthetic") as writer:
+        for _ in range(frames):
+            writer.write_frame(rng.integers(0, 255, (72, 96, 3), dtype=np.uint8))
+        for event in [config(), *round_events(seed=4)[:5]]:
+            writer.add_event(event)
+    return path
 
 
 @pytest.fixture(scope="module")
 def recordings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("rec")
-    events = round_events(seed=4)
     return {
-        "avi": write_recording(root / "avi", events, fps=25),
-        "mp4": write_recording(root / "mp4", events, fps=25, codec="mp4v"),
+        "avi": write_recording(root / "avi", round_events(seed=4), fps=25),  # the synthetic table, for resuming
+        "small-avi": small_video(root / "small-avi", "MJPG"),
+        "small-mp4": small_video(root / "small-mp4", "mp4v"),
     }
 
 
@@ -48,7 +61,7 @@ def replay_fails_with_one_line(folder: Path, capfd: pytest.CaptureFixture[str], 
 def test_corrupt_bytes_in_the_middle_of_an_mp4_give_one_line_and_exit_2(
     recordings: dict[str, Path], tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    folder = copy(recordings["mp4"], tmp_path)
+    folder = copy(recordings["small-mp4"], tmp_path)
     video = video_of(folder)
     data = bytearray(video.read_bytes())
     n = len(data)
@@ -60,9 +73,9 @@ def test_corrupt_bytes_in_the_middle_of_an_mp4_give_one_line_and_exit_2(
 def test_a_truncated_avi_with_a_declared_frame_count_gives_one_line_and_exit_2(
     recordings: dict[str, Path], tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    folder = copy(recordings["avi"], tmp_path)
+    folder = copy(recordings["small-avi"], tmp_path)
     video = video_of(folder)
-    video.write_bytes(video.read_bytes()[: video.stat().st_size * 2 // 3])
+    video.write_bytes(video.read_bytes()[: video.stat().st_size // 2])
     replay_fails_with_one_line(folder, capfd, "truncated")
 
 

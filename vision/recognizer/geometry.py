@@ -59,6 +59,22 @@ def letterbox(frame: np.ndarray, size: int = DETECTOR_SIZE) -> tuple[np.ndarray,
     return out, Letterbox(scale=(nw / w + nh / h) / 2, dx=float(dx), dy=float(dy))
 
 
+def scaled_input(frame: np.ndarray, scale: float, multiple: int = 32) -> tuple[np.ndarray, Letterbox]:
+    """Resize ``frame`` by ``scale`` and pad it right and bottom to a multiple of ``multiple`` px.
+
+    For a detector that reads any input size: the input keeps the frame's shape (no square
+    letterbox wasting a 16:9 frame's top and bottom), and ``scale`` brings the cards to the
+    size the detector reads best whatever the mounting.
+    """
+    h, w = frame.shape[:2]
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    pw, ph = -(-nw // multiple) * multiple, -(-nh // multiple) * multiple
+    out = np.full((ph, pw, 3), PAD_VALUE, dtype=np.uint8)
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    out[:nh, :nw] = cv2.resize(frame, (nw, nh), interpolation=interp)
+    return out, Letterbox(scale=(nw / w + nh / h) / 2, dx=0.0, dy=0.0)
+
+
 #: Corner orders: each corner's next one, and a quad turned by one and by two corners.
 #: (Index arrays, not ``np.roll``: these run dozens of times a frame, in every NMS pair,
 #: and ``np.roll`` cost the recogniser about a tenth of its time.)

@@ -24,6 +24,7 @@ from vision.recognizer.geometry import (
     CROP_H,
     CROP_W,
     DETECTOR_SIZE,
+    Letterbox,
     canonical_corners,
     completed_outlines,
     letterbox,
@@ -33,6 +34,7 @@ from vision.recognizer.geometry import (
     quad_box,
     rectify,
     rotate_half,
+    scaled_input,
 )
 from vision.recognizer.outline import REFINE_H, REFINE_W, TableSize, refined, sized_to_table, verified
 from vision.recognizer.prototypes import Prototypes
@@ -149,6 +151,17 @@ class RecognizerSettings:
     #: scenes read the same as with no limit, with 44 % fewer outlines tried (0.8: the same,
     #: 57 % fewer, but one more misread on the held-out mixed scenes).
     size_covered: float = 0.85
+    #: For a detector that reads any input size: a card's length (its long side) in the
+    #: detector's input that it reads best; each frame is scaled so the table's cards come
+    #: out this long (``Recognizer.detector_scale``).
+    card_input_px: float = 64.0
+    #: ... and the card length assumed, as a fraction of the frame's short side, when the
+    #: caller does not say (the hardware guide's mounting gives about a tenth).
+    card_fraction: float = 0.095
+    #: ... and the detector's input is never larger than this on its long side, nor smaller
+    #: than ``min_input_side`` on its short side.
+    max_input_side: int = 1280
+    min_input_side: int = 96
 
     def __post_init__(self) -> None:
         if not isinstance(self.threads, int) or self.threads < 1:
@@ -181,6 +194,10 @@ class RecognizerSettings:
             raise ValueError(f"reject_below must be in [0, 1), got {self.reject_below!r}")
         if not isinstance(self.refiner_passes, int) or not 0 <= self.refiner_passes <= 4:
             raise ValueError(f"refiner_passes must be an integer 0-4, got {self.refiner_passes!r}")
+        if not 16.0 <= self.card_input_px <= 400.0 or not 0.01 <= self.card_fraction <= 1.0:
+            raise ValueError(f"card_input_px must be in [16, 400] and card_fraction in [0.01, 1], got {self.card_input_px!r}, {self.card_fraction!r}")
+        if not 64 <= self.min_input_side <= self.max_input_side <= 4096:
+            raise ValueError(f"need 64 <= min_input_side <= max_input_side <= 4096, got {self.min_input_side}, {self.max_input_side}")
         if self.max_cards < 1 or self.alternatives < 0:
             raise ValueError("max_cards must be >= 1 and alternatives >= 0")
 
@@ -231,7 +248,11 @@ class Recognizer:
         mdir = Path(models_dir)
         self._det = _session(mdir / DETECTOR_FILE, self.settings)
         size = self._det.get_inputs()[0].shape[-1]
-        #: The square frames are letterboxed to for the detector: the size it was trained and exported at.
+        #: A detector exported for one square size is fed the frame letterboxed into it; one
+        #: that reads any size (``python -m vision.train detector-any-size``) is fed the frame
+        #: scaled so its cards come out ``card_input_px`` long (``detector_scale``).
+        self.any_size = not isinstance(size, int)
+        #: The square frames are letterboxed to for a fixed-size detector.
         self.detector_size = size if isinstance(size, int) else DETECTOR_SIZE
         self._ident = _session(mdir / IDENTIFIER_FILE, self.settings)
         self._ident_outputs = [o.name for o in self._ident.get_outputs()]
@@ -298,7 +319,69 @@ class Recognizer:
         """
         return _digest(self._outline_files)
 
-    def detect_quads(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def detector_scale(self, frame_shape: tuple[int, ...], card_length: float | None = None) -> float:
+        """The factor a frame is resized by for a detector that reads any size.
+
+        ``card_length``: a card's long side in this frame's pixels, as the caller knows it
+        (``vision.recognizer.scale.CardScale`` learns it from the sure cards of earlier
+        frames); without it ``card_fraction`` of the short side. The result brings a card
+        to ``card_input_px``, within the input size limits.
+        """
+        s = self.settings
+        h, w = int(frame_shape[0]), int(frame_shape[1])
+        length = card_length if card_length is not None and np.isfinite(card_length) and card_length > 0 else s.card_fraction * min(h, w)
+        scale = s.card_input_px / float(length)
+        scale = min(scale, s.max_input_side / max(h, w))
+        return max(scale, s.min_input_side / min(h, w))
+
+    def detector_input(self, frame: np.ndarray, card_length: float | None = None) -> tuple[np.ndarray, Letterbox]:
+        """The detector's input for ``frame``: letterboxed to its square, or scaled (``detector_scale``)."""
+        if not self.any_size:
+            return letterbox(frame, self.detector_size)
+        return scaled_input(frame, self.detector_scale(frame.shape, card_length))
+
+    #: Card lengths tried by ``find_card_length``, as fractions of the frame's short side,
+    #: largest first: from a phone photo of a few cards to a camera hung high over a big table.
+    PROBE_FRACTIONS = (0.55, 0.34, 0.2, 0.12, 0.07)
+    #: ... and the peak a card must reach there to count as sure.
+    PROBE_SURE = 0.8
+
+    def find_card_length(self, frame: np.ndarray) -> float | None:
+        """A card's long side in ``frame``'s pixels, found without knowing the mounting; None if no card is sure.
+
+        The detector reads cards well over a band of sizes about ``card_input_px``; one far
+        outside it is missed or outlined badly. So the frame is read at the scales that
+        would bring a card of each ``PROBE_FRACTIONS`` length to that size, largest cards
+        (smallest input) first, and the first scale at which a card it is sure of
+        (``PROBE_SURE``) comes out inside the band (0.6-1.6x ``card_input_px``) wins: the
+        median length of those cards is the answer. Largest first because a fine scale
+        turns the weave of a carpet or the grain of wood into card-sized blobs, and because
+        coarse scales are cheap. The appliance asks this until it has learnt its mounting
+        (``vision.recognizer.scale.CardScale``); a single photo asks it once.
+        """
+        frame = check_frame(frame)
+        if not self.any_size:
+            return None
+        h, w = frame.shape[:2]
+        target = self.settings.card_input_px
+        for fraction in self.PROBE_FRACTIONS:
+            scale = self.detector_scale(frame.shape, fraction * min(h, w))
+            img, lb = scaled_input(frame, scale)
+            peak, corners = self._det.run(None, {"image": np.ascontiguousarray(img.transpose(2, 0, 1)[None], dtype=np.float32)})
+            sure = peak[0].max(axis=0)
+            ys, xs = np.nonzero(sure >= self.PROBE_SURE)
+            if len(ys) == 0:
+                continue
+            quads = corners[0][:, ys, xs].T.reshape(-1, 4, 2)
+            keep = nms_quads(quads, sure[ys, xs], self.settings.nms_iou)
+            sides = np.linalg.norm(quads[keep] - quads[keep][:, [1, 2, 3, 0]], axis=2)
+            lengths = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
+            inside = lengths[(lengths >= 0.6 * target) & (lengths <= 1.6 * target)]
+            if len(inside):
+                return float(np.median(inside)) / lb.scale
+        return None
+
+    def detect_quads(self, frame: np.ndarray, card_length: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Stage 1 only: (quads (K,4,2) in frame pixels, scores (K,), is_back (K,) bool), after NMS.
 
         With the verifier, the detector's peaks down to ``candidate_threshold`` are refined
@@ -312,10 +395,12 @@ class Recognizer:
         frame has are then tried at the table's card size (``size_tolerance``).
         ``reject_below`` acts in :meth:`recognize`, once the card is named.
         """
-        quads, scores, is_back, _ = self.detect_outlines(frame)
+        quads, scores, is_back, _ = self.detect_outlines(frame, card_length)
         return quads, scores, is_back
 
-    def detect_outlines(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    def detect_outlines(
+        self, frame: np.ndarray, card_length: float | None = None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
         """``detect_quads`` and the verifier's coverage of each outline (None without a verifier).
 
         Enrolment reads the coverage of a new deck's cards laid on a table: a deck whose
@@ -323,10 +408,12 @@ class Recognizer:
         not have them dropped on its word (``RecognizerSettings.reject_below``).
         """
         frame = check_frame(frame)
+        if card_length is None and self.any_size:
+            card_length = self.find_card_length(frame)
         s = self.settings
         verify = self._verifier is not None
         threshold, nms = (min(s.candidate_threshold, s.score_threshold), s.candidate_nms) if verify else (s.score_threshold, s.nms_iou)
-        img, lb = letterbox(frame, self.detector_size)
+        img, lb = self.detector_input(frame, card_length)
         x = np.ascontiguousarray(img.transpose(2, 0, 1)[None], dtype=np.float32)
         peak, corners = self._det.run(None, {"image": x})
         peak, corners = peak[0], corners[0]  # (2,g,g), (8,g,g)
@@ -387,9 +474,14 @@ class Recognizer:
         keep = nms_quads(quads, scores ** (1.0 - s.rank_weight) * cover**s.rank_weight, s.nms_iou)
         return quads[keep], scores[keep], is_back[keep], cover[keep]
 
-    def recognize(self, frame: np.ndarray) -> list[Detection]:
-        """Every card in the frame, best first: id (or ``"back"``), confidence, box, corners, alternatives."""
-        quads, scores, is_back, cover = self.detect_outlines(frame)
+    def recognize(self, frame: np.ndarray, card_length: float | None = None) -> list[Detection]:
+        """Every card in the frame, best first: id (or ``"back"``), confidence, box, corners, alternatives.
+
+        ``frame``: the camera's full resolution (the identifier crops from it). ``card_length``:
+        a card's long side in its pixels when known (see ``detector_scale``); without it a
+        detector that reads any size first finds it on this frame (``find_card_length``).
+        """
+        quads, scores, is_back, cover = self.detect_outlines(frame, card_length)
         if len(quads) == 0:
             return []
         quads = self.prototypes.card_outlines(quads)

@@ -40,8 +40,11 @@ class Camera:
     k_steps: int = 0  # barrel distortion in units of K_STEP
 
     @classmethod
-    def random(cls, rng: np.random.Generator, width: int, height: int, strength: float = 1.0) -> Camera:
-        """Mild perspective (a slightly tilted camera), a little rotation and zoom, barrel distortion."""
+    def random(
+        cls, rng: np.random.Generator, width: int, height: int, strength: float = 1.0, k_steps: int | None = None,
+    ) -> Camera:
+        """Mild perspective (a slightly tilted camera), a little rotation and zoom, barrel distortion
+        (``k_steps``: as given, e.g. by a ``Geometry``'s lens, else drawn mild)."""
         w, h = width, height
         src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
         angle = np.deg2rad(rng.uniform(-4, 4) * strength)
@@ -51,8 +54,8 @@ class Camera:
         dst = (src - c) @ rot.T * zoom + c
         dst += rng.uniform(-0.04, 0.04, (4, 2)).astype(np.float32) * np.array([w, h], np.float32) * strength
         H = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
-        k_steps = int(rng.integers(0, 13)) if strength > 0 else 0
-        return cls(w, h, H, k_steps)
+        drawn = int(rng.integers(0, 13)) if strength > 0 else 0
+        return cls(w, h, H, drawn if k_steps is None else k_steps)
 
     @classmethod
     def ideal(cls, width: int, height: int) -> Camera:

@@ -39,9 +39,13 @@ from vision.synth.assets import available_decks, level_for
 from vision.synth.camera import Camera, Light, random_light
 from vision.synth.compose import Pose, fill_quad, paste_card
 from vision.synth.deck import CardCache, DeckStyle, random_style
+from vision.synth.geometry import GUIDE, Geometry
 from vision.synth.other_decks import OTHER_DECKS, other_deck
 from vision.synth.scene import SEAT_ANGLES, SEAT_DIRS, CardSource, DrawnCards
 from vision.synth.textures import fine_noise, surface
+
+#: How a trick is laid (``make_table``).
+LAYOUTS = ("near-centre", "apart")
 
 VARIANTS = ("schieber", "speck")
 
@@ -119,6 +123,8 @@ class Table:
     noise: float
     blur: float
     tempo: list[float]
+    #: Tricks laid close about the centre (``make_table``'s "near-centre" layout).
+    near: bool = False
 
     def half_extent(self, seat: int) -> float:
         return self.height / 2 if seat in (0, 2) else self.width / 2
@@ -140,14 +146,29 @@ def _card_source(rng: np.random.Generator, deck: str) -> CardSource:
     return CardCache(random_style(rng, deck, 1.0 if deck == "swiss-xvii" else 0.0))
 
 
-def make_table(rng: np.random.Generator, width: int, height: int, deck: str, style: str) -> Table:
+def make_table(
+    rng: np.random.Generator, width: int, height: int, deck: str, style: str, geometry: Geometry | None = None,
+    layout: str = "apart",
+) -> Table:
+    """The table of one game: camera, cloth, light, deck, card size, the players' arms.
+
+    ``geometry``: the mounting (card size, lens, tilt); without it cards are 19-24 % of the
+    short side. ``layout``: "near-centre" lays each trick as real players do (close about
+    the centre, overlapping, each card turned toward its player by up to 25 degrees),
+    "apart" a card's length from the centre toward each player.
+    """
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, got {layout!r}")
     hard = style == "hard"
     d = float(rng.uniform(0.55, 0.8)) if hard else float(rng.uniform(0.0, 0.2))
-    camera = Camera.random(rng, width, height, 0.5)
+    if geometry is None:
+        camera = Camera.random(rng, width, height, 0.5)
+    else:
+        camera = Camera.random(rng, width, height, 0.5 * geometry.tilt, geometry.distortion_steps(rng))
     tex = surface(rng, height, width, str(rng.choice(["felt", "felt", "cloth", "wood", "mat_on_wood", "plastic"])))
     background = cv2.warpPerspective(tex, camera.H, (width, height), borderMode=cv2.BORDER_REFLECT)
     light = random_light(rng, height, width, d)
-    card_h = min(width, height) * float(rng.uniform(0.19, 0.24))
+    card_h = min(width, height) * float(rng.uniform(0.19, 0.24)) if geometry is None else geometry.card_length(rng)
     scale = float(np.sqrt(abs(np.linalg.det(camera.H[:2, :2]))))
     centre = np.array([width / 2, height / 2]) + rng.normal(0, 0.02, 2) * [width, height]
     return Table(
@@ -164,6 +185,7 @@ def make_table(rng: np.random.Generator, width: int, height: int, deck: str, sty
         noise=float(rng.uniform(0.4, 0.9) + (4.0 if hard else 0.0)),
         blur=float(rng.uniform(0.0, 0.5) + (1.0 if hard else 0.0)),
         tempo=[float(rng.uniform(0.7, 1.4)) for _ in range(4)],
+        near=layout == "near-centre",
     )
 
 
@@ -238,10 +260,10 @@ class Director:
     def play(self, seat: int, card: str) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """A hand brings ``card`` from ``seat``'s edge, lays it, covers it a moment, withdraws."""
         tb, rng = self.table, self.rng
-        dist = tb.card_h * float(rng.uniform(0.55, 0.85))
+        dist = tb.card_h * float(rng.uniform(0.25, 0.5) if tb.near else rng.uniform(0.55, 0.85))
         tangent = SEAT_DIRS[(seat + 1) % 4] * tb.card_h * float(rng.normal(0, 0.15))
         pos = tb.centre + SEAT_DIRS[seat] * dist + tangent
-        angle = SEAT_ANGLES[seat] + float(rng.normal(0, 10))
+        angle = SEAT_ANGLES[seat] + float(rng.uniform(-25, 25) if tb.near else rng.normal(0, 10))
         final = Pose(pos[0], pos[1], tb.card_h, angle)
         lateral = float(rng.uniform(-0.3, 0.9))
         shoulder = tb.ideal(tb.seat_point(seat, 4.0, lateral))
@@ -387,8 +409,10 @@ def render_game(
     style: str = "clean",
     rounds: int = 1,
     fps: float = 10.0,
-    size: tuple[int, int] = (640, 480),
+    size: tuple[int, int] | None = None,
     variant: str = "schieber",
+    geometry: Geometry | None = None,
+    layout: str = "near-centre",
     codec: str = "mp4v",
     overwrite: bool = False,
     progress: Callable[[int], None] | None = None,
@@ -396,8 +420,14 @@ def render_game(
     """Simulate a game for ``seed`` and write it as a recording folder at ``out``.
 
     Returns a summary: frames, duration, events, and the simulator's untimed events
-    (``simulated``) so callers can check the recording against them.
+    (``simulated``) so callers can check the recording against them. ``geometry``: the
+    mounting; default the hardware guide's (``vision.synth.geometry.GUIDE``: 1280 x 960,
+    cards 9-10 % of the short side), at ``size`` when that is given. ``layout``: how tricks
+    are laid (``make_table``).
     """
+    if geometry is None:
+        geometry = GUIDE if size is None else replace(GUIDE, width=size[0], height=size[1])
+    size = (geometry.width, geometry.height)
     if style not in ("clean", "hard"):
         raise ValueError(f"style must be 'clean' or 'hard', got {style!r}")
     if deck not in available_decks() and deck not in OTHER_DECKS:
@@ -409,7 +439,7 @@ def render_game(
         raise ValueError(f"size {width}x{height}: width and height must be even and within 64..4096")
     events = simulate_game(seed, rounds=rounds, contract=contract, variant=variant)
     rng = np.random.default_rng(seed)
-    table = make_table(rng, width, height, deck, style)
+    table = make_table(rng, width, height, deck, style, geometry, layout)
     director = Director(table, fps, rng)
     config = next(e for e in events if isinstance(e, GameConfigured))
     rules = {k: v for k, v in event_to_dict(config).items() if k not in ("type", "v", "t")}
@@ -418,7 +448,10 @@ def render_game(
         fps=fps,
         width=width,
         height=height,
-        camera={"source": "synthetic", "model": "vision.synth renderer", "distortion_k": table.camera.k_steps * 0.01},
+        camera={
+            "source": "synthetic", "model": "vision.synth renderer", "distortion_k": table.camera.k_steps * 0.01,
+            "lens": geometry.lens, "card_length_px": round(table.card_h, 1), "layout": layout,
+        },
         deck=deck,
         rules=rules,
         start_time="2026-01-01T20:00:00+00:00",

@@ -25,6 +25,7 @@ from vision.synth.assets import BACK, DeckError, available_decks, level_for
 from vision.synth.camera import Camera, blur, lighting, sensor
 from vision.synth.compose import Pose, paste_card
 from vision.synth.deck import COURT_RANKS, CardCache, DeckStyle, random_style
+from vision.synth.geometry import Geometry
 from vision.synth.textures import surface
 
 STYLES = ("clean", "hard", "mixed")
@@ -123,17 +124,22 @@ def _difficulty(rng: np.random.Generator, style: str) -> float:
     return float(rng.uniform(0.0, 1.0))
 
 
-def _trick(rng: np.random.Generator, centre: np.ndarray, card_h: float, d: float, draw: list[str]) -> list[Placed]:
+def _trick(
+    rng: np.random.Generator, centre: np.ndarray, card_h: float, d: float, draw: list[str], near: bool = False,
+) -> list[Placed]:
+    """A trick of up to four cards; ``near``: as real players lay them, close together about the
+    centre, overlapping, each turned toward its player by up to 25 degrees."""
     n = int(rng.choice(5, p=[0.06, 0.16, 0.2, 0.25, 0.33]))
     leader = int(rng.integers(4))
     out = []
     for k in range(n):
         seat = (leader + k) % 4
-        lo = 0.62 - 0.3 * d  # closer together (more overlap) on hard samples
+        lo = (0.22 if near else 0.62) - 0.3 * d * (0.5 if near else 1.0)  # closer together on hard samples
         dist = card_h * rng.uniform(lo, lo + 0.35)
         tangent = SEAT_DIRS[(seat + 1) % 4] * card_h * rng.normal(0, 0.12)
         pos = centre + SEAT_DIRS[seat] * dist + tangent
-        angle = SEAT_ANGLES[seat] + rng.normal(0, 10 + 15 * d)
+        spread = rng.uniform(-25, 25) if near else rng.normal(0, 10 + 15 * d)
+        angle = SEAT_ANGLES[seat] + spread
         if rng.random() < 0.08:
             angle += 180
         elif rng.random() < 0.06:
@@ -150,8 +156,8 @@ def _near_edge(rng: np.random.Generator, w: int, h: int, card_h: float, outside:
     return np.array([(t * w, h - inset), (w - inset, t * h), (t * w, inset), (inset, t * h)][side], float)
 
 
-def _layout(rng: np.random.Generator, w: int, h: int, card_h: float, d: float) -> list[Placed]:
-    """What lies on the table, bottom-most first."""
+def _layout(rng: np.random.Generator, w: int, h: int, card_h: float, d: float, near: bool = False) -> list[Placed]:
+    """What lies on the table, bottom-most first (``near``: the trick laid as real players lay it)."""
     draw = [str(c) for c in rng.permutation(np.array(ALL_CARD_IDS))]
     placed: list[Placed] = []
     if rng.random() < 0.3:  # Bodentrumpf, often under a stack
@@ -168,7 +174,9 @@ def _layout(rng: np.random.Generator, w: int, h: int, card_h: float, d: float) -
         card = draw.pop() if rng.random() < 0.75 else BACK
         placed.append(Placed(card, Pose(q[0], q[1], card_h, rng.uniform(-180, 180)), "single"))
     centre = np.array([w / 2, h / 2]) + rng.normal(0, 0.06, 2) * [w, h]
-    placed.extend(_trick(rng, centre, card_h, d, draw))
+    if near and rng.random() < 0.15:  # sometimes played far off the centre
+        centre = np.array([w / 2, h / 2]) + rng.uniform(-0.3, 0.3, 2) * [w, h]
+    placed.extend(_trick(rng, centre, card_h, d, draw, near))
     if rng.random() < 0.12 + 0.15 * d:  # a fan of cards held over the table edge
         side = int(rng.integers(4))
         anchor = props.edge_point(rng, w, h, side, 0.6) - SEAT_DIRS[side] * card_h * rng.uniform(0.1, 0.5)
@@ -234,14 +242,20 @@ def _truth(placed: list[Placed], camera: Camera, labels: np.ndarray, style: Deck
 
 
 def render_scene(
-    seed: int, *, width: int = 640, height: int = 480, style: str = "mixed", deck: str = "swiss-xvii"
+    seed: int, *, width: int = 640, height: int = 480, style: str = "mixed", deck: str = "swiss-xvii",
+    geometry: Geometry | None = None,
 ) -> Scene:
     """Render the scene for ``seed``; the same arguments always give the same pixels and truth.
 
     ``style``: "clean" (good light, little clutter), "hard" (strong blur, noise, glare, low
     light, heavy occlusion) or "mixed" (anything between). ``deck``: the card art; only
-    the training deck (swiss-xvii) gets procedural deck variants.
+    the training deck (swiss-xvii) gets procedural deck variants. ``geometry``: the camera's
+    mounting (frame size, card size, lens, tilt; ``vision.synth.geometry``), which replaces
+    ``width`` and ``height`` and lays the trick as real players do; without it the cards
+    are 17-30 % of the short side.
     """
+    if geometry is not None:
+        width, height = geometry.width, geometry.height
     if style not in STYLES:
         raise ValueError(f"style must be one of {', '.join(STYLES)}, got {style!r}")
     if deck not in available_decks():
@@ -251,7 +265,9 @@ def render_scene(
     rng = np.random.default_rng(seed)
     d = _difficulty(rng, style)
     deck_style = random_style(rng, deck, 0.0 if rng.random() < 0.2 else 1.0)
-    return draw_table(rng, d, CardCache(deck_style), seed=seed, width=width, height=height, style=style, deck=deck)
+    return draw_table(
+        rng, d, CardCache(deck_style), seed=seed, width=width, height=height, style=style, deck=deck, geometry=geometry,
+    )
 
 
 class CardSource(Protocol):
@@ -275,20 +291,27 @@ class DrawnCards:
 
 
 def draw_table(
-    rng: np.random.Generator, d: float, cards: CardSource, *, seed: int, width: int, height: int, style: str, deck: str
+    rng: np.random.Generator, d: float, cards: CardSource, *, seed: int, width: int, height: int, style: str, deck: str,
+    geometry: Geometry | None = None,
 ) -> Scene:
     """Camera, table, layout, props, light and sensor for one scene, with the cards drawn from ``cards``.
 
     Shared by ``render_scene`` and the renderers that swap the card art (procedural decks
     for benchmarks and for training), so every deck is seen on the same tables.
     """
-    camera = Camera.random(rng, width, height, 0.5 + 0.5 * d)
-    card_h = min(width, height) * rng.uniform(0.17, 0.3)
+    if geometry is None:
+        camera = Camera.random(rng, width, height, 0.5 + 0.5 * d)
+        card_h = min(width, height) * rng.uniform(0.17, 0.3)
+    else:
+        width, height = geometry.width, geometry.height
+        strength = (0.5 + 0.5 * d) * geometry.tilt
+        camera = Camera.random(rng, width, height, strength, geometry.distortion_steps(rng))
+        card_h = geometry.card_length(rng)
 
     table = surface(rng, height, width)
     img = cv2.warpPerspective(table, camera.H, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     labels = np.zeros((height, width), np.uint8)
-    placed = _layout(rng, width, height, card_h, d)[:254]
+    placed = _layout(rng, width, height, card_h, d, near=geometry is not None)[:254]
     scale = float(np.sqrt(abs(np.linalg.det(camera.H[:2, :2]))))
     level = level_for(card_h * scale)
     for i, p in enumerate(placed):

@@ -36,6 +36,7 @@ from scoring.cards import ALL_CARD_IDS
 from vision.synth import scene as _scene
 from vision.synth.assets import BACK, art_levels
 from vision.synth.deck import DeckStyle, rounded_alpha
+from vision.synth.geometry import Geometry
 
 #: Distinct decks: scene ``seed`` uses deck ``(seed // RUN) % DECKS``, so runs of seeds
 #: share a deck and a chunk of scenes draws a few decks, not one per scene.
@@ -307,9 +308,12 @@ def french_deck(index: int, edges: bool = False) -> dict[str, tuple[np.ndarray, 
     }
 
 
-def render_scene(seed: int, *, width: int = 640, height: int = 480, style: str = "mixed", deck: str = FAMILY) -> _scene.Scene:
+def render_scene(
+    seed: int, *, width: int = 640, height: int = 480, style: str = "mixed", deck: str = FAMILY,
+    geometry: Geometry | None = None,
+) -> _scene.Scene:
     """A rendered table like ``vision.synth.scene.render_scene``'s, dealt with French deck ``(seed // RUN) % DECKS``."""
-    return _render(seed, width=width, height=height, style=style, edges=False)
+    return _render(seed, width=width, height=height, style=style, edges=False, geometry=geometry)
 
 
 def render_edged_scene(seed: int, *, width: int = 640, height: int = 480, style: str = "mixed", deck: str = FAMILY) -> _scene.Scene:
@@ -317,14 +321,18 @@ def render_edged_scene(seed: int, *, width: int = 640, height: int = 480, style:
     return _render(seed, width=width, height=height, style=style, edges=True)
 
 
-def _render(seed: int, *, width: int, height: int, style: str, edges: bool) -> _scene.Scene:
+def _render(
+    seed: int, *, width: int, height: int, style: str, edges: bool, geometry: Geometry | None = None,
+) -> _scene.Scene:
     if style not in _scene.STYLES:
         raise ValueError(f"style must be one of {', '.join(_scene.STYLES)}, got {style!r}")
     rng = np.random.default_rng(seed)
     d = _scene._difficulty(rng, style)
     index = (seed // RUN) % DECKS
     cards = _scene.DrawnCards(DeckStyle(deck=f"{FAMILY}-{index}", double_headed=True), french_deck(index, edges))
-    scene = _scene.draw_table(rng, d, cards, seed=seed, width=width, height=height, style=style, deck=FAMILY)
+    scene = _scene.draw_table(
+        rng, d, cards, seed=seed, width=width, height=height, style=style, deck=FAMILY, geometry=geometry,
+    )
     # Indices in two opposite corners and pips turned below the middle: a French card reads
     # the same either way up, so no crop teaches which end is up.
     scene.cards = [replace(t, symmetric=True) for t in scene.cards]

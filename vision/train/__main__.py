@@ -47,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
         t.add_argument("--name", default=name, help="run folder under runs/")
         t.add_argument("--minutes", type=float, default=None, help="wall-clock budget; the LR schedule follows it")
         t.add_argument("--init", type=Path, default=None, help="start from this checkpoint's weights (fresh schedule)")
+        if name == "detector":
+            t.add_argument("--freeze-bn", action="store_true", help="keep the batch norms as they are (a checkpoint from an ONNX file)")
     for cmd, out, seed, what in (
         ("refiner-data", "data/refine", 600_000, "run the shipped detector, cut outline crops for the refiner"),
         ("verifier-data", "data/verify", 700_000, "run the shipped detector and refiner, cut candidate crops for the verifier"),
@@ -77,6 +79,18 @@ def main(argv: list[str] | None = None) -> int:
         er.add_argument("--checkpoint", choices=("best", "last"), default="best")
         if net == "detector":
             er.add_argument("--size", type=int, default=320, help="the square frames are letterboxed to (as trained)")
+    rt = sub.add_parser("render-tiles", help="detector tiles from every mounting, scaled as the runtime scales frames")
+    rt.add_argument("--out", type=Path, default=Path("data/tiles"))
+    rt.add_argument("--first-seed", type=int, default=3_000_000)
+    rt.add_argument("--scenes", type=int, default=2000)
+    rt.add_argument("--family", choices=("any", "guide"), default="any")
+    rt.add_argument("--chunk", type=int, default=100)
+    rt.add_argument("--workers", type=int, default=2)
+    oc = sub.add_parser("detector-checkpoint", help="a training checkpoint of the detector in an ONNX file (to train it on)")
+    oc.add_argument("--models", type=Path, default=Path("models"))
+    oc.add_argument("--name", default="shipped-detector", help="written to runs/<name>/best.pt")
+    an = sub.add_parser("detector-any-size", help="let a detector exported at one square size read frames of any size")
+    an.add_argument("--models", type=Path, default=Path("models"))
     im = sub.add_parser("identifier-map", help="move an identifier's third output to the map an enrolled deck's detail head reads")
     im.add_argument("--models", type=Path, default=Path("models"))
     a = p.parse_args(argv)
@@ -89,7 +103,8 @@ def main(argv: list[str] | None = None) -> int:
         import importlib
 
         mod = importlib.import_module(f"vision.train.{a.cmd}")
-        mod.train(a.data, a.val, epochs=a.epochs, batch=a.batch, lr=a.lr, threads=a.threads, resume=a.resume, name=a.name, minutes=a.minutes, init=a.init)
+        extra = {"freeze_bn": a.freeze_bn} if a.cmd == "detector" else {}
+        mod.train(a.data, a.val, epochs=a.epochs, batch=a.batch, lr=a.lr, threads=a.threads, resume=a.resume, name=a.name, minutes=a.minutes, init=a.init, **extra)
     elif a.cmd in ("refiner-data", "verifier-data"):
         from vision.train.outlines import render_dataset as render_outlines
 
@@ -103,6 +118,21 @@ def main(argv: list[str] | None = None) -> int:
         from vision.train.export import export_detector
 
         export_detector(RUNS_DIR / a.run / f"{a.checkpoint}.pt", a.models / DETECTOR_FILE, a.size)
+    elif a.cmd == "render-tiles":
+        from vision.train.tiles import render_tile_dataset
+
+        render_tile_dataset(a.out, a.first_seed, a.scenes, family=a.family, chunk=a.chunk, workers=a.workers)
+    elif a.cmd == "detector-checkpoint":
+        from vision.recognizer.runtime import DETECTOR_FILE
+        from vision.train.common import RUNS_DIR
+        from vision.train.export import detector_checkpoint_from_onnx
+
+        detector_checkpoint_from_onnx(a.models / DETECTOR_FILE, RUNS_DIR / a.name / "best.pt")
+    elif a.cmd == "detector-any-size":
+        from vision.recognizer.runtime import DETECTOR_FILE
+        from vision.train.export import detector_any_size
+
+        detector_any_size(a.models / DETECTOR_FILE, a.models / DETECTOR_FILE)
     elif a.cmd == "identifier-map":
         from vision.recognizer.runtime import IDENTIFIER_FILE
         from vision.train.export import identifier_map_output

@@ -175,6 +175,9 @@ def load_chunks(folder: Path, prefix: str = "") -> dict[str, np.ndarray]:
                     continue
                 arr = z[key] + offset if key == "obj_img" else z[key]
                 parts.setdefault(key, []).append(arr)
+            if "obj_known".startswith(prefix) and "obj_quad" in z.files and "obj_known" not in z.files:
+                # Rendered cards' corners are known; only real photos' boxes lack them.
+                parts.setdefault("obj_known", []).append(np.ones(len(z["obj_quad"]), np.int8))
             if "obj_img".startswith(prefix) and "det_img" in z.files:
                 offset += len(z["det_img"])
     return {k: np.concatenate(v) for k, v in parts.items()}

@@ -26,8 +26,14 @@ GRID = DETECTOR_SIZE // DETECTOR_STRIDE
 POSITIVE_VISIBLE = 0.35
 
 
-def build_targets(quads: np.ndarray, cls: np.ndarray, vis: np.ndarray, grid: int = GRID) -> tuple[np.ndarray, ...]:
-    """Heatmap (2,g,g), heatmap weight (2,g,g), corner target (8,g,g), corner weight (g,g) for one image."""
+def build_targets(
+    quads: np.ndarray, cls: np.ndarray, vis: np.ndarray, grid: int = GRID, known: np.ndarray | None = None,
+) -> tuple[np.ndarray, ...]:
+    """Heatmap (2,g,g), heatmap weight (2,g,g), corner target (8,g,g), corner weight (g,g) for one image.
+
+    ``known``: per card, whether its corners are known (a real photo's box gives its centre
+    and size only: heatmap, no corner target).
+    """
     g = grid
     hm = np.zeros((2, g, g), np.float32)
     hw = np.ones((2, g, g), np.float32)
@@ -49,6 +55,9 @@ def build_targets(quads: np.ndarray, cls: np.ndarray, vis: np.ndarray, grid: int
         k = int(cls[i])
         hm[k] = np.maximum(hm[k], gauss)
         hm[k, iy, ix] = 1.0
+        if known is not None and not known[i]:
+            rw[max(0, iy - 1) : iy + 2, max(0, ix - 1) : ix + 2] = 0.0
+            continue
         for dy in (-1, 0, 1):
             for dx in (-1, 0, 1):
                 y, x = iy + dy, ix + dx
@@ -105,8 +114,10 @@ class DetectorData:
         d = load_chunks(folder)
         self.img = d["det_img"]
         self.quad, self.cls, self.vis, obj_img = d["obj_quad"], d["obj_cls"], d["obj_vis"], d["obj_img"]
+        self.known = d["obj_known"] if "obj_known" in d else np.ones(len(self.quad), np.int8)
         order = np.argsort(obj_img, kind="stable")
         self.quad, self.cls, self.vis, obj_img = self.quad[order], self.cls[order], self.vis[order], obj_img[order]
+        self.known = self.known[order]
         self.start = np.searchsorted(obj_img, np.arange(len(self.img)))
         self.end = np.searchsorted(obj_img, np.arange(len(self.img)), side="right")
         #: The square the data were letterboxed to (320 as shipped; any multiple of 32 trains).
@@ -121,13 +132,16 @@ class DetectorData:
         s, e = self.start[i], self.end[i]
         return self.quad[s:e], self.cls[s:e], self.vis[s:e]
 
+    def known_corners(self, i: int) -> np.ndarray:
+        return self.known[self.start[i] : self.end[i]]
+
     def batch(self, idx: np.ndarray, rng: np.random.Generator | None) -> tuple[torch.Tensor, ...]:
         imgs, hms, hws, regs, rws = [], [], [], [], []
         for i in idx:
             img, (q, c, v) = self.img[i], self.objects(int(i))
             if rng is not None:
                 img, q = augment(img, q, rng)
-            hm, hw, reg, rw = build_targets(q, c, v, self.size // DETECTOR_STRIDE)
+            hm, hw, reg, rw = build_targets(q, c, v, self.size // DETECTOR_STRIDE, self.known_corners(int(i)))
             imgs.append(img)
             hms.append(hm)
             hws.append(hw)
@@ -198,10 +212,20 @@ def evaluate(model: Detector, data: DetectorData, limit: int = 300) -> dict[str,
     return {"recall": recall, "precision": precision, "f1": 2 * recall * precision / max(recall + precision, 1e-9)}
 
 
+def _train_mode(model: Detector, freeze_bn: bool) -> None:
+    model.train()
+    if freeze_bn:
+        for m in model.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.eval()
+
+
 def train(
     data_dir: Path, val_dir: Path, *, epochs: int, batch: int, lr: float, threads: int, resume: bool,
-    name: str = "detector", minutes: float | None = None, init: Path | None = None,
+    name: str = "detector", minutes: float | None = None, init: Path | None = None, freeze_bn: bool = False,
 ) -> None:
+    """Train (or, from ``init``, train on) the detector. ``freeze_bn``: keep every batch norm
+    as it is (a checkpoint made from an exported file, whose batch norms were folded)."""
     torch.set_num_threads(threads)
     run = Run(name)
     data, val = DetectorData(data_dir), DetectorData(val_dir)
@@ -212,6 +236,7 @@ def train(
     step, best, budget = start(run, model, opt, total=total, minutes=minutes, resume=resume, init=init, best=-1.0)
     run.log(f"detector: {len(data)} train / {len(val)} val images, {sum(p.numel() for p in model.parameters())} params, {total} steps")
     rng = np.random.default_rng(step)
+    _train_mode(model, freeze_bn)
     t_last, n_last, t_save = time.time(), 0, time.time()
     agg = np.zeros(2)
     while budget.progress(step) < 1.0:
@@ -243,6 +268,7 @@ def train(
             last = budget.progress(step) >= 1.0
             if step % steps_per_epoch == 0 or last or time.time() - t_save > 600:
                 best = checkpoint(run, model, opt, step, best, budget, evaluate(model, val), "f1")
+                _train_mode(model, freeze_bn)
                 t_save = time.time()
                 t_last = time.time()
     run.log(f"done, best val f1 {best:.4f}")

@@ -1,0 +1,142 @@
+"""Recognition at the mounting the hardware guide prescribes and across others: the shipped
+models through the real wrapper, on freshly rendered held-out scenes."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.detection import Detection
+from vision.recognizer import MODELS_DIR, Recognizer, RecognizerSettings
+from vision.recognizer.geometry import quad_iou, scaled_input
+from vision.recognizer.runtime import DETECTOR_FILE
+from vision.recognizer.scale import CardScale, LearningRecognizer, card_length
+from vision.synth.geometry import GUIDE, Geometry
+from vision.synth.scene import Scene, render_scene
+
+#: Held out from every training set (tiles use 3,000,000-4,000,999 and 9,100,000+).
+SEED = 21_000_000
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return Recognizer(settings=RecognizerSettings(threads=1))
+
+
+@pytest.fixture(scope="module")
+def guide_scenes() -> list[Scene]:
+    return [render_scene(SEED + k, style="clean", geometry=GUIDE) for k in range(4)]
+
+
+def _found(dets: list[Detection], scene: Scene) -> tuple[int, int, int]:
+    """(cards at least 70 % visible, found at IoU > 0.5, of those named right)."""
+    cards = [c for c in scene.cards if c.visible >= 0.7]
+    found = right = 0
+    for c in cards:
+        best = max(dets, key=lambda d: quad_iou(np.array(d.corners), c.corners), default=None)
+        if best is not None and quad_iou(np.array(best.corners), c.corners) > 0.5:
+            found += 1
+            right += best.card == c.card
+    return len(cards), found, right
+
+
+def test_the_shipped_detector_reads_frames_of_any_size(recognizer: Recognizer) -> None:
+    assert recognizer.any_size
+    scale = recognizer.detector_scale((960, 1280), card_length=90.0)
+    assert scale == pytest.approx(recognizer.settings.card_input_px / 90.0)
+    img, lb = scaled_input(np.zeros((960, 1280, 3), np.uint8), scale)
+    assert img.shape[0] % 32 == 0 and img.shape[1] % 32 == 0 and lb.dx == lb.dy == 0
+
+
+def test_rewriting_the_detector_for_any_size_again_changes_nothing(tmp_path: Path) -> None:
+    pytest.importorskip("onnx")
+    from vision.train.export import detector_any_size
+
+    out = tmp_path / "again.onnx"
+    detector_any_size(MODELS_DIR / DETECTOR_FILE, out)
+    assert hashlib.sha256(out.read_bytes()).digest() == hashlib.sha256((MODELS_DIR / DETECTOR_FILE).read_bytes()).digest()
+
+
+def test_a_card_moved_by_whole_cells_is_outlined_moved_by_as_much(recognizer: Recognizer, guide_scenes: list[Scene]) -> None:
+    """The grid of cell centres is computed from each input's size, not fixed to one."""
+    scene = guide_scenes[0]
+    scale = recognizer.detector_scale(scene.image.shape, 90.0)
+    img, _ = scaled_input(scene.image, scale)
+    shifted = np.full((img.shape[0] + 64, img.shape[1] + 32, 3), 114, np.uint8)
+    shifted[64:, 32:] = img
+    a = [np.ascontiguousarray(x.transpose(2, 0, 1)[None], dtype=np.float32) for x in (img, shifted)]
+    peak_a, corners_a = recognizer._det.run(None, {"image": a[0]})
+    peak_b, corners_b = recognizer._det.run(None, {"image": a[1]})
+    y, x = np.unravel_index(np.argmax(peak_a[0].max(axis=0)), peak_a.shape[2:])
+    assert peak_a[0].max() > 0.5
+    # Away from the borders the network sees the same pixels, 8 and 4 cells further on.
+    np.testing.assert_allclose(corners_b[0][:, y + 8, x + 4].reshape(4, 2), corners_a[0][:, y, x].reshape(4, 2) + [32, 64], atol=0.5)
+
+
+def test_cards_at_the_guides_mounting_are_found_and_named(recognizer: Recognizer, guide_scenes: list[Scene]) -> None:
+    totals = np.zeros(3, int)
+    for scene in guide_scenes:
+        totals += _found(recognizer.recognize(scene.image), scene)
+    cards, found, right = totals
+    assert cards >= 6
+    assert found >= 0.9 * cards and right >= 0.9 * found, totals
+
+
+@pytest.mark.parametrize("fraction", [0.08, 0.3])
+def test_the_card_length_is_found_on_one_frame_of_an_unknown_mounting(recognizer: Recognizer, fraction: float) -> None:
+    geometry = Geometry(1280, 720, (fraction, fraction), "module3", 0.3)
+    scene = render_scene(SEED + 50, style="clean", geometry=geometry)
+    true = np.median([card_length(c.corners) for c in scene.cards if c.visible >= 0.7])
+    found = recognizer.find_card_length(scene.image)
+    assert found is not None and abs(found - true) <= 0.2 * true, (found, true)
+
+
+def _det(length: float, confidence: float = 0.95) -> Detection:
+    w = length * 0.64
+    return Detection(card="rosen-6", confidence=confidence, box=(0, 0, w, length), corners=((0, 0), (w, 0), (w, length), (0, length)))
+
+
+def test_the_mounting_is_learnt_from_sure_cards_only() -> None:
+    scale = CardScale(least=4)
+    scale.observe([_det(90.0, 0.3)] * 10)  # unsure reads teach nothing
+    assert scale.length is None and scale.verdict()["state"] == "unknown"
+    scale.observe([_det(88.0), _det(90.0), _det(91.0)])
+    assert scale.length is None
+    scale.observe([_det(92.0)])
+    assert scale.length == pytest.approx(90.5)
+    assert scale.verdict()["state"] == "good"
+    scale.reset()
+    assert scale.length is None
+
+
+def test_a_mounting_too_high_is_reported_too_small() -> None:
+    scale = CardScale(least=2)
+    scale.observe([_det(30.0), _det(31.0)])
+    assert scale.verdict()["state"] == "too-small"
+    assert CardScale(fixed=50.0).verdict() | {"cards_seen": 0} == CardScale(fixed=50.0).verdict()
+    assert CardScale(fixed=50.0).verdict()["state"] == "small" and not CardScale(fixed=50.0).verdict()["measured"]
+
+
+@pytest.mark.parametrize("bad", [float("nan"), -3.0, float("inf")])
+def test_a_fixed_card_length_must_be_a_length(bad: float) -> None:
+    with pytest.raises(ValueError):
+        CardScale(fixed=bad)
+
+
+def test_the_learning_recogniser_reads_at_the_learnt_length(recognizer: Recognizer, guide_scenes: list[Scene]) -> None:
+    seen: list[float | None] = []
+
+    class Spy:
+        def recognize(self, frame: np.ndarray, card_length: float | None = None) -> list[Detection]:
+            seen.append(card_length)
+            return recognizer.recognize(frame, card_length)
+
+    learning = LearningRecognizer(Spy(), CardScale(least=2))
+    for scene in guide_scenes:
+        learning(scene.image)
+    assert seen[0] is None and seen[-1] is not None
+    true = np.median([card_length(c.corners) for s in guide_scenes for c in s.cards if c.visible >= 0.9])
+    assert abs(seen[-1] - true) <= 0.15 * true
