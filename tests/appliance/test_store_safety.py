@@ -273,3 +273,22 @@ def test_on_a_really_full_disk_the_score_goes_on_and_a_restart_works(small_disk:
         assert store.disk_full and store.events(game_id) == events
     with EventStore(path) as again:  # and once more, still full
         assert again.events(game_id) == events
+
+
+def test_a_stopped_recording_is_a_warning_on_every_phone() -> None:
+    status = camera_status({"source": {"state": "live"}, "recorder": {"problem": "video.avi stopped growing"}})
+    assert status["ok"] and "recording stopped: video.avi stopped growing" in status["warning"]
+    assert "warning" not in camera_status({"source": {"state": "live"}, "recorder": {"problem": None}})
+
+
+def test_jasscam_run_on_a_damaged_store_says_what_to_do_and_exits_3(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Exit 3 is in the unit's RestartPreventExitStatus: no restart loop over a damaged store."""
+    path, _ = build_three_games(tmp_path)
+    corrupt_page(path, page_count(path))
+    conf = tmp_path / "jasscam.toml"
+    conf.write_text("")
+    assert main(["run", "--config", str(conf), "--state-dir", str(tmp_path), "--no-record"]) == 3
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "jasscam store recover" in err
+    unit = (Path(__file__).resolve().parents[2] / "systemd" / "jasscam.service").read_text()
+    assert "RestartPreventExitStatus=3" in unit
