@@ -107,9 +107,97 @@ def report(title: str, tally: Tally) -> None:
         print(f"   {b:>8} px  cards {c:5d}  recall {r:.4f}  precision {p:.4f}  identity {i:.4f}")
 
 
+PEER = Path(__file__).resolve().parents[2] / "shared" / "peers" / "yolov8n-640-untrained.onnx"
+
+
+def speed(models: Path, frames: list[np.ndarray], lengths: list[float], repeats: int = 5) -> dict[str, float]:
+    """Median ms of the whole recognition (one thread, the mounting's card length known, as in
+    the appliance once it has learnt it) and of the peer YOLOv8n-640 (its letterbox
+    included), interleaved frame by frame so both see the same machine load."""
+    import onnxruntime as ort
+
+    from vision.recognizer.geometry import letterbox
+    from vision.recognizer.runtime import RecognizerSettings
+
+    rec = Recognizer(models, RecognizerSettings(threads=1))
+    peer = None
+    if PEER.is_file():
+        o = ort.SessionOptions()
+        o.intra_op_num_threads = 1
+        o.inter_op_num_threads = 1
+        o.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        peer = ort.InferenceSession(str(PEER), o, providers=["CPUExecutionProvider"])
+    ours, theirs, cards = [], [], 0
+    for _ in range(repeats):
+        for frame, length in zip(frames, lengths, strict=True):
+            t0 = time.perf_counter()
+            cards += len(rec.recognize(frame, length))
+            ours.append(time.perf_counter() - t0)
+            if peer is not None:
+                t0 = time.perf_counter()
+                img, _ = letterbox(frame, 640)
+                x = np.ascontiguousarray(img.transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
+                peer.run(None, {peer.get_inputs()[0].name: x})
+                theirs.append(time.perf_counter() - t0)
+    out = {"median_ms": 1000 * float(np.median(ours)), "p90_ms": 1000 * float(np.percentile(ours, 90)),
+           "cards_per_frame": cards / (repeats * len(frames))}
+    if theirs:
+        out["peer_median_ms"] = 1000 * float(np.median(theirs))
+        out["peer_ratio"] = out["peer_median_ms"] / out["median_ms"]
+    return out
+
+
+MEMORY_SCRIPT = """
+import sys, numpy as np
+from vision.recognizer import Recognizer, RecognizerSettings
+frames = np.load(sys.argv[1])
+r = Recognizer(sys.argv[2], RecognizerSettings(threads=1))
+for _ in range(3):
+    for f in frames:
+        r.recognize(f)
+for line in open('/proc/self/status'):
+    if line.startswith('VmHWM'):
+        print(int(line.split()[1]) // 1024)
+"""
+
+
+def memory_mb(models: Path, frames: list[np.ndarray]) -> int:
+    import subprocess
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "frames.npy"
+        np.save(path, np.stack(frames))
+        out = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT, str(path), str(models)], capture_output=True, text=True, check=True)
+    return int(out.stdout.strip())
+
+
+def speed_frames(n: int = 12) -> tuple[list[np.ndarray], list[float]]:
+    """Guide-geometry frames (1280 x 960 and 1280 x 720) with three to five cards in view."""
+    frames, lengths = [], []
+    seed = HELD_OUT + 900_000
+    while len(frames) < n:
+        geo = GUIDE if len(frames) % 2 == 0 else Geometry(1280, 720, GUIDE.card_fraction)
+        scene = render_scene(seed, style="clean", geometry=geo)
+        seed += 1
+        seen = [card_length(c.corners) for c in scene.cards if c.visible >= 0.5]
+        if 3 <= len(seen) <= 5:
+            frames.append(scene.image)
+            lengths.append(float(np.median(seen)))
+    return frames, lengths
+
+
 def main() -> None:
     models = Path(os.environ.get("JASSCAM_MODELS", MODELS_DIR))
     n = int(os.environ.get("BENCH_SCALES_SCENES", "120"))
+    frames, lengths = speed_frames()
+    sp = speed(models, frames, lengths)
+    print(
+        f"speed (1280x960 and 1280x720, {sp['cards_per_frame']:.1f} cards a frame, one thread): median {sp['median_ms']:.1f} ms, "
+        f"p90 {sp['p90_ms']:.1f} ms; YOLOv8n-640 (untrained peer) {sp.get('peer_median_ms', float('nan')):.1f} ms, "
+        f"{sp.get('peer_ratio', float('nan')):.1f}x ours; peak memory {memory_mb(models, frames)} MB"
+    )
     rec = Recognizer(models)
     print(f"models {models}  detector reads any size: {rec.any_size}  card_input_px {rec.settings.card_input_px}")
     for title, geos, seed in (

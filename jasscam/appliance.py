@@ -276,6 +276,13 @@ class Appliance:
             recognizer=self.decks.recognizer if self.decks is not None else None,
         )
         register_speck(self.app, bodentrumpf=self.bodentrumpf.proposal)
+        from web.mounting import register_mounting
+
+        decks = self.decks
+        register_mounting(
+            self.app, frames=self.latest_frame, scale=decks.scale if decks is not None else None,
+            detections=(lambda: decks.last) if decks is not None else None,
+        )
         host = self.config.dashboard.host
         try:
             self.server = serve(self.app, host, self.port)

@@ -64,6 +64,8 @@ class DeckAwareRecognizer:
         self.recognizer = recognizer
         #: The mounting's card length, learnt from the sure cards (or fixed by the configuration).
         self.scale = scale or CardScale()
+        #: The last frame's detections (the set-up page's live view draws them).
+        self.last: list[Detection] = []
         self.library = library
         self.table = table
         self.check_s = check_s
@@ -191,6 +193,7 @@ class DeckAwareRecognizer:
             self.sync()
         dets = self.recognizer.recognize(frame, self.scale.length)
         self.scale.observe(dets)
+        self.last = dets
         return dets
 
     __call__ = recognize

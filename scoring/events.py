@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Final
 
 from scoring.cards import CARD_INDEX, Card, UnknownCardError
+from scoring.ending import TARGET_RULES, over_target
 
 SCHEMA_VERSION: Final[int] = 1
 
@@ -71,6 +72,17 @@ class GameConfigured:
     #: first game (2.6.1: the Schreiber deals first); the deal then moves one seat on.
     scorer: int | None = None
     dealer: int | None = None
+    #: 003 «Eine Karte kann nicht für mehrere Weise verwendet werden»: a player's Weis that
+    #: shares a card with a stronger one of theirs is dropped.
+    weis_card_once: bool = False
+    #: ``reached`` (total >= target, the default) or ``exceeded`` (001 «überschreitet»: >).
+    target_rule: str = "reached"
+    #: A game continued from paper (the Jasstafel, or the totals written before a power
+    #: cut): the totals so far, per team (Schieber, team 0 first) or per seat (Speck).
+    prior_totals: tuple[int, ...] | None = None
+    #: Speck: how many of the ``speck_games`` were played on paper before (their points
+    #: are ``prior_totals``); the series ends after the rest is played here.
+    prior_games: int = 0
     t: float | None = None
     type: str = field(default="game_configured", init=False)
 
@@ -127,12 +139,26 @@ class TrickCollected:
 
 @dataclass(frozen=True)
 class WeisDeclared:
-    """A Weis announced by ``seat`` during the first trick, with the cards it is made of."""
+    """Weis announced by ``seat`` during the first trick, with the cards they are made of.
+
+    ``weis`` names each Weis on its own, a list of card lists, so one card may serve a
+    sequence and a four of a kind at once (000 «Ein Kartenblatt darf gleichzeitig zu
+    einer Sequenz und zu einem Vierling gehören»). The older form ``cards`` is one flat
+    list that the engine splits into the Weis it contains; it is still read. An event
+    has one of the two.
+    """
 
     seat: int
-    cards: tuple[str, ...]
+    cards: tuple[str, ...] = ()
+    weis: tuple[tuple[str, ...], ...] = ()
     t: float | None = None
     type: str = field(default="weis_declared", init=False)
+
+    @property
+    def all_cards(self) -> tuple[str, ...]:
+        """Every card of the declaration once, in deck order."""
+        found = set(self.cards) | {c for group in self.weis for c in group}
+        return tuple(sorted(found, key=CARD_INDEX.__getitem__))
 
 
 @dataclass(frozen=True)
@@ -230,6 +256,62 @@ def _check_clean(value: Any, where: str) -> None:
             _check_clean(item, where)
 
 
+def _prior_totals(config: dict[str, Any]) -> tuple[int, ...]:
+    """Prior totals: whole points >= 0, one per team (Schieber) or per seat (Speck), and
+    in the Schieber below the target, checked as the target is: a game already won on
+    paper is not continued."""
+    speck = config.get("variant", "schieber") == "speck"
+    want = 4 if speck else 2
+    prior = config["prior_totals"]
+    if not isinstance(prior, (list, tuple)) or len(prior) != want or not all(
+        isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in prior
+    ):
+        who = "four whole numbers >= 0, one per seat" if speck else "two whole numbers >= 0, team 1 first"
+        raise EventError(f"prior_totals must be {who}, got {prior!r}")
+    if not speck:
+        target, rule = config.get("target", 1000), config.get("target_rule", "reached")
+        done = [i + 1 for i, p in enumerate(prior) if over_target(p, target, rule)]
+        if done:
+            word = "reaches" if rule == "reached" else "exceeds"
+            raise EventError(
+                f"prior_totals: team {done[0]} already {word} the target {target} ({prior[done[0] - 1]}); "
+                "that game is over, start a new one"
+            )
+    return tuple(prior)
+
+
+def _prior_games(config: dict[str, Any]) -> int:
+    """Speck games played on paper: fewer than the series, and their points add up to
+    157 each (2.5.3, the check games x 157), or the sheet they come from has a mistake."""
+    prior = config.get("prior_games", 0)
+    if isinstance(prior, bool) or not isinstance(prior, int) or prior < 0:
+        raise EventError(f"prior_games must be a whole number >= 0, got {prior!r}")
+    if config.get("variant", "schieber") != "speck":
+        if prior:
+            raise EventError("prior_games belongs to Speck Jass (a Schieber game carries only prior_totals)")
+        return 0
+    games = config.get("speck_games", 12)
+    if prior >= games:
+        raise EventError(f"prior_games: {prior} of {games} games already played on paper; the series is over")
+    points = sum(config.get("prior_totals") or ())
+    if points != prior * 157:
+        raise EventError(
+            f"prior_totals add up to {points}, but {prior} games played on paper make {prior} x 157 = {prior * 157} "
+            "(2.5.3); check the sheet" + ("" if prior else ", and give prior_games, the number of games on it")
+        )
+    return prior
+
+
+def _card_list(value: Any, name: str) -> tuple[str, ...]:
+    """A non-empty list of different card ids, returned in deck order."""
+    if not isinstance(value, (list, tuple)) or not value:
+        raise EventError(f"{name} must be a non-empty list of card ids")
+    ids = tuple(_card(c, name) for c in value)
+    if len(set(ids)) != len(ids):
+        raise EventError(f"{name}: the cards of a Weis must be different cards")
+    return tuple(sorted(ids, key=CARD_INDEX.__getitem__))
+
+
 def _ref(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise EventError(f"ref must be the position of an earlier event (int >= 0), got {value!r}")
@@ -274,7 +356,9 @@ def _validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
         if sorted(order) != sorted(BLOCKS):
             raise EventError(f"end_order must order the blocks {', '.join(BLOCKS)}, got {list(order)!r}")
         out["end_order"] = order
-        for flag in ("weis_one_per_player", "weis_needs_trick"):
+        if out.get("target_rule", "reached") not in TARGET_RULES:
+            raise EventError(f"target_rule must be one of {', '.join(TARGET_RULES)}, got {out.get('target_rule')!r}")
+        for flag in ("weis_one_per_player", "weis_needs_trick", "weis_card_once"):
             if flag in out and not isinstance(out[flag], bool):
                 raise EventError(f"{flag} must be true or false")
         games = out.get("speck_games", 12)
@@ -283,6 +367,10 @@ def _validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
         for key in ("scorer", "dealer"):
             if out.get(key) is not None:
                 out[key] = _seat(out[key], key)
+        if out.get("prior_totals") is not None:
+            out["prior_totals"] = _prior_totals(out)
+        if "prior_games" in out or out.get("variant") == "speck":
+            out["prior_games"] = _prior_games(out)
     elif cls is RoundStarted:
         out["forehand"] = _seat(out.get("forehand"), "forehand")
         if out.get("contract") not in CONTRACTS:
@@ -317,13 +405,17 @@ def _validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
             out["unseen"] = _seat(out["unseen"], "unseen")
     elif cls is WeisDeclared:
         out["seat"] = _seat(out.get("seat"))
-        cards = out.get("cards")
-        if not isinstance(cards, (list, tuple)) or not cards:
-            raise EventError("cards must be a non-empty list of card ids")
-        ids = tuple(_card(c, "cards") for c in cards)
-        if len(set(ids)) != len(ids):
-            raise EventError("cards of a Weis must be different cards")
-        out["cards"] = tuple(sorted(ids, key=CARD_INDEX.__getitem__))
+        if ("cards" in out) == ("weis" in out):
+            raise EventError("weis_declared needs either weis (a list of Weis, each a list of card ids) or cards, not both")
+        if "cards" in out:
+            out["cards"] = _card_list(out["cards"], "cards")
+        else:
+            groups = out["weis"]
+            if not isinstance(groups, (list, tuple)) or not groups:
+                raise EventError("weis must be a non-empty list of Weis, each a list of card ids")
+            out["weis"] = tuple(_card_list(g, f"weis[{i}]") for i, g in enumerate(groups))
+            if len(set(out["weis"])) != len(out["weis"]):
+                raise EventError("weis lists the same Weis twice")
     elif cls is StoeckCalled:
         out["seat"] = _seat(out.get("seat"))
     elif cls is CardCorrected:
@@ -380,12 +472,19 @@ def _plain(value: Any) -> Any:
     return value
 
 
+#: Settings added after version 1 was first written, left out at their default so a log
+#: that does not use them stays readable by a build that does not know them.
+_LATER_DEFAULTS: Final[dict[str, Any]] = {"target_rule": "reached", "weis_card_once": False, "prior_games": 0}
+
+
 def event_to_dict(event: Event) -> dict[str, Any]:
     """The JSON form of an event (with ``type`` and ``v``), omitting unset optional fields."""
     raw = asdict(event)
     out: dict[str, Any] = {"type": raw.pop("type"), "v": SCHEMA_VERSION}
     for key, value in raw.items():
         if value is None or (isinstance(value, tuple) and not value):
+            continue
+        if key in _LATER_DEFAULTS and value == _LATER_DEFAULTS[key] and type(value) is type(_LATER_DEFAULTS[key]):
             continue
         out[key] = _plain(value)
     return out

@@ -48,11 +48,13 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from scoring.cards import CARD_INDEX
+from scoring.ending import decide
 from scoring.events import (
     BLOCKS,
     CardCorrected,
     CardPlayed,
     Event,
+    EventError,
     EventVoided,
     GameConfigured,
     MisplayRuled,
@@ -61,8 +63,10 @@ from scoring.events import (
     TrickCollected,
     WeisDeclared,
     event_to_dict,
+    parse_event,
 )
 from scoring.multipliers import multiplier as _multiplier
+from scoring.ranking import Ranked, rank
 from scoring.rules import (
     LAST_TRICK_BONUS,
     MATCH_BONUS,
@@ -76,7 +80,7 @@ from scoring.rules import (
     turn_order,
 )
 from scoring.stoeck import STOECK_POINTS, StoeckState, StoeckTracker
-from scoring.weis import Declared, WeisError, evaluate, judge
+from scoring.weis import Declared, WeisError, evaluate, evaluate_each, judge
 
 SPECK_GAME_POINTS = 157
 
@@ -142,7 +146,9 @@ class WeisEntry:
     ``status``: ``counts`` (its team writes it), ``loses`` (the other team holds the best
     Weis; provisional while the round runs), ``late``,
     ``not_in_hand``, ``duplicate``, ``not_best_of_player`` (setting one Weis per player),
-    ``no_trick`` (setting Weis needs a trick and the team took none).
+    ``shares_card`` (setting one card one Weis: a stronger Weis of the same player uses one
+    of its cards), ``no_trick`` (setting Weis needs a trick and the team took none: left
+    out before the comparison).
     """
 
     seat: int
@@ -163,22 +169,30 @@ class Blocks:
     weis: int = 0
     stoeck: int = 0
     tricks: int = 0
+    #: Points carried over from paper (``prior_totals``), in no block: only totals have them.
+    carried: int = 0
 
     @property
     def total(self) -> int:
-        return self.weis + self.stoeck + self.tricks
+        return self.weis + self.stoeck + self.tricks + self.carried
 
     def __add__(self, other: Blocks) -> Blocks:
-        return Blocks(self.weis + other.weis, self.stoeck + other.stoeck, self.tricks + other.tricks)
+        return Blocks(
+            self.weis + other.weis, self.stoeck + other.stoeck, self.tricks + other.tricks, self.carried + other.carried
+        )
 
     def times(self, factor: int) -> Blocks:
-        return Blocks(self.weis * factor, self.stoeck * factor, self.tricks * factor)
+        return Blocks(self.weis * factor, self.stoeck * factor, self.tricks * factor, self.carried)
 
     def get(self, block: str) -> int:
         return int(getattr(self, block))
 
     def to_dict(self) -> dict[str, int]:
-        return {"weis": self.weis, "stoeck": self.stoeck, "tricks": self.tricks, "total": self.total}
+        """``{weis, stoeck, tricks, total}``, and ``carried`` when there are prior totals."""
+        out = {"weis": self.weis, "stoeck": self.stoeck, "tricks": self.tricks, "total": self.total}
+        if self.carried:
+            out["carried"] = self.carried
+        return out
 
 
 @dataclass(frozen=True)
@@ -208,7 +222,7 @@ class RoundState:
     trump: str | None
     multiplier: int
     forehand: int
-    declarer: int | None
+    declarer: int
     schoben: bool
     bodentrumpf: str | None
     leader: int | None
@@ -241,14 +255,17 @@ class SheetRow:
 
 @dataclass(frozen=True)
 class GameOver:
-    """Schieber: ``winner`` team (None on an exact tie) and the ``deciding_block``.
-    Speck: ``ranking`` of seats, best first, ties broken by the best single game."""
+    """Schieber: ``winner`` team (None on a draw) and the ``deciding_block`` (None on a draw).
+    Speck: ``ranking`` of seats, best first, ties broken by the best single game, and
+    ``places`` alongside it: the place of each, shared when still equal (competition
+    ranking 1, 1, 3, 4), so no caller has to rank again."""
 
     round: int
     winner: int | None
     deciding_block: str | None
     reason: str
     ranking: tuple[int, ...] = ()
+    places: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -267,6 +284,8 @@ class GameState:
     player_totals: tuple[int, int, int, int]
     flags: tuple[Flag, ...]
     game_over: GameOver | None
+    #: Who leads the next round (None before the first: any seat); see ``_Folder.next_forehand``.
+    next_forehand: int | None = None
 
     @property
     def contract(self) -> str | None:
@@ -329,6 +348,21 @@ class Resolved:
     fills: dict[int, tuple[int, CardPlayed]] = field(default_factory=dict)
 
 
+def voided_positions(events: Sequence[Event]) -> set[int]:
+    """Positions that an ``event_voided`` takes out.
+
+    Read from the end backwards, so a void that is itself voided takes nothing out:
+    voiding a void restores its target (redo). The one place this is decided; the
+    dashboard's history crosses out what this returns.
+    """
+    voided: set[int] = set()
+    for pos in range(len(events) - 1, -1, -1):
+        ev = events[pos]
+        if pos not in voided and isinstance(ev, EventVoided):
+            voided.add(ev.ref)
+    return voided
+
+
 def resolve(events: Sequence[Event]) -> Resolved:
     """Apply ``event_voided``, ``card_corrected`` and ``misplay_ruled`` by position.
 
@@ -337,9 +371,7 @@ def resolve(events: Sequence[Event]) -> Resolved:
     correction wins. Voided corrections and rulings have no effect. A correction of a
     ``trick_collected`` with an ``unseen`` card supplies that card (``Resolved.fills``).
     """
-    voided: set[int] = set()
-    for pos in range(len(events) - 1, -1, -1):
-        ev = events[pos]
+    for pos, ev in enumerate(events):
         if isinstance(ev, (EventVoided, CardCorrected, MisplayRuled)):
             if ev.ref >= pos:
                 raise RuleError(f"ref {ev.ref} must point to an earlier event", pos)
@@ -350,10 +382,7 @@ def resolve(events: Sequence[Event]) -> Resolved:
                 raise RuleError(f"ref {ev.ref} is a {target.type}, not {what}", pos)
             if isinstance(ev, CardCorrected) and isinstance(target, TrickCollected) and ev.seat not in (None, target.unseen):
                 raise RuleError(f"the card never seen in that trick is seat {target.unseen}'s, not seat {ev.seat}'s", pos)
-        if pos in voided:
-            continue
-        if isinstance(ev, EventVoided):
-            voided.add(ev.ref)
+    voided = voided_positions(events)
     corrected: dict[int, CardPlayed] = {}
     rulings: dict[int, str] = {}
     fills: dict[int, tuple[int, CardPlayed]] = {}
@@ -405,9 +434,10 @@ class _Decl:
     cards: tuple[str, ...]
     ref: int
     late: bool
-    duplicate: bool
     weis: list[Declared]
     not_in_hand: bool = False
+    #: Indexes into ``weis`` of Weis the seat had declared before (not counted again).
+    dups: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -516,6 +546,10 @@ class _Folder:
         if isinstance(ev, GameConfigured):
             if self.config is not None:
                 raise RuleError("the game is already configured (one game_configured per game)", pos)
+            try:  # built in code rather than parsed: check it as its JSON would be checked
+                parse_event(event_to_dict(ev))
+            except EventError as exc:
+                raise RuleError(str(exc), pos) from None
             self.config = ev
             return
         if self.config is None:
@@ -554,6 +588,7 @@ class _Folder:
         if self.rounds:
             prev = self.rounds[-1]
             prev.stoeck.on_round_end()
+            self.stoeck_flush(prev)
             if not prev.complete and not prev.abandoned:
                 prev.abandoned = True
                 self.flag(
@@ -561,12 +596,9 @@ class _Folder:
                     f"Runde {prev.index + 1} nach {len(prev.plays)} Karten abgebrochen (nicht gewertet)",
                     prev.ref,
                 )
-            scored = [r for r in self.rounds if not r.abandoned]
-            if scored:
-                last = scored[-1].start.forehand
-                want = last if prev.abandoned else next_seat(last)
-                if ev.forehand != want:
-                    self.flag("forehand_order", f"Vorhand wäre Platz {want}, nicht {ev.forehand}", pos, ev.forehand)
+            want = self.next_forehand()
+            if want is not None and ev.forehand != want:
+                self.flag("forehand_order", f"Vorhand wäre Platz {want}, nicht {ev.forehand}", pos, ev.forehand)
         mult = 1 if self.speck else _multiplier(ev.contract, cfg.multipliers, cfg.custom_multipliers)
         trump = trump_suit(ev.contract)
         self.rounds.append(
@@ -594,7 +626,9 @@ class _Folder:
             r.deduced.add(pos)
         if not r.table:
             r.starts.append(len(r.plays))
-        r.stoeck.on_card(ev.seat, ev.card, pos)
+        refused = r.stoeck.on_card(ev.seat, ev.card, pos)
+        if refused is not None:
+            self.flag(refused[2], refused[3], refused[0], refused[1])
         r.plays.append(card)
         r.table.append(card)
         self.check_legality(r, ev.seat)
@@ -654,6 +688,7 @@ class _Folder:
             raise RuleError("this trick was already collected", pos)
         r.tricks[-1] = replace(trick, collected=True)
         r.stoeck.on_collect()
+        self.stoeck_flush(r)
         if ev.seat is not None and ev.seat % 2 != trick.winner % 2:
             self.flag(
                 "wrong_collector",
@@ -684,6 +719,7 @@ class _Folder:
         trick = Trick(len(r.tricks), cards, leader, cards[idx].seat, points, last, collected=True, unseen=ev.unseen)
         r.tricks.append(trick)
         r.stoeck.on_collect()
+        self.stoeck_flush(r)
         r.table = []
         order = turn_order(leader)
         refs = {c.ref for c in cards}
@@ -731,16 +767,19 @@ class _Folder:
             self.flag("weis_not_in_variant", "im Speck Jass gibt es keinen Weis", pos, ev.seat)
             return
         try:
-            parts = evaluate(ev.cards)
+            parts = evaluate_each(ev.weis) if ev.weis else evaluate(ev.cards)
         except WeisError as exc:
             raise RuleError(f"not a Weis: {exc}", pos) from None
         late = len(r.tricks) >= 2
         if late:
             self.flag("weis_late", "Weis nach dem zweiten Stich angesagt: zählt nicht", pos, ev.seat)
-        dup = any(d.seat == ev.seat and d.cards == ev.cards for d in r.decls)
-        if dup:
+        # A Weis this seat has already declared (in time) is not counted twice; the rest
+        # of the event still counts.
+        before = {w.weis.cards for d in r.decls if d.seat == ev.seat and not d.late for i, w in enumerate(d.weis) if i not in d.dups}
+        dups = {i for i, w in enumerate(parts) if w.cards in before}
+        if dups:
             self.flag("weis_duplicate", "dieser Weis wurde schon angesagt", pos, ev.seat)
-        decl = _Decl(ev.seat, ev.cards, pos, late, dup, [Declared(ev.seat, w, pos) for w in parts])
+        decl = _Decl(ev.seat, ev.all_cards, pos, late, [Declared(ev.seat, w, pos) for w in parts], dups=dups)
         r.decls.append(decl)
         self.check_weis_cards(r)
 
@@ -752,8 +791,13 @@ class _Folder:
         verdict = r.stoeck.on_call(ev.seat)
         if verdict is None:
             r.stoeck.accept(pos)
-        else:
+        elif not r.stoeck.defer(ev.seat, pos, verdict):
             self.flag(verdict[0], verdict[1], pos, ev.seat)
+
+    def stoeck_flush(self, r: _Round) -> None:
+        refused = r.stoeck.flush()
+        if refused is not None:
+            self.flag(refused[2], refused[3], refused[0], refused[1])
 
     # -- checks
     def check_legality(self, r: _Round, seat: int) -> None:
@@ -790,6 +834,7 @@ class _Folder:
                 self.flag("weis_not_in_hand", f"Weis von Platz {d.seat}: {what} nicht in dieser Hand", d.ref, d.seat)
 
     def round_complete(self, r: _Round) -> None:
+        r.stoeck.on_round_counted()
         self.check_weis_cards(r)
         if self.speck:
             total = sum(t.points for t in r.tricks)
@@ -797,34 +842,36 @@ class _Folder:
                 self.flag("speck_sum", f"Spiel {r.index + 1} ergibt {total} statt 157 Punkte", r.ref)
 
     # -- derived
+    def next_forehand(self) -> int | None:
+        """Forehand of the next round: the seat after the last round's forehand (the deal
+        moves one seat on, counter-clockwise like play); after a round left unfinished,
+        the same forehand again (it is dealt anew). None before the first round."""
+        if not self.rounds:
+            return None
+        last = self.rounds[-1]
+        return next_seat(last.start.forehand) if last.complete and not last.abandoned else last.start.forehand
+
     def game_over(self) -> GameOver | None:
         cfg = self.config
         assert cfg is not None
         done = [r for r in self.rounds if r.complete and not r.abandoned]
         if self.speck:
-            if len(done) < cfg.speck_games:
+            if len(done) < cfg.speck_games - cfg.prior_games:
                 return None
             games = [score_round(r, cfg).player_points for r in done]
-            ranking = speck_ranking(games)
-            return GameOver(done[-1].index, None, None, f"{len(done)} Spiele gespielt", ranking)
-        totals = (Blocks(), Blocks())
+            ranked = speck_standings(games, prior_players(cfg))
+            return GameOver(
+                done[-1].index, None, None, f"{len(done) + cfg.prior_games} Spiele gespielt",
+                tuple(r.index for r in ranked), tuple(r.place for r in ranked),
+            )
+        totals = prior_blocks(cfg)
         for r in done:
             written = score_round(r, cfg).written
             before = totals
             totals = (totals[0] + written[0], totals[1] + written[1])
-            if max(t.total for t in totals) < cfg.target:
-                continue
-            running = [before[0].total, before[1].total]
-            for block in cfg.end_order:
-                running = [running[t] + written[t].get(block) for t in (0, 1)]
-                over = [t for t in (0, 1) if running[t] >= cfg.target]
-                if len(over) == 1:
-                    return GameOver(r.index, over[0], block, f"Team {over[0] + 1} erreicht {cfg.target} im Block {block}")
-                if len(over) == 2:
-                    if running[0] == running[1]:
-                        return GameOver(r.index, None, block, "beide Teams gleichauf über dem Ziel")
-                    win = 0 if running[0] > running[1] else 1
-                    return GameOver(r.index, win, block, f"beide Teams im Block {block} über dem Ziel; Team {win + 1} höher")
+            decision = decide((before[0].total, before[1].total), written, cfg.target, cfg.end_order, cfg.target_rule)
+            if decision is not None:
+                return GameOver(r.index, decision.winner, decision.block, decision.reason)
         return None
 
     def state(self, total: int, applied: int) -> GameState:
@@ -833,8 +880,8 @@ class _Folder:
             raise RuleError("no game_configured event: an empty game has no state")
         rounds = tuple(self.round_state(r) for r in self.rounds)
         sheet: list[SheetRow] = []
-        totals = (Blocks(), Blocks())
-        ptot = (0, 0, 0, 0)
+        totals = prior_blocks(cfg)
+        ptot = prior_players(cfg)
         over = self.game_over()
         for r in rounds:
             if not r.complete or r.abandoned:
@@ -859,6 +906,7 @@ class _Folder:
             player_totals=ptot,
             flags=tuple(self.flags),
             game_over=over,
+            next_forehand=self.next_forehand(),
         )
 
     def round_state(self, r: _Round) -> RoundState:
@@ -873,7 +921,7 @@ class _Folder:
             trump=r.trump,
             multiplier=r.multiplier,
             forehand=r.start.forehand,
-            declarer=r.start.declarer,
+            declarer=declarer_of(r.start),
             schoben=r.start.schoben,
             bodentrumpf=r.start.bodentrumpf,
             leader=None if r.complete else (r.open_trick[0].seat if r.open_trick else r.expected_seat()),
@@ -894,6 +942,10 @@ class _Folder:
 _ILLEGAL = frozenset({"not_following_suit", "not_following_trump", "undertrump"})
 
 _SPECK_RULE = {"out_of_turn": "2.8.3", "not_following_suit": "2.8.4", "not_following_trump": "2.8.4", "undertrump": "2.8.5"}
+
+#: Flag codes that are misplays under Speck Jass section 2.8: the table rules on each
+#: (``misplay_ruled``); see ``scoring.speck.misplay_cards`` for the cards a ruling covers.
+MISPLAY_CODES: frozenset[str] = frozenset(_SPECK_RULE)
 
 
 def _add4(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
@@ -916,25 +968,40 @@ def _illegal_reason(card: str, hand: Sequence[str], before: Sequence[str], contr
 
 
 def weis_entries(r: _Round, cfg: GameConfigured) -> tuple[tuple[WeisEntry, ...], int | None]:
-    """Judge the round's Weis: which team writes, and the status of every declared Weis."""
-    valid = [w for d in r.decls if not (d.late or d.duplicate or d.not_in_hand) for w in d.weis]
-    result = judge(valid, r.trump, r.start.forehand, one_per_player=cfg.weis_one_per_player)
+    """Judge the round's Weis: which team writes, and the status of every declared Weis.
+
+    With ``weis_needs_trick`` a team that took no trick is left out of the comparison once
+    the round is complete (while it runs, every team may still take one).
+    """
+    valid = [w for d in r.decls if not (d.late or d.not_in_hand) for i, w in enumerate(d.weis) if i not in d.dups]
+    trickless = (
+        [t for t in (0, 1) if not any(tr.winner % 2 == t for tr in r.tricks)]
+        if cfg.weis_needs_trick and r.complete
+        else []
+    )
+    result = judge(
+        valid, r.trump, r.start.forehand,
+        one_per_player=cfg.weis_one_per_player, card_once=cfg.weis_card_once, without_teams=trickless,
+    )
     counted = {id(w) for w in result.counted}
+    shared = {id(w) for w in result.shares_card}
+    left_out = {id(w) for w in result.left_out}
     team = result.team
-    no_trick = False
-    if team is not None and cfg.weis_needs_trick and r.complete:
-        no_trick = not any(t.winner % 2 == team for t in r.tricks)
     entries: list[WeisEntry] = []
     for d in r.decls:
-        for w in d.weis:
+        for i, w in enumerate(d.weis):
             if d.late:
                 status = "late"
-            elif d.duplicate:
+            elif i in d.dups:
                 status = "duplicate"
             elif d.not_in_hand:
                 status = "not_in_hand"
+            elif id(w) in shared:
+                status = "shares_card"
+            elif id(w) in left_out:
+                status = "no_trick"
             elif id(w) in counted:
-                status = "no_trick" if no_trick else "counts"
+                status = "counts"
             elif team is not None and d.seat % 2 != team:
                 status = "loses"
             else:
@@ -943,7 +1010,7 @@ def weis_entries(r: _Round, cfg: GameConfigured) -> tuple[tuple[WeisEntry, ...],
                 WeisEntry(d.seat, d.seat % 2, w.weis.kind, w.weis.label, w.weis.cards, w.weis.points, d.ref, status,
                           best=result.best is w)
             )
-    return tuple(entries), (None if no_trick else team)
+    return tuple(entries), team
 
 
 def score_round(r: _Round, cfg: GameConfigured) -> RoundScore:
@@ -977,11 +1044,40 @@ def score_round(r: _Round, cfg: GameConfigured) -> RoundScore:
     )
 
 
-def speck_ranking(games: Sequence[Sequence[int]]) -> tuple[int, ...]:
-    """Seats ranked by total points, ties broken by the better best single game (2.9)."""
-    totals = [sum(g[s] for g in games) for s in range(4)]
+def declarer_of(start: RoundStarted) -> int:
+    """Who chose the contract: forehand, or after Schieben forehand's partner (the event
+    may leave it out; when it names one, the fold has checked it against this)."""
+    if start.declarer is not None:
+        return start.declarer
+    return partner_of(start.forehand) if start.schoben else start.forehand
+
+
+def prior_blocks(cfg: GameConfigured) -> tuple[Blocks, Blocks]:
+    """The Schieber totals the game starts from: the teams' ``prior_totals``, else 0."""
+    if cfg.variant == "speck" or cfg.prior_totals is None:
+        return (Blocks(), Blocks())
+    return (Blocks(carried=cfg.prior_totals[0]), Blocks(carried=cfg.prior_totals[1]))
+
+
+def prior_players(cfg: GameConfigured) -> tuple[int, int, int, int]:
+    """The Speck totals per seat the game starts from: ``prior_totals``, else 0."""
+    p = cfg.prior_totals if cfg.variant == "speck" and cfg.prior_totals is not None else (0, 0, 0, 0)
+    return (p[0], p[1], p[2], p[3])
+
+
+def speck_standings(
+    games: Sequence[Sequence[int]], prior: Sequence[int] = (0, 0, 0, 0)
+) -> tuple[Ranked, ...]:
+    """Seats ranked by total points (with ``prior`` totals from paper), ties broken by the
+    better best single game (2.9.2), still equal sharing the place (``scoring.ranking``)."""
+    totals = [prior[s] + sum(g[s] for g in games) for s in range(4)]
     best = [max((g[s] for g in games), default=0) for s in range(4)]
-    return tuple(sorted(range(4), key=lambda s: (-totals[s], -best[s], s)))
+    return rank(totals, best)
+
+
+def speck_ranking(games: Sequence[Sequence[int]], prior: Sequence[int] = (0, 0, 0, 0)) -> tuple[int, ...]:
+    """The seats of :func:`speck_standings`, best first (equal seats in seat order)."""
+    return tuple(r.index for r in speck_standings(games, prior))
 
 
 def fold(events: Sequence[Event]) -> GameState:
@@ -1060,8 +1156,6 @@ def check_append(events: Sequence[Event], new: Event) -> GameState:
 
 def parse_events(records: Iterable[dict[str, Any]]) -> list[Event]:
     """Parse JSON objects into events; an EventError names the position of the bad one."""
-    from scoring.events import EventError, parse_event
-
     out: list[Event] = []
     for i, rec in enumerate(records):
         try:
@@ -1077,6 +1171,7 @@ __all__ = [
     "Flag",
     "GameOver",
     "GameState",
+    "MISPLAY_CODES",
     "PlayedCard",
     "RoundScore",
     "RoundState",
@@ -1089,5 +1184,7 @@ __all__ = [
     "parse_events",
     "resolve",
     "score_round",
+    "voided_positions",
     "speck_ranking",
+    "speck_standings",
 ]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from scoring.cards import ALL_CARD_IDS, NATURAL_ORDER, SUITS
+from scoring.cards import ALL_CARD_IDS, CARD_INDEX, NATURAL_ORDER, SUITS
 from scoring.events import CONTRACTS
 
 OBENABE: Final = "obenabe"
@@ -194,10 +194,12 @@ def legal_cards(hand: Sequence[str], trick: Sequence[str], contract: str) -> lis
       trump in the trick), unless the hand holds only trumps (then any card).
     - Obenabe/Undenufe: follow suit if you can, else anything.
 
-    Order of the result follows ``hand``.
+    Order of the result: deck order (``scoring.cards.ALL_CARD_IDS``: Eicheln, Schilten,
+    Rosen, Schellen, each 6 up to Ass), whatever order ``hand`` is in, so two callers
+    with the same cards get the same list.
     """
     _check_contract(contract)
-    hand = list(hand)
+    hand = sorted(hand, key=lambda c: CARD_INDEX.get(c, len(CARD_INDEX)))
     if not trick:
         return hand
     lead_suit = card_suit(trick[0])

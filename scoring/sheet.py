@@ -1,8 +1,9 @@
 """The Jasstafel: the score sheet of a folded game, as a dict (JSON) and as text.
 
-Schieber: per round the contract, multiplier, the three blocks (Weis, Stöck, Stiche)
-per team as written (after the multiplier), Match, running totals, and at the end the
-winner with the block that decided. Speck Jass: per game the points of each player,
+Schieber: a first row «Übertrag» with the totals carried over from paper (if the game
+was continued from the Jasstafel), then per round the contract, multiplier, the three
+blocks (Weis, Stöck, Stiche) per team as written (after the multiplier), Match, running
+totals, and at the end the winner with the block that decided. Speck Jass: per game the points of each player,
 the 157 check per game and games x 157 for the sheet, and the ranking.
 """
 
@@ -32,6 +33,8 @@ def sheet_dict(state: GameState) -> dict[str, Any]:
         "target": cfg.target,
         "multipliers": cfg.multipliers,
         "end_order": list(cfg.end_order),
+        "target_rule": cfg.target_rule,
+        "prior_totals": None if cfg.prior_totals is None else list(cfg.prior_totals),
         "rounds": [],
         "flags": [
             {k: v for k, v in vars(f).items() if v is not None} for f in state.flags
@@ -52,6 +55,8 @@ def sheet_dict(state: GameState) -> dict[str, Any]:
     if cfg.variant == "speck":
         games = len(state.sheet)
         out["player_totals"] = list(state.player_totals)
+        games += cfg.prior_games
+        out["prior_games"] = cfg.prior_games
         out["sum_check"] = {
             "games": games,
             "expected": games * SPECK_GAME_POINTS,
@@ -68,6 +73,7 @@ def sheet_dict(state: GameState) -> dict[str, Any]:
             "deciding_block": over.deciding_block,
             "reason": over.reason,
             "ranking": list(over.ranking),
+            "places": list(over.places),
         }
     return out
 
@@ -88,6 +94,9 @@ def _schieber_text(state: GameState) -> str:
     ]
     head = f"{'Runde':<6}{'Trumpf':<10}{'×':>2} │ {'Weis':>5}{'Stöck':>6}{'Stiche':>7}{'Total':>7} │ {'Weis':>5}{'Stöck':>6}{'Stiche':>7}{'Total':>7} │ Match"
     lines += [f"{'':<18} │ {'Team 1':^25} │ {'Team 2':^25} │", head, "─" * len(head)]
+    if cfg.prior_totals is not None:
+        team_a, team_b = cfg.prior_totals
+        lines.append(f"{'Übertrag':<18} │ {'':>18}{team_a:>7} │ {'':>18}{team_b:>7} │")
     for row in state.sheet:
         cells = []
         for team in (0, 1):
@@ -118,21 +127,26 @@ def _speck_text(state: GameState) -> str:
     names = [n[:10] for n in cfg.players]
     head = f"{'Spiel':<6}{'Trumpf':<10}" + "".join(f"{n:>11}" for n in names) + f"{'Summe':>8}"
     lines = [f"Speck Jass · {cfg.speck_games} Spiele", "", head, "─" * len(head)]
-    for row in state.sheet:
+    if cfg.prior_totals is not None:
+        label = f"Übertrag {cfg.prior_games} Sp."
+        lines.append(f"{label:<16}" + "".join(f"{v:>11}" for v in cfg.prior_totals) + f"{sum(cfg.prior_totals):>8}")
+    for n, row in enumerate(state.sheet):
         s = sum(row.player_points)
         mark = "" if s == SPECK_GAME_POINTS else "  ≠157!"
         lines.append(
-            f"{row.round + 1:<6}{CONTRACT_LABEL[row.contract]:<10}"
+            f"{cfg.prior_games + n + 1:<6}{CONTRACT_LABEL[row.contract]:<10}"
             + "".join(f"{v:>11}" for v in row.player_points)
             + f"{s:>8}{mark}"
         )
     lines.append("─" * len(head))
     total = sum(state.player_totals)
-    expect = len(state.sheet) * SPECK_GAME_POINTS
+    games = cfg.prior_games + len(state.sheet)
+    expect = games * SPECK_GAME_POINTS
     lines.append(f"{'Total':<16}" + "".join(f"{v:>11}" for v in state.player_totals) + f"{total:>8}")
-    lines.append(f"Kontrolle: {len(state.sheet)} Spiele × 157 = {expect} ({'stimmt' if total == expect else 'FEHLER'})")
+    lines.append(f"Kontrolle: {games} Spiele × 157 = {expect} ({'stimmt' if total == expect else 'FEHLER'})")
     if state.game_over is not None:
-        lines.append("Rangliste: " + ", ".join(f"{i + 1}. {cfg.players[s]}" for i, s in enumerate(state.game_over.ranking)))
+        over = state.game_over
+        lines.append("Rangliste: " + ", ".join(f"{p}. {cfg.players[s]}" for p, s in zip(over.places, over.ranking, strict=True)))
     return "\n".join(lines + _flag_lines(state)) + "\n"
 
 

@@ -43,7 +43,9 @@ def play_round(
         seats: list[int] = []
         seat = leader
         for _ in range(4):
-            legal = legal_cards(remaining[seat], trick, contract)
+            allowed = set(legal_cards(remaining[seat], trick, contract))
+            # In the order of the hand as dealt, so a seed always plays the same game.
+            legal = [c for c in remaining[seat] if c in allowed]
             card = choose(seat, remaining[seat], legal) if choose else rng.choice(legal)
             remaining[seat].remove(card)
             trick.append(card)
@@ -83,19 +85,24 @@ def round_events(
     played_by: dict[int, list[str]] = {s: [] for s in range(4)}
     trump = contract if is_trump_contract(contract) else None
     trick: list[tuple[int, str]] = []
-    for seat, card in plays:
-        events.append(CardPlayed(seat=seat, card=card, source="manual"))
-        if weis and not played_by[seat]:
-            for w in find_weis(hands[seat]):
-                events.append(WeisDeclared(seat=seat, cards=w.cards))
-        played_by[seat].append(card)
-        if (
+    for n, (seat, card) in enumerate(plays):
+        second = (
             stoeck
             and trump is not None
-            and card_suit(card) == trump
-            and card.endswith(("-koenig", "-ober"))
-            and {f"{trump}-koenig", f"{trump}-ober"} <= set(played_by[seat])
-        ):
+            and card in (f"{trump}-koenig", f"{trump}-ober")
+            and {f"{trump}-koenig", f"{trump}-ober"} <= {*played_by[seat], card}
+        )
+        last = n == len(plays) - 1
+        if second and last:
+            # The round is counted with its last card: «Stöck» is said as it goes down.
+            events.append(StoeckCalled(seat=seat))
+        events.append(CardPlayed(seat=seat, card=card, source="manual"))
+        if weis and not played_by[seat]:
+            found = find_weis(hands[seat])
+            if found:
+                events.append(WeisDeclared(seat=seat, weis=tuple(w.cards for w in found)))
+        played_by[seat].append(card)
+        if second and not last:
             events.append(StoeckCalled(seat=seat))
         trick.append((seat, card))
         if len(trick) == 4:
@@ -127,7 +134,7 @@ def random_game_events(
 
     events: list[Event] = [GameConfigured(variant=variant, **config)]
     speck = variant == "speck"
-    n_games = events[0].speck_games if isinstance(events[0], GameConfigured) else 12
+    n_games = events[0].speck_games - events[0].prior_games if isinstance(events[0], GameConfigured) else 12
     forehand = rng.randrange(4)
     for _ in range(n_games if speck else max_rounds):
         if speck:

@@ -8,6 +8,8 @@ Comparison (first difference decides): points, number of cards, the higher top c
 (natural order), a sequence in the trump suit, then the Weis declared first in play
 order (forehand first). Only the team holding the single best Weis writes, and it writes
 all its Weis; the other team writes none (Stöck are separate, see ``scoring.stoeck``).
+Settings may first drop a Weis that shares a card with a stronger one of the same
+player, and leave out a team that took no trick (:func:`judge`).
 """
 
 from __future__ import annotations
@@ -98,9 +100,13 @@ def _fours(cards: Iterable[str]) -> list[Weis]:
 
 
 def find_weis(hand: Iterable[str]) -> list[Weis]:
-    """Every Weis in a hand: each maximal sequence of 3+ cards and each valuable four of a kind."""
+    """Every Weis in a hand: each maximal sequence of 3+ cards and each valuable four of a kind.
+
+    Order: strongest first by the comparison of :func:`weis_key` without trump (points,
+    cards, top card); equal ones in deck order of their first card.
+    """
     hand = list(hand)
-    return sorted(_runs(hand) + _fours(hand), key=lambda w: (w.kind, CARD_INDEX[w.cards[0]]))
+    return sorted(_runs(hand) + _fours(hand), key=lambda w: (tuple(-k for k in weis_key(w, None, 0)), CARD_INDEX[w.cards[0]]))
 
 
 def evaluate(cards: Sequence[str]) -> list[Weis]:
@@ -108,7 +114,8 @@ def evaluate(cards: Sequence[str]) -> list[Weis]:
 
     Usually one Weis; a declaration may also combine several (each counts on its own).
     Every card must belong to a sequence of 3+ or to a valuable four of a kind, else
-    :class:`WeisError` names the cards that form nothing.
+    :class:`WeisError` names the cards that form nothing. Order: as :func:`find_weis`,
+    strongest first.
     """
     if not cards:
         raise WeisError("a Weis needs cards")
@@ -123,6 +130,36 @@ def evaluate(cards: Sequence[str]) -> list[Weis]:
             "or four 10, Ober, König, Ass, 9 or Under)"
         )
     return found
+
+
+def evaluate_each(groups: Sequence[Sequence[str]]) -> list[Weis]:
+    """The Weis of a declaration that names each Weis on its own, in the order given.
+
+    Each group must be exactly one Weis (one sequence of 3+ or one valuable four of a
+    kind). A card may be in a sequence and in a four of a kind at once (000 «Ein
+    Kartenblatt darf gleichzeitig zu einer Sequenz und zu einem Vierling gehören»), but
+    not in two sequences: those would be one longer sequence.
+    """
+    if not groups:
+        raise WeisError("a Weis needs cards")
+    out: list[Weis] = []
+    for cards in groups:
+        found = evaluate(cards)
+        if len(found) != 1:
+            raise WeisError(
+                f"{', '.join(cards)} are {len(found)} Weis; name each Weis on its own"
+            )
+        out.append(found[0])
+    sequences = [w for w in out if w.kind == "sequence"]
+    for i, a in enumerate(sequences):
+        for b in sequences[i + 1 :]:
+            shared = set(a.cards) & set(b.cards)
+            if shared:
+                raise WeisError(
+                    f"{a.label} and {b.label} share {', '.join(sorted(shared, key=CARD_INDEX.__getitem__))}: "
+                    "a card may be in a sequence and a four of a kind, not in two sequences"
+                )
+    return out
 
 
 def weis_key(weis: Weis, trump: str | None, play_position: int) -> tuple[int, int, int, int, int]:
@@ -145,12 +182,42 @@ class Declared:
 
 @dataclass(frozen=True)
 class WeisJudgement:
-    """Who writes: ``team`` (None if nobody declared), the best Weis, and what each team writes."""
+    """Who writes: ``team`` (None if nobody declared), the best Weis, and what each team writes.
+
+    ``shares_card``: Weis dropped because a stronger Weis of the same player uses one of
+    their cards (setting ``card_once``); ``left_out``: Weis of a team left out of the
+    comparison (``without_teams``: a team that took no trick).
+    """
 
     team: int | None
     best: Declared | None
     counted: tuple[Declared, ...]
     points: tuple[int, int]
+    shares_card: tuple[Declared, ...] = ()
+    left_out: tuple[Declared, ...] = ()
+
+
+def drop_shared_cards(declared: Sequence[Declared], trump: str | None) -> tuple[list[Declared], list[Declared]]:
+    """Rule text 003 «Eine Karte kann nicht für mehrere Weise verwendet werden. Nur der
+    höhere Weis zählt.»: per player, the strongest Weis first, each later one kept only
+    if it shares no card with one already kept. Returns (kept, dropped), each in the
+    order given."""
+    dropped: set[int] = set()
+    for seat in {d.seat for d in declared}:
+        mine = sorted(
+            (i for i, d in enumerate(declared) if d.seat == seat),
+            key=lambda i: (weis_key(declared[i].weis, trump, 0), -i),
+            reverse=True,
+        )
+        used: set[str] = set()
+        for i in mine:
+            cards = set(declared[i].weis.cards)
+            if cards & used:
+                dropped.add(i)
+            else:
+                used |= cards
+    kept = [d for i, d in enumerate(declared) if i not in dropped]
+    return kept, [d for i, d in enumerate(declared) if i in dropped]
 
 
 def judge(
@@ -159,13 +226,25 @@ def judge(
     forehand: int,
     *,
     one_per_player: bool = False,
+    card_once: bool = False,
+    without_teams: Iterable[int] = (),
 ) -> WeisJudgement:
     """Compare all valid declarations of a round and decide which team writes what.
 
-    With ``one_per_player`` only each player's best Weis counts (the others are ignored,
-    both for the comparison and for writing).
+    With ``card_once`` a Weis that shares a card with a stronger one of the same player
+    is dropped first (:func:`drop_shared_cards`). The Weis of the teams in
+    ``without_teams`` (setting «Weis counts only with a trick»: a team that took no
+    trick) are left out before the comparison, so the other team writes even its lower
+    Weis. With ``one_per_player`` only each player's best Weis counts (the others are
+    ignored, both for the comparison and for writing).
     """
     pool = list(declared)
+    shared: list[Declared] = []
+    if card_once:
+        pool, shared = drop_shared_cards(pool, trump)
+    out = set(without_teams)
+    left_out = [d for d in pool if d.seat % 2 in out]
+    pool = [d for d in pool if d.seat % 2 not in out]
     if one_per_player:
         best_of: dict[int, Declared] = {}
         for d in pool:
@@ -174,9 +253,11 @@ def judge(
                 best_of[d.seat] = d
         pool = [d for d in pool if best_of[d.seat] is d]
     if not pool:
-        return WeisJudgement(None, None, (), (0, 0))
+        return WeisJudgement(None, None, (), (0, 0), tuple(shared), tuple(left_out))
     best = max(pool, key=lambda d: weis_key(d.weis, trump, (d.seat - forehand) % 4))
     team = best.seat % 2
     counted = tuple(d for d in pool if d.seat % 2 == team)
     total = sum(d.weis.points for d in counted)
-    return WeisJudgement(team, best, counted, (total, 0) if team == 0 else (0, total))
+    return WeisJudgement(
+        team, best, counted, (total, 0) if team == 0 else (0, total), tuple(shared), tuple(left_out)
+    )

@@ -155,10 +155,10 @@ def config_from_form(data: dict[str, Any]) -> tuple[GameConfigured, str]:
     if edge not in EDGES:
         raise BadRequest(f"edge must be one of {', '.join(EDGES)}")
     raw: dict[str, Any] = {"type": "game_configured", "players": players}
-    for key in ("variant", "target", "multipliers", "custom_multipliers", "end_order"):
+    for key in ("variant", "target", "target_rule", "multipliers", "custom_multipliers", "end_order", "prior_totals"):
         if data.get(key) is not None:
             raw[key] = data[key]
-    for flag in ("weis_one_per_player", "weis_needs_trick"):
+    for flag in ("weis_one_per_player", "weis_needs_trick", "weis_card_once"):
         if flag in data:
             raw[flag] = data[flag]
     if isinstance(raw.get("target"), str):

@@ -14,7 +14,7 @@ import csv
 import io
 from typing import Any
 
-from scoring.events import CardCorrected, Event, EventVoided, event_to_dict
+from scoring.events import CardCorrected, Event, event_to_dict
 
 
 def fold_state(events: list[Event]) -> dict[str, Any]:
@@ -25,24 +25,11 @@ def fold_state(events: list[Event]) -> dict[str, Any]:
     return state
 
 
-def _voided(events: list[Event]) -> set[int]:
-    """Positions that an ``event_voided`` takes out, read from the end as the engine does.
-
-    (Voiding a void restores its target, so the last word wins.) This only reads the
-    ``ref`` pointers so the history can cross events out; the score itself comes from
-    the engine's fold, which applies the same resolution.
-    """
-    out: set[int] = set()
-    for pos in range(len(events) - 1, -1, -1):
-        event = events[pos]
-        if pos not in out and isinstance(event, EventVoided):
-            out.add(event.ref)
-    return out
-
-
 def event_rows(events: list[Event]) -> list[dict[str, Any]]:
     """Each event as JSON with ``pos``, ``voided`` and the positions of its corrections."""
-    voided = _voided(events)
+    from scoring.game import voided_positions
+
+    voided = voided_positions(events)
     rows = [{"pos": i, **event_to_dict(e), "voided": i in voided} for i, e in enumerate(events)]
     for i, e in enumerate(events):
         if isinstance(e, CardCorrected) and 0 <= e.ref < len(rows) and i not in voided:
@@ -87,12 +74,16 @@ SHEET_COLUMNS = ["round", "contract", "multiplier", "match_team"] + [
 def sheet_csv(state: dict[str, Any]) -> str:
     """The Jasstafel as CSV: one line per written round, both teams' blocks side by side.
 
-    ``round`` is 1-based as on a paper Jasstafel; ``match_team`` is A, B or empty. A last
+    ``round`` is 1-based as on a paper Jasstafel; ``match_team`` is A, B or empty. A game
+    continued from paper starts with a line ``prior`` carrying the teams' totals. A last
     line ``winner`` names the winning team and the block that decided.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(SHEET_COLUMNS)
+    prior = state.get("config", {}).get("prior_totals")
+    if prior:
+        writer.writerow(["prior", "", "", ""] + [v for team in (0, 1) for v in ("", "", "", "", prior[team])])
     for row in state.get("sheet", []):
         match = row.get("match_team")
         line: list[Any] = [row["round"] + 1, row["contract"], row["multiplier"], "" if match is None else "AB"[match]]

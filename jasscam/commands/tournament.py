@@ -60,7 +60,7 @@ def _publish(args: argparse.Namespace) -> int:
     from jasscam.store import EventStore, StoreError
     from jasscam.tournament.publish import PublishError, TablePublisher, follow_store
     from scoring.game import fold
-    from web.speck.blatt import NotSpeckError, punkteblatt
+    from scoring.speck import NotSpeckError, punkteblatt
 
     path = Path(args.store)
     if not path.exists():

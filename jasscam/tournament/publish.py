@@ -95,7 +95,7 @@ def follow_store(
     messages were published. The running game's live points are part of the message.
     """
     from scoring.game import fold
-    from web.speck.blatt import punkteblatt
+    from scoring.speck import punkteblatt
 
     sent = 0
     count = -1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from web.speck.blatt import ranking as rank_players
+from scoring.speck import ranking as rank_players
 
 
 def tournament_ranking(tables: dict[str, dict[str, Any]]) -> dict[str, Any]:

@@ -31,7 +31,8 @@ def round_events(seed: int, forehand: int = 0, t0: float = 0.0) -> list[Event]:
         trick: list[str] = []
         for i in range(4):
             seat = (leader + i) % 4
-            card = rng.choice(legal_cards(hands[seat], trick, contract))
+            allowed = set(legal_cards(hands[seat], trick, contract))
+            card = rng.choice([c for c in hands[seat] if c in allowed])  # hand order: a seed plays one game
             hands[seat].remove(card)
             trick.append(card)
             t += 1.0

@@ -13,7 +13,8 @@ import pytest
 from scoring.events import CardPlayed, Event, StoeckCalled, TrickCollected
 from scoring.game import GameState, fold
 from scoring.simulate import round_events as random_round_events
-from tests.scoring.support import card_event, configured, scripted_round
+from tests.scoring.support import card_event, configured, fill_hands, play_in_order, scripted_round
+from tests.scoring.support import round_events as support_round_events
 
 ALL_EICHELN = [f"eicheln-{r}" for r in ("under", "9", "ass", "koenig", "ober", "10", "8", "7", "6")]
 
@@ -403,3 +404,59 @@ def test_001_targets_end_the_game_once_a_team_reaches_them(target: int) -> None:
     assert max(totals) >= target
     before = state.sheet[-2].totals if len(state.sheet) > 1 else None
     assert before is None or max(b.total for b in before) < target
+
+
+def last_card_stoeck_round() -> tuple[list[Event], int]:
+    """Seat 0 lays its trump Ober, the second Stöck card, as the round's 36th card."""
+    hands = fill_hands({0: ["rosen-koenig", "rosen-ober"]}, 46)
+    hands[0] = [c for c in hands[0] if c not in ("rosen-koenig", "rosen-ober")] + ["rosen-koenig", "rosen-ober"]
+    plays = play_in_order(hands, "rosen", 1)
+    assert plays[-1] == (0, "rosen-ober")
+    events = configured() + support_round_events(plays, "rosen", 1)
+    last = card_event(events, "rosen-ober")
+    return events, last
+
+
+def test_000_stoeck_after_the_rounds_last_card_is_at_the_count_and_too_late() -> None:
+    """«Eine nachträgliche Ansage beim Ende des Stichs oder bei der Abrechnung gilt nicht»:
+    the 36th card completes the round, which is counted at once; a call after it is late
+    even while the camera has not yet reported the last trick collected."""
+    events, last = last_card_stoeck_round()
+    assert isinstance(events[last + 1], TrickCollected)  # the collection came after the call
+    late = [*events[: last + 1], StoeckCalled(seat=0), *events[last + 1 :]]
+    state = fold(late)
+    assert state.rounds[0].stoeck.status == "missed"
+    assert written(state)[0]["stoeck"] == 0
+    flag = next(f for f in state.flags if f.code == "stoeck_late")
+    assert "gezählt" in flag.message
+    no_collect = fold([*events[: last + 1], StoeckCalled(seat=0)])
+    assert no_collect.rounds[0].stoeck.status == "missed" and no_collect.stoeck_window is None
+
+
+def test_000_stoeck_window_of_an_earlier_trick_still_stays_until_covered() -> None:
+    """«Sagst du «Stöck», bevor diese Karte gespielt wird, ist die Meldung rechtzeitig»:
+    only the round's last card is counted at once; earlier tricks keep the window until
+    the next card or the collection."""
+    events, second = stoeck_round(collect=False)
+    assert second < len(events) - 1
+    events.insert(second + 1, StoeckCalled(seat=0))
+    assert fold(events).rounds[0].stoeck.status == "called"
+
+
+def test_000_stoeck_said_as_the_last_card_goes_down_counts() -> None:
+    """«Du sagst in diesem Moment «Stöck», bevor die nächste Person ihre Karte legt»: the
+    call recorded just before the camera's 36th card, with that seat's second card, counts."""
+    events, last = last_card_stoeck_round()
+    state = fold([*events[:last], StoeckCalled(seat=0), *events[last:]])
+    assert state.rounds[0].stoeck.status == "called" and not state.flags
+    assert written(state)[0]["stoeck"] == 20
+
+
+def test_000_a_call_before_the_second_card_is_early_when_another_card_comes_first() -> None:
+    """«Spielst du zuerst den Trumpfkönig, sagst du beim ersten Ausspielen nichts»: a call
+    after the first card that is not followed at once by the second card is too early."""
+    events, second = stoeck_round(collect=False)
+    assert not isinstance(events[second - 1], CardPlayed) or events[second - 1].seat != 0
+    state = fold([*events[: second - 1], StoeckCalled(seat=0), *events[second - 1 :]])
+    assert state.rounds[0].stoeck.status == "missed"
+    assert [f.code for f in state.flags] == ["stoeck_early"]

@@ -97,29 +97,29 @@ def test_must_follow_suit_but_may_trump() -> None:
 
 def test_without_the_suit_anything_goes() -> None:
     hand = ["rosen-7", "schellen-ass"]
-    assert legal_cards(hand, ["eicheln-10"], "rosen") == hand
+    assert legal_cards(hand, ["eicheln-10"], "rosen") == deck(hand)
 
 
 def test_trump_under_alone_need_not_follow_trump() -> None:
     hand = ["rosen-under", "eicheln-6", "schellen-9"]
-    assert legal_cards(hand, ["rosen-6"], "rosen") == hand
+    assert legal_cards(hand, ["rosen-6"], "rosen") == deck(hand)
 
 
 def test_trump_under_with_other_trumps_must_follow_trump() -> None:
     hand = ["rosen-under", "rosen-7", "eicheln-6"]
-    assert legal_cards(hand, ["rosen-6"], "rosen") == ["rosen-under", "rosen-7"]
+    assert legal_cards(hand, ["rosen-6"], "rosen") == ["rosen-7", "rosen-under"]
 
 
 def test_no_undertrumping_after_trumped_plain_lead() -> None:
     hand = ["rosen-6", "rosen-9", "eicheln-7", "schellen-ass"]
     # Eicheln led, Rosen Ober trumped: Rosen 6 would undertrump, Rosen 9 overtrumps.
-    assert legal_cards(hand, ["eicheln-10", "rosen-ober"], "rosen") == ["rosen-9", "eicheln-7"]
+    assert legal_cards(hand, ["eicheln-10", "rosen-ober"], "rosen") == ["eicheln-7", "rosen-9"]
     assert legal_cards(["rosen-6", "schellen-ass"], ["eicheln-10", "rosen-ober"], "rosen") == ["schellen-ass"]
 
 
 def test_undertrumping_allowed_with_only_trumps_in_hand() -> None:
     hand = ["rosen-6", "rosen-7"]
-    assert legal_cards(hand, ["eicheln-10", "rosen-ober"], "rosen") == hand
+    assert legal_cards(hand, ["eicheln-10", "rosen-ober"], "rosen") == deck(hand)
 
 
 def test_obenabe_follow_suit_only() -> None:
@@ -130,7 +130,7 @@ def test_obenabe_follow_suit_only() -> None:
 
 def test_lead_any_card() -> None:
     hand = ["eicheln-6", "rosen-under"]
-    assert legal_cards(hand, [], "rosen") == hand
+    assert legal_cards(hand, [], "rosen") == deck(hand)
 
 
 def test_seats_play_counter_clockwise_and_teams_are_opposite() -> None:
@@ -159,3 +159,14 @@ def test_custom_multiplier_table() -> None:
     assert multiplier("obenabe", "custom", custom) == 7
     with pytest.raises(ValueError):
         multiplier("obenabe", "custom", None)
+
+
+def deck(cards: list[str]) -> list[str]:
+    return sorted(cards, key=ALL_CARD_IDS.index)
+
+
+def test_legal_cards_come_in_deck_order_whatever_the_order_of_the_hand() -> None:
+    hand = ["schellen-ass", "rosen-7", "eicheln-ass", "rosen-under", "eicheln-6"]
+    for order in (hand, list(reversed(hand))):
+        assert legal_cards(order, [], "rosen") == ["eicheln-6", "eicheln-ass", "rosen-7", "rosen-under", "schellen-ass"]
+        assert legal_cards(order, ["eicheln-10"], "rosen") == ["eicheln-6", "eicheln-ass", "rosen-7", "rosen-under"]

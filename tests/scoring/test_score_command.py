@@ -76,3 +76,45 @@ def test_event_that_cannot_apply_names_the_line(tmp_path: Path, capsys: pytest.C
 def test_missing_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rc, _, err = run(capsys, str(tmp_path / "nope.jsonl"))
     assert rc == 2 and "cannot read" in err
+
+
+def test_prior_totals_from_paper_are_the_first_row_and_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A game continued from the Jasstafel: ``--prior`` adds the written totals."""
+    game = tmp_path / "game.jsonl"
+    write_game(game, target=5000, max_rounds=3)  # the log of three rounds: it ends below the target
+    _, plain, _ = run(capsys, str(game), "--json")
+    rc, out, _ = run(capsys, str(game), "--json", "--prior", "640,710")
+    assert rc == 0
+    before, after = json.loads(plain), json.loads(out)
+    assert after["prior_totals"] == [640, 710]
+    assert [t["total"] for t in after["totals"]] == [before["totals"][0]["total"] + 640, before["totals"][1]["total"] + 710]
+    rc, text, _ = run(capsys, str(game), "--prior", "640,710")
+    assert rc == 0 and any(line.startswith("Übertrag") and "640" in line and "710" in line for line in text.splitlines())
+
+
+def test_prior_totals_at_the_target_or_malformed_are_refused_with_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """001: «Ein Jass-Match endet, sobald eine Mannschaft die vereinbarte Zielpunktzahl überschreitet.»"""
+    game = tmp_path / "game.jsonl"
+    write_game(game, target=1000)
+    rc, out, err = run(capsys, str(game), "--prior", "1000,0")
+    assert rc == 2 and not out and f"{game}:1:" in err and "already reaches the target 1000" in err
+    rc, _, err = run(capsys, str(game), "--prior", "640;710")
+    assert rc == 2 and "whole numbers separated by commas" in err
+    rc, _, err = run(capsys, str(game), "--prior", "640")
+    assert rc == 2 and "two whole numbers" in err
+
+
+def test_speck_prior_totals_with_their_games_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """002 2.5.3: the Punkteblatt is checked against games x 157, those on paper included."""
+    game = tmp_path / "speck.jsonl"
+    write_game(game, variant="speck", speck_games=2)
+    rc, out, err = run(capsys, str(game), "--json", "--prior", "300,0,157,14", "--prior-games", "3")
+    assert rc == 2 and "the series is over" in err  # 3 of a series of 2
+    game.write_text(game.read_text().replace('"speck_games": 2', '"speck_games": 5'), encoding="utf-8")
+    rc, out, err = run(capsys, str(game), "--json", "--prior", "300,0,157,14", "--prior-games", "3")
+    assert rc == 0, err
+    assert json.loads(out)["sum_check"] == {"games": 5, "expected": 785, "actual": 785, "ok": True}
+    rc, _, err = run(capsys, str(game), "--prior", "300,0,157,14")
+    assert rc == 2 and "give prior_games" in err
+    rc, _, err = run(capsys, str(game), "--prior-games", "3")
+    assert rc == 2 and "--prior-games needs --prior" in err

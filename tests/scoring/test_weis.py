@@ -111,3 +111,13 @@ def test_weis_key_orders_points_then_cards() -> None:
     assert weis_key(one(["rosen-6", "rosen-7", "rosen-8", "rosen-9", "rosen-10"]), None, 0) > weis_key(
         one(["eicheln-ass", "schilten-ass", "rosen-ass", "schellen-ass"]), None, 0
     )
+
+
+def test_find_weis_lists_the_strongest_weis_first() -> None:
+    """003: «Entscheidend ist zuerst die Punktezahl des Weises ... Sind die Punkte gleich,
+    zählt als Nächstes die Anzahl der Karten.» The list follows that comparison."""
+    hand = ["eicheln-6", "eicheln-7", "eicheln-8", "rosen-10", "rosen-under", "rosen-ober", "rosen-koenig", "rosen-ass",
+            "schilten-ass", "schellen-ass", "eicheln-ass"]
+    found = find_weis(hand)
+    assert [(w.kind, w.points, len(w.cards)) for w in found] == [("sequence", 100, 5), ("four", 100, 4), ("sequence", 20, 3)]
+    assert [w.label for w in evaluate(hand)] == [w.label for w in found]

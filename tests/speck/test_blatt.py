@@ -7,8 +7,8 @@ import pytest
 from scoring.events import CardPlayed, Event, GameConfigured, MisplayRuled, RoundStarted
 from scoring.game import fold
 from scoring.rules import LAST_TRICK_BONUS, card_points, trick_winner
+from scoring.speck import NotSpeckError, dealer_of, next_forehand, punkteblatt, ranking
 from tests.speck.conftest import PLAYERS, speck_events
-from web.speck.blatt import NotSpeckError, dealer_of, next_forehand, punkteblatt, ranking
 
 
 def points_by_hand(events: list[Event]) -> list[list[int]]:

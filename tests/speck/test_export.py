@@ -6,8 +6,8 @@ import csv
 import io
 
 from scoring.game import fold
+from scoring.speck import punkteblatt
 from tests.speck.conftest import PLAYERS, speck_events
-from web.speck.blatt import punkteblatt
 from web.speck.export import blatt_csv, blatt_pdf, card_label
 
 

@@ -29,13 +29,13 @@ from jasscam.tournament.bodentrumpf import BodentrumpfWatcher, awaiting_bodentru
 from jasscam.tracking import reread_correction
 from scoring.events import CardPlayed, Event, GameConfigured, RoundStarted
 from scoring.game import fold, resolve
+from scoring.speck import punkteblatt
 from tests.speck.conftest import PIN, PLAYERS
 from vision.detection import Detection, FrameDetections
 from vision.tracker.reread import CardReread
 from vision.tracker.tracker import TrackerEvent
 from web.app import create_app
 from web.speck import register_speck
-from web.speck.blatt import punkteblatt
 
 GAMES = int(os.environ.get("JASSCAM_SPECK_RENDERED_GAMES", "1"))
 

@@ -204,3 +204,13 @@ def test_a_trump_revoke_offers_every_other_trump_of_the_player_but_the_puur(clie
     view = client.get(f"/speck/api/games/{game}").get_json()
     assert view["round"]["trick"][0] == {"seat": 1, "card": "rosen-9", "ref": refs[12], "void": True}
 
+
+
+def test_a_series_continued_from_paper_carries_its_totals_and_games(client: Any, store: EventStore) -> None:
+    """2.5.3: the Punkteblatt is checked against games x 157, the games on paper included."""
+    game = new_speck(client, games=8, prior_games=3, prior_totals=[200, 100, 100, 71])
+    view = client.get(f"/speck/api/games/{game}").get_json()
+    assert view["blatt"]["totals"] == [200, 100, 100, 71]
+    assert (view["blatt"]["games_played"], view["next"]["game"]) == (3, 4)
+    r = client.post("/speck/api/games", json={**SETUP, "prior_games": 3, "prior_totals": [200, 100, 100, 70]}, headers=AUTH)
+    assert r.status_code == 400 and "3 x 157 = 471" in r.json["error"]

@@ -18,8 +18,8 @@ from jasscam.tournament.server import create_ranking_app
 from jasscam.tournament.topics import TopicError, parse_topic, table_topic
 from scoring.events import GameConfigured, RoundStarted
 from scoring.game import fold
+from scoring.speck import punkteblatt
 from tests.speck.conftest import free_port, speck_events
-from web.speck.blatt import punkteblatt
 
 TOURNAMENT = "eidgenossen-2026"
 TABLES = {

@@ -101,14 +101,16 @@ def test_render_game_command_writes_a_replayable_recording(tmp_path: Path, capsy
 def test_bundled_demo_recording_is_a_full_round_of_a_few_mb() -> None:
     rec = Recording.open(DEMO)
     size = sum(p.stat().st_size for p in DEMO.iterdir())
-    assert size < 5_000_000
-    assert (rec.width, rec.height) == (640, 480) and rec.frame_count > 500 and rec.finished
+    assert size < 12_000_000
+    # The hardware guide's mounting: 1280 x 960, a card about 90 px long.
+    assert (rec.width, rec.height) == (1280, 960) and rec.frame_count > 500 and rec.finished
+    assert 80 <= rec.meta["camera"]["card_length_px"] <= 100
     assert sum(isinstance(e, CardPlayed) for e in rec.events) == 36
     assert sum(isinstance(e, TrickCollected) for e in rec.events) == 9
     assert _round_points(rec.events) == [157]
     frames = rec.frames()
     t, first = next(frames)
-    assert t == 0.0 and first.shape == (480, 640, 3)
+    assert t == 0.0 and first.shape == (960, 1280, 3)
 
 
 def test_a_game_can_be_rendered_with_a_procedural_benchmark_deck(tmp_path: Path) -> None:

@@ -6,7 +6,8 @@ import pytest
 
 from jasscam.store import EventStore
 from scoring.events import parse_event
-from tests.web.conftest import PIN, STOECK_ROUND
+from scoring.game import fold
+from tests.web.conftest import PIN, PLAYERS, STOECK_ROUND
 from web.server import ServerHandle
 
 pytestmark = pytest.mark.browser
@@ -51,7 +52,7 @@ def test_wrong_pin_is_refused_then_weis_by_button_changes_the_score(phone, live:
     # Vierblatt = 50, times 2 for Schellen; the engine says it counts for team A
     phone.wait_for_selector("#weis li[data-status='counts']")
     assert phone.text_content("#team0 .rnd").startswith("+100")
-    assert store.events(game)[-1] == parse_event({"type": "weis_declared", "seat": 0, "cards": ["eicheln-6", "eicheln-7", "eicheln-8", "eicheln-9"]})
+    assert store.events(game)[-1] == parse_event({"type": "weis_declared", "seat": 0, "weis": [["eicheln-6", "eicheln-7", "eicheln-8", "eicheln-9"]]})
 
 
 def test_stoeck_by_button_counts_in_the_window_and_a_late_press_is_refused(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
@@ -108,8 +109,11 @@ def test_new_round_by_button_sets_contract_and_multiplier(phone, live: ServerHan
     assert "Undenufe" in phone.text_content("#trump")
     assert phone.text_content("#mult") == "×4"
     assert store.events(game)[1] == parse_event(
-        {"type": "round_started", "forehand": 1, "contract": "undenufe", "schoben": True, "declarer": 3}
+        {"type": "round_started", "forehand": 1, "contract": "undenufe", "schoben": True}
     )
+    # after Schieben the engine names forehand's partner as the declarer; the screen shows it
+    assert fold(store.events(game)).round.declarer == 3  # type: ignore[union-attr]
+    assert f"→ {PLAYERS[3]}" in (phone.text_content("#contract") or "")
 
 
 def test_a_flagged_card_can_be_tapped_and_corrected_and_the_flag_goes(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]

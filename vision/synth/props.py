@@ -262,4 +262,41 @@ def draw_pen(img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, cent
     cv2.fillPoly(labels, [np.round(body).astype(np.int32)], OCCLUDER)
 
 
+def draw_bottle(img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, center: np.ndarray, card_h: float) -> None:
+    """A bottle seen from straight above: a dark glass disc, its neck a bright ring at the centre, a cap."""
+    r = int(card_h * rng.uniform(0.32, 0.45))
+    c = _pt(center)
+    _shadow_poly(img, np.asarray(cv2.ellipse2Poly(c, (r, r), 0, 0, 360, 15), np.float32), 0.5, (6, 9))
+    glass = _pick(rng, ((30, 80, 40), (20, 50, 90), (40, 40, 40), (150, 190, 200)))
+    cv2.circle(img, c, r, glass, -1, AA)
+    cv2.circle(img, c, int(r * 0.8), _darker(glass, 0.7), max(1, r // 8), AA)
+    cv2.circle(img, c, max(2, int(r * 0.32)), (220, 230, 230), max(1, r // 10), AA)
+    cap = _pick(rng, ((40, 40, 200), (200, 200, 40), (230, 230, 230), (40, 160, 220)))
+    cv2.circle(img, c, max(1, int(r * 0.24)), cap, -1, AA)
+    cv2.ellipse(img, c, (int(r * 0.7), int(r * 0.7)), float(rng.uniform(0, 360)), 0, 50, (235, 235, 235), max(1, r // 12), AA)
+    cv2.circle(labels, c, r, OCCLUDER, -1)
+
+
+def draw_coaster(img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, center: np.ndarray, card_h: float) -> None:
+    """A beer mat: a card-sized round or square piece of printed board (a card-like negative)."""
+    size = card_h * rng.uniform(0.85, 1.05)
+    base = _pick(rng, ((235, 240, 245), (60, 60, 200), (40, 120, 200), (200, 200, 200)))
+    ink = _pick(rng, ((20, 20, 160), (30, 30, 30), (230, 230, 230)))
+    if rng.random() < 0.5:
+        c, r = _pt(center), int(size / 2)
+        outline = np.asarray(cv2.ellipse2Poly(c, (r, r), 0, 0, 360, 12), np.float32)
+    else:
+        outline = _rot_rect(center, (size, size), float(rng.uniform(0, 90)))
+    _shadow_poly(img, outline, 0.3, (2, 3))
+    pts = np.round(outline).astype(np.int32)
+    cv2.fillPoly(img, [pts], base, AA)
+    cv2.polylines(img, [pts], True, ink, max(1, int(size / 30)), AA)
+    cv2.circle(img, _pt(center), int(size * 0.22), ink, max(1, int(size / 25)), AA)
+    cv2.putText(img, "BIER", _pt(center + [-size * 0.2, size * 0.35]), cv2.FONT_HERSHEY_SIMPLEX, size / 160, ink, 1, AA)
+    cv2.fillPoly(labels, [pts], OCCLUDER)
+
+
 PROPS = {"phone": draw_phone, "glass": draw_glass, "coin": draw_coin, "board": draw_board, "pen": draw_pen}
+#: Everything on a real Jass table: scenes drawn at a camera mounting (``vision.synth.geometry``)
+#: draw from these; the older framing keeps ``PROPS`` so its seeds draw the same scenes.
+TABLE_PROPS = PROPS | {"bottle": draw_bottle, "coaster": draw_coaster}

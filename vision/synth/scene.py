@@ -26,7 +26,7 @@ from vision.synth.camera import Camera, blur, lighting, sensor
 from vision.synth.compose import Pose, paste_card
 from vision.synth.deck import COURT_RANKS, CardCache, DeckStyle, random_style
 from vision.synth.geometry import Geometry
-from vision.synth.textures import surface
+from vision.synth.textures import TABLE_SURFACES, surface
 
 STYLES = ("clean", "hard", "mixed")
 #: Unit vectors from the table centre toward each seat: 0 bottom, 1 right, 2 top, 3 left.
@@ -193,17 +193,18 @@ def _layout(rng: np.random.Generator, w: int, h: int, card_h: float, d: float, n
 
 def _props(
     rng: np.random.Generator, img: np.ndarray, labels: np.ndarray, placed: list[Placed], camera: Camera,
-    card_h: float, d: float,
+    card_h: float, d: float, kinds: dict[str, Any] | None = None,
 ) -> None:
     h, w = img.shape[:2]
+    kinds = kinds or props.PROPS
     for _ in range(int(rng.poisson(0.3 + 1.2 * d))):
-        kind = list(props.PROPS)[int(rng.integers(len(props.PROPS)))]
+        kind = list(kinds)[int(rng.integers(len(kinds)))]
         if placed and rng.random() < 0.4 + 0.4 * d:  # over a card: occlusion
             target = placed[int(rng.integers(len(placed)))].pose
             c = camera.to_ideal(np.array([[target.x, target.y]]))[0] + rng.normal(0, 0.5 * card_h, 2)
         else:
             c = np.array([rng.uniform(0, w), rng.uniform(0, h)])
-        props.PROPS[kind](img, labels, rng, c, card_h)
+        kinds[kind](img, labels, rng, c, card_h)
     for _ in range(int(rng.poisson(0.25 + 1.1 * d))):
         side = int(rng.integers(4))
         start = props.edge_point(rng, w, h, side)
@@ -308,7 +309,10 @@ def draw_table(
         camera = Camera.random(rng, width, height, strength, geometry.distortion_steps(rng))
         card_h = geometry.card_length(rng)
 
-    table = surface(rng, height, width)
+    if geometry is None:
+        table = surface(rng, height, width)
+    else:
+        table = surface(rng, height, width, str(TABLE_SURFACES[int(rng.integers(len(TABLE_SURFACES)))]))
     img = cv2.warpPerspective(table, camera.H, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     labels = np.zeros((height, width), np.uint8)
     placed = _layout(rng, width, height, card_h, d, near=geometry is not None)[:254]
@@ -317,7 +321,7 @@ def draw_table(
     for i, p in enumerate(placed):
         paste_card(img, labels, cards.get(p.card, level), p.pose, camera, i + 1,
                    shadow=float(rng.uniform(0.15, 0.4)), lift=p.lift)
-    _props(rng, img, labels, placed, camera, card_h * scale, d)
+    _props(rng, img, labels, placed, camera, card_h * scale, d, props.TABLE_PROPS if geometry is not None else None)
     img = lighting(rng, img, d)
     img = camera.distort(img)
     labels = camera.distort(labels, cv2.INTER_NEAREST)

@@ -12,6 +12,9 @@ import cv2
 import numpy as np
 
 SURFACES = ("felt", "cloth", "wood", "plastic", "checked", "striped", "dotted", "mat_on_wood")
+#: ... and with the printed felt mat, for scenes drawn at a camera mounting (the older
+#: framing keeps ``SURFACES`` so its seeds draw the same tables).
+TABLE_SURFACES = (*SURFACES, "printed_mat")
 
 
 @lru_cache(maxsize=4)
@@ -119,6 +122,21 @@ def surface(rng: np.random.Generator, h: int, w: int, kind: str | None = None) -
         m = cv2.GaussianBlur(m.astype(np.float32), (0, 0), 0.8)
         g = 1 + 0.04 * smooth_noise(rng, h, w, 5)
         img = tinted(g * (1 - m), a) + tinted(g * m, b) + fine_noise(rng, h, w) * 4
+    elif kind == "printed_mat":
+        # A felt Jass mat with a printed border and lines (a "Jassteppich"): straight edges
+        # and corners on the table that are no card's.
+        img = surface(rng, h, w, "felt").astype(np.float32)
+        ink = _colour(rng, ((235, 235, 235), (40, 160, 220), (30, 30, 30)))
+        lines = np.zeros((h, w), np.float32)
+        inset = rng.uniform(0.03, 0.12) * min(h, w)
+        thick = max(1, round(rng.uniform(0.003, 0.01) * min(h, w)))
+        for k in range(int(rng.integers(1, 3))):
+            d = round(inset + k * 2.5 * thick)
+            cv2.rectangle(lines, (d, d), (w - 1 - d, h - 1 - d), 1.0, thick)
+        if rng.random() < 0.6:  # the diagonals or a centre circle some mats have
+            cv2.circle(lines, (w // 2, h // 2), round(rng.uniform(0.12, 0.3) * min(h, w)), 1.0, thick)
+        m = cv2.merge([np.asarray(cv2.GaussianBlur(lines, (0, 0), 0.7), np.float32)] * 3)
+        img = img * (1 - m) + np.asarray(ink, np.float32) * m
     elif kind == "mat_on_wood":
         img = _wood(rng, h, w)
         felt = surface(rng, h, w, "felt").astype(np.float32)
@@ -128,5 +146,5 @@ def surface(rng: np.random.Generator, h: int, w: int, kind: str | None = None) -
         mask = cv2.merge([np.asarray(cv2.GaussianBlur(rect, (0, 0), 1.0), np.float32)] * 3)
         img = img * (1 - mask) + felt * mask
     else:
-        raise ValueError(f"unknown surface {kind!r}; expected one of {', '.join(SURFACES)}")
+        raise ValueError(f"unknown surface {kind!r}; expected one of {', '.join(TABLE_SURFACES)}")
     return np.clip(img, 0, 255).astype(np.uint8)

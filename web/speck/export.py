@@ -1,6 +1,6 @@
 """The Punkteblatt as CSV and as a PDF (reportlab), for the organisers.
 
-Both are built from :func:`web.speck.blatt.punkteblatt` only, so the printout, the CSV
+Both are built from :func:`scoring.speck.punkteblatt` only, so the printout, the CSV
 and the screen can never disagree. The PDF is A4 portrait with one line per game, the
 totals, the check games x 157, the ranking and a field for the Jassleitung's visum
 (2.5.3: «Ist ein Visum … erforderlich, darf dieses nur durch die Jassleitung … notiert

@@ -10,13 +10,12 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, make_response, render_template, request
 
 from scoring.cards import ALL_CARD_IDS, RANKS, SUITS
-from scoring.events import EventError, GameConfigured, MisplayRuled, RoundStarted, event_to_dict
+from scoring.events import EventError, GameConfigured, MisplayRuled, event_to_dict, parse_event
 from scoring.game import RuleError, fold
-from scoring.rules import card_suit
+from scoring.speck import NotSpeckError, next_game, punkteblatt
 from web.auth import authorize
 from web.errors import ApiError, answer_errors_as_json
 from web.i18n import LANGUAGES, STRINGS, pick_language
-from web.speck.blatt import NotSpeckError, punkteblatt
 from web.speck.export import blatt_csv, blatt_pdf, card_label
 from web.speck.i18n import SPECK_STRINGS
 from web.speck.view import speck_view
@@ -122,7 +121,8 @@ def config_from_setup(data: dict[str, Any]) -> GameConfigured:
     """The set-up form's JSON -> a Speck ``game_configured``; SpeckError names the fault.
 
     ``players``: four ``{first, last}`` in seat order (counter-clockwise), ``scorer``
-    and ``dealer`` seats, ``games`` 12 or 8.
+    and ``dealer`` seats, ``games`` 12 or 8; optionally ``prior_totals`` (per seat) and
+    ``prior_games`` for a series continued from paper.
     """
     players = data.get("players")
     if not isinstance(players, list) or len(players) != 4:
@@ -147,7 +147,20 @@ def config_from_setup(data: dict[str, Any]) -> GameConfigured:
     for key, value in (("scorer", scorer), ("dealer", dealer)):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
             raise SpeckError(f"{key} must be a seat 0..3, got {value!r}")
-    return GameConfigured(players=tuple(names), variant="speck", speck_games=games, scorer=scorer, dealer=dealer)
+    raw: dict[str, Any] = {
+        "type": "game_configured", "players": names, "variant": "speck", "speck_games": games,
+        "scorer": scorer, "dealer": dealer,
+    }
+    # A series continued from paper: the engine checks the totals against games x 157.
+    for key in ("prior_totals", "prior_games"):
+        if data.get(key) is not None:
+            raw[key] = data[key]
+    try:
+        config = parse_event(raw)
+    except EventError as exc:
+        raise SpeckError(str(exc)) from None
+    assert isinstance(config, GameConfigured)
+    return config
 
 
 # -- pages -----------------------------------------------------------------------------
@@ -194,7 +207,7 @@ def api_view(game_id: int) -> Response:
 @blueprint.post("/api/games/<int:game_id>/bodentrumpf")
 def api_bodentrumpf(game_id: int) -> Response:
     """Start the next game with this Bodentrumpf: its suit is trump, forehand is the seat
-    after the dealer (the server works out whose deal it is)."""
+    after the dealer (``scoring.speck.next_game`` works out whose deal it is)."""
     _check_pin()
     card = _body().get("card")
     if card not in ALL_CARD_IDS:
@@ -203,7 +216,7 @@ def api_bodentrumpf(game_id: int) -> Response:
     if view["phase"] != "bodentrumpf":
         what = "all games are played" if view["phase"] == "over" else "the current game is still running"
         raise SpeckError(f"no Bodentrumpf now: {what}", 409)
-    event = RoundStarted(forehand=view["next"]["forehand"], contract=card_suit(card), bodentrumpf=card)
+    event = next_game(fold(_events(game_id)), card)
     pos = _append(game_id, event)
     return jsonify(position=pos, event=event_to_dict(event))
 

@@ -162,7 +162,7 @@
     const trick = r ? r.trick : [];
     const bySeat = {};
     for (const pc of trick) bySeat[pc.seat] = pc;
-    const stoeckPossible = r && r.trump && !r.complete && !s.game_over;
+    const stoeckPossible = r && r.stoeck.status !== "unavailable" && !r.complete && !s.game_over;
     const seats = [0, 1, 2, 3].map((seat) => {
       const pc = bySeat[seat];
       const turn = s.to_play === seat;
@@ -245,6 +245,12 @@
           row.match_team !== null ? el("span", { class: "badge", text: `${t("match")} ${"AB"[row.match_team]}` }) : null),
         ...[0, 1].flatMap((team) => blocks(row.written[team], team, row.totals[team].total)));
     });
+    // A game continued from paper: the carried-over totals are the first row.
+    const prior = cfg().prior_totals;
+    if (prior) {
+      rows.unshift(el("tr", { class: "prior" }, el("td", { class: "l", colspan: 2, text: t("prior_row") }),
+        ...[0, 1].flatMap((team) => [el("td", { class: "ab"[team], colspan: 3 }), el("td", { class: `${"ab"[team]} sum`, text: prior[team] })])));
+    }
     const r = s.round;
     if (r && !r.complete) {
       rows.push(el("tr", { class: "running" }, el("td", { class: "l", text: `${r.index + 1}…` }),
@@ -262,7 +268,7 @@
     const mk = (tag, attrs) => { const n = document.createElementNS(NS, tag); for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v); return n; };
     const W = 320, H = 180, P = 28;
     const target = cfg().target;
-    const pts = [[0, 0], ...s.sheet.map((row) => [row.totals[0].total, row.totals[1].total])];
+    const pts = [cfg().prior_totals || [0, 0], ...s.sheet.map((row) => [row.totals[0].total, row.totals[1].total])];
     const maxY = Math.max(target * 1.05, ...pts.flat());
     const n = Math.max(pts.length - 1, 1);
     const x = (i) => P + (i / n) * (W - P - 8);
@@ -288,7 +294,7 @@
       case "card_played": return `${name(row.seat)}: ${J.cardName(row.card)}${row.source === "manual" ? " ✍" : ""}`;
       case "trick_collected": return t("ev_trick_collected") + (row.seat !== undefined ? ` (${name(row.seat)})` : "")
         + (row.unseen !== undefined ? ` · ${name(row.unseen)}: ${t("unseen_card")}` : "");
-      case "weis_declared": return `${t("ev_weis_declared")} ${name(row.seat)}: ${row.cards.map(J.cardName).join(", ")}`;
+      case "weis_declared": return `${t("ev_weis_declared")} ${name(row.seat)}: ${(row.weis || [row.cards]).map((w) => w.map(J.cardName).join(", ")).join(" + ")}`;
       case "stoeck_called": return `${t("ev_stoeck_called")}: ${name(row.seat)}`;
       case "card_corrected": return `${t("ev_card_corrected")} #${row.ref} → ${J.cardName(row.card)}${row.seat !== undefined ? " (" + name(row.seat) + ")" : ""}`;
       case "event_voided": return `${t("ev_event_voided")} #${row.ref}`;
@@ -374,9 +380,8 @@
 
   async function roundDialog() {
     const s = st();
-    const prev = s.round ? s.round.forehand : null;
     const ev = await dialog(t("new_round"), (body) => {
-      const fore = choice("forehand", seatOptions(), prev === null ? 0 : (prev + 1) % 4, "g2");
+      const fore = choice("forehand", seatOptions(), s.next_forehand ?? 0, "g2");  // the engine's rotation
       const con = choice("contract", CONTRACTS.map((c) => [c, el("span", {}, contractIcon(c), " ", contractLabel(c),
         view.factors ? el("span", { class: "badge mult", text: `×${view.factors[c]}` }) : null)]), null, "g2");
       const pushed = el("input", { type: "checkbox", id: "schieben" });
@@ -385,9 +390,8 @@
       return () => {
         if (!con.get()) return t("contract") + "?";
         const f = Number(fore.get());
-        const out = { type: "round_started", forehand: f, contract: con.get(), schoben: pushed.checked };
-        if (pushed.checked) out.declarer = (f + 2) % 4;  // Schieben: the partner chooses
-        return out;
+        // After Schieben the engine names the partner as declarer.
+        return { type: "round_started", forehand: f, contract: con.get(), schoben: pushed.checked };
       };
     });
     if (ev) await send(ev);
@@ -422,7 +426,8 @@
       }
       update();
       body.replaceChildren(el("h2", { text: t("who") }), who.node, el("h2", { text: t("weis_kind") }), kind.node, seqBox, fourBox, preview);
-      return () => ({ type: "weis_declared", seat: Number(who.get()), cards });
+      // Each Weis on its own (a list of lists), so one card may be in a sequence and a four.
+      return () => ({ type: "weis_declared", seat: Number(who.get()), weis: [cards] });
     });
     if (ev) await send(ev);
   }

@@ -41,8 +41,13 @@
       end_order: f.end_order.value.split(","),
       weis_one_per_player: f.weis_one_per_player.checked,
       weis_needs_trick: f.weis_needs_trick.checked,
+      weis_card_once: f.weis_card_once.checked,
+      target_rule: f.target_exceeded.checked ? "exceeded" : "reached",
       new_pin: f.new_pin.value.trim(),
     };
+    // A game continued from paper: the server checks the totals against the target.
+    const prior = [f.prior_0.value.trim(), f.prior_1.value.trim()];
+    if (prior.some((p) => p !== "")) body.prior_totals = prior.map((p) => (p === "" ? 0 : Number(p)));
     if (body.multipliers === "custom") {
       body.custom_multipliers = {};
       for (const c of ["eicheln", "schilten", "rosen", "schellen", "obenabe", "undenufe"]) {

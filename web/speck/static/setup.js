@@ -37,6 +37,12 @@
       dealer: Number(f.dealer.value),
       games: Number(f.games.value),
     };
+    // A series continued from paper: the server checks the totals against games x 157.
+    const prior = [0, 1, 2, 3].map((i) => f["prior" + i].value.trim());
+    if (f.prior_games.value.trim() !== "" || prior.some((p) => p !== "")) {
+      body.prior_games = Number(f.prior_games.value.trim() || 0);
+      body.prior_totals = prior.map((p) => (p === "" ? 0 : Number(p)));
+    }
     const res = await J.write("/speck/api/games", body);
     if (!res) return;
     location.href = res.url;
