@@ -59,7 +59,7 @@ class Report:
 
 def _open_readonly(path: Path) -> sqlite3.Connection:
     """Open without changing the file (no migration, no checkpoint): ``mode=ro`` keeps the WAL as it is."""
-    return sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
 
 
 def integrity_problems(db: sqlite3.Connection) -> list[str]:
