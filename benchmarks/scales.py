@@ -150,7 +150,8 @@ def speed(models: Path, frames: list[np.ndarray], lengths: list[float], repeats:
 MEMORY_SCRIPT = """
 import sys, numpy as np
 from vision.recognizer import Recognizer, RecognizerSettings
-frames = np.load(sys.argv[1])
+with np.load(sys.argv[1]) as z:
+    frames = [z[k] for k in z.files]
 r = Recognizer(sys.argv[2], RecognizerSettings(threads=1))
 for _ in range(3):
     for f in frames:
@@ -167,8 +168,8 @@ def memory_mb(models: Path, frames: list[np.ndarray]) -> int:
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "frames.npy"
-        np.save(path, np.stack(frames))
+        path = Path(tmp) / "frames.npz"
+        np.savez(path, *frames)
         out = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT, str(path), str(models)], capture_output=True, text=True, check=True)
     return int(out.stdout.strip())
 

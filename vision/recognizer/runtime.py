@@ -343,20 +343,24 @@ class Recognizer:
     #: Card lengths tried by ``find_card_length``, as fractions of the frame's short side,
     #: largest first: from a phone photo of a few cards to a camera hung high over a big table.
     PROBE_FRACTIONS = (0.55, 0.34, 0.2, 0.12, 0.07)
-    #: ... and the peak a card must reach there to count as sure.
+    #: ... the peak at which a card there is sure (the search stops at the first such scale),
+    #: and the least peak a card found at some scale must reach to be believed at all.
     PROBE_SURE = 0.8
+    PROBE_LEAST = 0.4
 
     def find_card_length(self, frame: np.ndarray) -> float | None:
-        """A card's long side in ``frame``'s pixels, found without knowing the mounting; None if no card is sure.
+        """A card's long side in ``frame``'s pixels, found without knowing the mounting; None if no card is seen.
 
         The detector reads cards well over a band of sizes about ``card_input_px``; one far
         outside it is missed or outlined badly. So the frame is read at the scales that
         would bring a card of each ``PROBE_FRACTIONS`` length to that size, largest cards
-        (smallest input) first, and the first scale at which a card it is sure of
-        (``PROBE_SURE``) comes out inside the band (0.6-1.6x ``card_input_px``) wins: the
-        median length of those cards is the answer. Largest first because a fine scale
-        turns the weave of a carpet or the grain of wood into card-sized blobs, and because
-        coarse scales are cheap. The appliance asks this until it has learnt its mounting
+        (smallest input) first. The first scale at which a card the detector is sure of
+        (``PROBE_SURE``) comes out inside the band (0.6-1.6x ``card_input_px``) wins;
+        without one, the scale whose best card inside the band peaks highest (at least
+        ``PROBE_LEAST``). The answer is the median length of that scale's cards inside the
+        band whose peak is within 0.2 of its best. Largest first because a fine scale turns
+        the weave of a carpet or the grain of wood into card-sized blobs, and coarse scales
+        are cheap. The appliance asks this until it has learnt its mounting
         (``vision.recognizer.scale.CardScale``); a single photo asks it once.
         """
         frame = check_frame(frame)
@@ -364,22 +368,31 @@ class Recognizer:
             return None
         h, w = frame.shape[:2]
         target = self.settings.card_input_px
+        best: tuple[float, float] | None = None  # (best peak, length in frame pixels)
         for fraction in self.PROBE_FRACTIONS:
             scale = self.detector_scale(frame.shape, fraction * min(h, w))
             img, lb = scaled_input(frame, scale)
             peak, corners = self._det.run(None, {"image": np.ascontiguousarray(img.transpose(2, 0, 1)[None], dtype=np.float32)})
-            sure = peak[0].max(axis=0)
-            ys, xs = np.nonzero(sure >= self.PROBE_SURE)
+            heat = peak[0].max(axis=0)
+            ys, xs = np.nonzero(heat >= self.PROBE_LEAST)
             if len(ys) == 0:
                 continue
             quads = corners[0][:, ys, xs].T.reshape(-1, 4, 2)
-            keep = nms_quads(quads, sure[ys, xs], self.settings.nms_iou)
-            sides = np.linalg.norm(quads[keep] - quads[keep][:, [1, 2, 3, 0]], axis=2)
+            scores = heat[ys, xs]
+            keep = nms_quads(quads, scores, self.settings.nms_iou)
+            quads, scores = quads[keep], scores[keep]
+            sides = np.linalg.norm(quads - quads[:, [1, 2, 3, 0]], axis=2)
             lengths = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
-            inside = lengths[(lengths >= 0.6 * target) & (lengths <= 1.6 * target)]
-            if len(inside):
-                return float(np.median(inside)) / lb.scale
-        return None
+            inside = (lengths >= 0.6 * target) & (lengths <= 1.6 * target)
+            if not inside.any():
+                continue
+            top = float(scores[inside].max())
+            length = float(np.median(lengths[inside & (scores >= top - 0.2)])) / lb.scale
+            if top >= self.PROBE_SURE:
+                return length
+            if best is None or top > best[0]:
+                best = (top, length)
+        return None if best is None else best[1]
 
     def detect_quads(self, frame: np.ndarray, card_length: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Stage 1 only: (quads (K,4,2) in frame pixels, scores (K,), is_back (K,) bool), after NMS.
