@@ -46,6 +46,7 @@ from vision.tracker.tracker import TrackerEvent
 if TYPE_CHECKING:
     from jasscam.decks import DeckAwareRecognizer
     from jasscam.tournament.bodentrumpf import BodentrumpfWatcher
+    from vision.tracker.layout import TableLayout
 
 log = logging.getLogger(__name__)
 
@@ -104,15 +105,30 @@ def load_recognizer(config: Config, state_dir: Path | None = None) -> DeckAwareR
     return DeckAwareRecognizer(recognizer, library, background=True, scale=scale)
 
 
-def trick_tracker_factory(edge_of: Callable[[int], str] | None = None) -> Callable[[int], Tracker]:
-    """Trackers whose seat layout follows the edge the dashboard's set-up gave seat 0."""
-    from vision.tracker import TableLayout, TrickTracker
+def trick_tracker_factory(
+    edge_of: Callable[[int], str] | None = None, events_of: Callable[[int], Sequence[Event]] | None = None
+) -> Callable[[int], Tracker]:
+    """Trackers laid out as the game's ``game_configured`` records its seats; for a game
+    that records none, seat 0 at the edge the dashboard's set-up gave it (``edge_of``)."""
+    from vision.tracker import TrickTracker
 
     def make(game_id: int) -> Tracker:
-        seat0 = edge_of(game_id) if edge_of is not None else "bottom"
-        return TrickTracker(TableLayout.from_setting(seat0=seat0))
+        return TrickTracker(game_layout(game_id, edge_of, events_of))
 
     return make
+
+
+def game_layout(
+    game_id: int, edge_of: Callable[[int], str] | None = None, events_of: Callable[[int], Sequence[Event]] | None = None
+) -> TableLayout:
+    """The table layout of game ``game_id``: from its log, else the dashboard's edge of
+    seat 0, else seat 0 at the bottom."""
+    from vision.tracker.layout import TableLayout, recorded_layout
+
+    layout = recorded_layout(events_of(game_id)) if events_of is not None else None
+    if layout is not None:
+        return layout
+    return TableLayout.from_setting(seat0=edge_of(game_id) if edge_of is not None else "bottom")
 
 
 def lan_address() -> str | None:
@@ -202,12 +218,16 @@ class Appliance:
         recognize = self._recognize or load_recognizer(self.config, self.state_dir)
         self.decks = recognize if isinstance(recognize, DeckAwareRecognizer) else None
         self.bodentrumpf = BodentrumpfWatcher()
+        self._pictures_recognize = recognize  # the Verlauf's pictures read every frame afresh
         if self.gate:
             recognize = GatedRecognizer(recognize)
         if self.dashboard:
             self._start_dashboard()
-        make_tracker = self._make_tracker or trick_tracker_factory(self._edge_of())
-        self.tracker = GameTracker(self.store, make_tracker, layout_key=self._edge_of())
+        edge_of, events_of = self._edge_of(), self.store.events
+        make_tracker = self._make_tracker or trick_tracker_factory(edge_of, events_of)
+        self.tracker = GameTracker(
+            self.store, make_tracker, layout_key=lambda game: game_layout(game, edge_of, events_of).edges
+        )
         if self.config.recording.enabled:
             rec = self.config.recording
             self.recorder = Recorder(
@@ -264,9 +284,23 @@ class Appliance:
         from web.speck import register_speck
 
         assert self.store is not None and self.bodentrumpf is not None
+        from jasscam.pictures import GamePictures, serialized
+        from jasscam.sources import RecordingSource
+
         extra_hosts = tuple(h.strip() for h in str(self.config.dashboard.allowed_hosts).split(",") if h.strip())
+        camera = self.source.source if self.source is not None else None
+        pictures = GamePictures(
+            self.store,
+            self.config.recordings_dir() if self.config.recording.enabled else None,
+            replayed=camera.path if isinstance(camera, RecordingSource) else None,
+        )
         self.app = create_app(
-            self.store, settings_path=self.state_dir / "dashboard.json", status=self.status, allowed_hosts=extra_hosts
+            self.store,
+            settings_path=self.state_dir / "dashboard.json",
+            status=self.status,
+            allowed_hosts=extra_hosts,
+            frame_at=pictures,
+            recognize=serialized(self._pictures_recognize),
         )
         # create_app mounts both without the camera; registering again adds it (see their docstrings).
         register_enroll(
@@ -455,7 +489,7 @@ class TableScript:
                 return
             self.pending.pop(0)
             try:
-                self.store.append(self.game_id, event)
+                self.store.append(self.game_id, event, by_hand=True)
                 self.appended.append(event)
             except validation_errors() as exc:
                 log.warning("the table's entry %s was refused: %s", event.type, exc)

@@ -37,14 +37,14 @@ from jasscam.store import EventStore, validation_errors
 from jasscam.tracking import reread_correction
 from scoring.events import Event, parse_event
 from vision.detection import Detection, FrameDetections
-from vision.tracker.reread import CardReread
+from vision.tracker.reread import CardReread, CardWithdrawn, SecondThought
 
 log = logging.getLogger(__name__)
 
 #: Detections for one BGR image.
 Recognize = Callable[[np.ndarray], list[Detection]]
 #: Events (dataclasses or dicts) the tracker derives from one frame's detections.
-Track = Callable[[FrameDetections], Iterable[Event | CardReread | Mapping[str, Any]]]
+Track = Callable[[FrameDetections], Iterable[Event | SecondThought | Mapping[str, Any]]]
 
 T = TypeVar("T")
 
@@ -321,13 +321,13 @@ class Pipeline:
             for event in finish(self.stats.last_frame_t):
                 self._append(event)
 
-    def _append(self, event: Event | CardReread | Mapping[str, Any]) -> None:
+    def _append(self, event: Event | SecondThought | Mapping[str, Any]) -> None:
         game_id = self.game()
         if game_id is None:
             self.stats.events_without_game += 1
             log.info("no game configured; dropping %s", getattr(event, "type", event))
             return
-        if isinstance(event, CardReread):
+        if isinstance(event, (CardReread, CardWithdrawn)):
             fix = reread_correction(self.store, game_id, event)
             if fix is None:
                 return

@@ -44,7 +44,7 @@ import numpy as np
 from jasscam.pipeline import DropQueue, _Closed
 from jasscam.sources.base import Frame
 from jasscam.store import EventStore
-from scoring.events import CardPlayed, Event, TrickCollected, event_to_dict
+from scoring.events import CardPlayed, Event, GameConfigured, TrickCollected, event_to_dict
 from vision.recording import RecordingError, RecordingWriter
 
 log = logging.getLogger(__name__)
@@ -206,6 +206,7 @@ class Recorder:
             h, w = max(2, round(h * self.width / w)), self.width
         self._size = (w - w % 2, h - h % 2)
         events = self.store.events(self.game_id)
+        config = events[0] if events and isinstance(events[0], GameConfigured) else None
         writer = RecordingWriter(
             self.folder,
             fps=self.fps,
@@ -213,6 +214,11 @@ class Recorder:
             height=self._size[1],
             camera=self.camera,
             rules=event_to_dict(events[0]) if events else {},
+            # The seats as the table set them up: a replay must read the camera's evidence
+            # (whose hand, who took the trick) against the same edges.
+            seat_layout={str(seat): edge for seat, edge in enumerate(config.seat_edges)}
+            if config is not None and config.seat_edges is not None
+            else None,
             codec="MJPG",
             variable_rate=True,
             extra={"origin": "appliance", "game_id": self.game_id},

@@ -24,7 +24,14 @@ detected (the cached list is checked against the row count inside the write
 transaction) but does not wake waiters here; they see it at their timeout.
 
 Append-only is enforced by the schema itself: triggers abort any UPDATE or DELETE of
-an event row. Corrections are events (``card_corrected``, ``event_voided``).
+an event row. Corrections are events (``card_corrected``, ``event_voided``). The one
+exception is the table deleting a whole game (``delete_game``): the game is marked
+first, and only a marked game's rows may go, all in one transaction.
+
+Each row also says who wrote it (``by_hand``: a phone, or the camera), so the
+dashboard's undo takes back what the table did and never a camera event by surprise;
+and a game the table left unfinished to start another is marked ``abandoned``, so the
+list of games tells it from one that still runs.
 
 Checkpoints: with few events the WAL never reaches SQLite's auto-checkpoint (1000
 pages), so every game would live only in ``games.db-wal`` and a lost WAL would lose it.
@@ -65,7 +72,7 @@ from typing import Any, Final
 from scoring.events import Event, EventError, GameConfigured, RoundStarted, dumps, event_to_dict, loads, parse_event
 from scoring.game import RuleError, fold
 
-__all__ = ["EventStore", "StoreError", "StoreDamagedError", "StoreFullError", "UnknownGameError", "Event"]
+__all__ = ["EventStore", "StoreError", "StoreDamagedError", "StoreFullError", "UnknownGameError", "GameClosedError", "Event"]
 
 log = logging.getLogger("jasscam.store")
 
@@ -109,6 +116,14 @@ def damaged_advice(path: Path) -> str:
     )
 
 
+class GameClosedError(StoreError, EventError):
+    """An event for a game the table abandoned: it is closed, nothing more is added.
+
+    Also an ``EventError``, so every writer that refuses a bad event (the pipeline, the
+    dashboard, the demo's table script) refuses this one the same way.
+    """
+
+
 #: Numbered migrations; entry ``i`` brings the schema from version ``i`` to ``i + 1``.
 #: Never edit a released entry: append a new one.
 MIGRATIONS: Final[tuple[str, ...]] = (
@@ -131,9 +146,19 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     CREATE TRIGGER events_no_delete BEFORE DELETE ON events
         BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
     """,
-    # 2: pages held in reserve for a full disk (see the module docstring).
+    # 2: who wrote each event, a game ended unfinished, and a whole game deleted by the table.
     """
-    CREATE TABLE reserve (
+    ALTER TABLE events ADD COLUMN by_hand INTEGER;  -- 1: a phone wrote it, 0: the camera; NULL: stored before
+    ALTER TABLE games ADD COLUMN abandoned REAL;    -- unix seconds, when the table ended it unfinished
+    ALTER TABLE games ADD COLUMN deleting INTEGER NOT NULL DEFAULT 0;
+    DROP TRIGGER events_no_delete;
+    CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+        WHEN (SELECT deleting FROM games WHERE id = OLD.game_id) IS NOT 1
+        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    """,
+    # 3: pages held in reserve for a full disk (see the module docstring).
+    """
+    CREATE TABLE IF NOT EXISTS reserve (
         id   INTEGER PRIMARY KEY,
         pad  BLOB NOT NULL
     );
@@ -396,6 +421,10 @@ class EventStore:
                 )
             if version == SCHEMA_VERSION:
                 return
+            if version == 2 and not self._has_column("events", "by_hand"):
+                # A version-2 store of a development build whose migration 2 made the reserve
+                # (now migration 3, which tolerates the table being there): run 2 for real.
+                version = 1
             # executescript commits first, so run each step in its own explicit transaction.
             script = f"BEGIN IMMEDIATE;\n{MIGRATIONS[version]}\nPRAGMA user_version = {version + 1};\nCOMMIT;"
             try:
@@ -405,6 +434,9 @@ class EventStore:
                 if int(self._db.execute("PRAGMA user_version").fetchone()[0]) > version:
                     continue
                 raise
+
+    def _has_column(self, table: str, column: str) -> bool:
+        return any(row[1] == column for row in self._db.execute(f"PRAGMA table_info({table})").fetchall())
 
     @property
     def schema_version(self) -> int:
@@ -456,30 +488,56 @@ class EventStore:
             return len(self._load(game_id))
 
     def current_game(self) -> int | None:
-        """The most recently created game, or None in an empty store."""
+        """The most recently created game that was not abandoned, or None.
+
+        An abandoned game is closed: the camera's events never go to it again, even when
+        the game that replaced it is deleted.
+        """
         with self._lock:
             self._check_open()
-            row = self._db.execute("SELECT max(id) FROM games").fetchone()
+            row = self._db.execute("SELECT max(id) FROM games WHERE abandoned IS NULL").fetchone()
             return None if row[0] is None else int(row[0])
+
+    def by_hand(self, game_id: int) -> list[bool | None]:
+        """Per position: True if a phone wrote the event, False the camera, None if stored unmarked."""
+        with self._lock:
+            self._check_open()
+            self._load(game_id)
+            rows = self._db.execute(
+                "SELECT by_hand FROM events WHERE game_id = ? ORDER BY position", (game_id,)
+            ).fetchall()
+            return [None if v is None else bool(v) for (v,) in rows]
+
+    def abandoned(self, game_id: int) -> str | None:
+        """When the table ended the game unfinished (ISO 8601, UTC), or None."""
+        with self._lock:
+            self._check_open()
+            row = self._db.execute("SELECT abandoned FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise UnknownGameError(f"no game with id {game_id} in {self.path}")
+            return None if row[0] is None else _iso(row[0])
 
     def games(self) -> list[dict[str, Any]]:
         """One summary per game, oldest first.
 
         Keys: ``id``, ``created`` (ISO 8601, UTC), ``config`` (the game_configured event
-        as JSON), ``events`` (count), ``finished`` (the rules engine says the game is over).
+        as JSON), ``events`` (count), ``finished`` (the rules engine says the game is over),
+        ``abandoned`` (ISO 8601 when the table ended it unfinished, else None).
         """
         with self._lock:
             self._check_open()
             out = []
-            for game_id, created in self._db.execute("SELECT id, created FROM games ORDER BY id").fetchall():
+            rows = self._db.execute("SELECT id, created, abandoned FROM games ORDER BY id").fetchall()
+            for game_id, created, abandoned in rows:
                 events = self._load(int(game_id))
                 out.append(
                     {
                         "id": int(game_id),
-                        "created": datetime.fromtimestamp(created, UTC).isoformat(timespec="seconds"),
+                        "created": _iso(created),
                         "config": event_to_dict(events[0]) if events else None,
                         "events": len(events),
                         "finished": self._finished(events),
+                        "abandoned": None if abandoned is None else _iso(abandoned),
                     }
                 )
             return out
@@ -500,10 +558,10 @@ class EventStore:
             raise EventError("a game has only one game_configured event; start a new game instead")
         return fold(events)
 
-    def _insert(self, game_id: int, position: int, event: Event) -> None:
+    def _insert(self, game_id: int, position: int, event: Event, by_hand: bool | None) -> None:
         self._db.execute(
-            "INSERT INTO events (game_id, position, type, body, stored) VALUES (?, ?, ?, ?, ?)",
-            (game_id, position, event.type, dumps(event), time.time()),
+            "INSERT INTO events (game_id, position, type, body, stored, by_hand) VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, position, event.type, dumps(event), time.time(), None if by_hand is None else int(by_hand)),
         )
 
     def new_game(self, config: GameConfigured) -> int:
@@ -518,7 +576,7 @@ class EventStore:
             def work() -> int:
                 cur = self._db.execute("INSERT INTO games (created) VALUES (?)", (time.time(),))
                 game_id = int(cur.lastrowid or 0)
-                self._insert(game_id, 0, config)
+                self._insert(game_id, 0, config, True)
                 return game_id
 
             game_id = self._write(work)
@@ -554,11 +612,12 @@ class EventStore:
             return result
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def append(self, game_id: int, event: Event | Mapping[str, Any]) -> int:
+    def append(self, game_id: int, event: Event | Mapping[str, Any], *, by_hand: bool = False) -> int:
         """Append one event after checking the game still folds; return its position.
 
         A dict is parsed with ``scoring.events.parse_event`` first. ``EventError`` and the
         rules engine's ``RuleError`` propagate unchanged and nothing is stored.
+        ``by_hand``: the table wrote it (a phone), not the camera.
         """
         if isinstance(event, Mapping):
             event = parse_event(dict(event))
@@ -567,11 +626,13 @@ class EventStore:
             checked: list[Any] = []
 
             def work() -> int:
+                if self._db.execute("SELECT abandoned FROM games WHERE id = ?", (game_id,)).fetchone() not in (None, (None,)):
+                    raise GameClosedError(f"game {game_id} was abandoned; events go to the game that replaced it")
                 existing = self._load(game_id)  # re-checked against the file inside the lock
                 state = self._validate([*existing, event])
                 checked[:] = [existing, state]
                 position = len(existing)
-                self._insert(game_id, position, event)
+                self._insert(game_id, position, event, by_hand)
                 return position
 
             position = int(self._write(work))
@@ -586,20 +647,69 @@ class EventStore:
             self.backup()
         return position
 
-    def import_game(self, game_id: int, created: float | None, events: list[Event]) -> None:
-        """Store a whole game under its old id and creation time (``jasscam store recover``); it must fold."""
+    def import_game(
+        self,
+        game_id: int,
+        created: float | None,
+        events: list[Event],
+        by_hand: list[bool | None] | None = None,
+        abandoned: float | None = None,
+    ) -> None:
+        """Store a whole game under its old id and creation time (``jasscam store recover``); it must fold.
+
+        ``by_hand`` (per event; None where unknown) and ``abandoned`` keep what the old
+        store said about who wrote each event and whether the table left the game.
+        """
         self._validate(events)
+        marks = list(by_hand or [])
+        marks += [None] * (len(events) - len(marks))
         with self._lock:
             self._check_open()
 
             def work() -> None:
-                self._db.execute("INSERT INTO games (id, created) VALUES (?, ?)", (game_id, created or time.time()))
-                for position, event in enumerate(events):
-                    self._insert(game_id, position, event)
+                self._db.execute(
+                    "INSERT INTO games (id, created, abandoned) VALUES (?, ?, ?)",
+                    (game_id, created or time.time(), abandoned),
+                )
+                for position, (event, mark) in enumerate(zip(events, marks, strict=False)):
+                    self._insert(game_id, position, event, mark)
 
             self._write(work)
             self._note_seen(1, len(events))
             self._cache[game_id] = list(events)
+            self._changed.notify_all()
+
+    def abandon(self, game_id: int) -> None:
+        """Close an unfinished game: it stays readable, but is no longer the current game.
+
+        Raises StoreError for a game the rules engine already ended (it is finished, not
+        abandoned); abandoning twice keeps the first time.
+        """
+        with self._lock:
+            self._check_open()
+            if self._finished(self._load(game_id)):
+                raise StoreError(f"game {game_id} is already over; it cannot be abandoned")
+            self._write(
+                lambda: self._db.execute(
+                    "UPDATE games SET abandoned = coalesce(abandoned, ?) WHERE id = ?", (time.time(), game_id)
+                )
+            )
+            self._changed.notify_all()
+
+    def delete_game(self, game_id: int) -> None:
+        """Remove a game and all its events for good (the table asked for it)."""
+        with self._lock:
+            self._check_open()
+            count = len(self._load(game_id))  # UnknownGameError for a game that is not there
+
+            def work() -> None:
+                self._db.execute("UPDATE games SET deleting = 1 WHERE id = ?", (game_id,))
+                self._db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+                self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+
+            self._write(work)
+            self._note_seen(-1, -count)  # deleted on purpose: not lost, so the start-up check must not miss it
+            self._cache.pop(game_id, None)
             self._changed.notify_all()
 
     # -- waiting ----------------------------------------------------------------------
@@ -641,6 +751,10 @@ class EventStore:
 
     def __repr__(self) -> str:
         return f"EventStore({str(self.path)!r})"
+
+
+def _iso(unix: float) -> str:
+    return datetime.fromtimestamp(unix, UTC).isoformat(timespec="seconds")
 
 
 def config_summary(config: GameConfigured) -> str:

@@ -38,6 +38,8 @@ class Salvaged:
     events: list[Event]
     lost: int = 0
     source: str = ""
+    by_hand: list[bool | None] = field(default_factory=list)  # per event; None where the store did not say
+    abandoned: float | None = None
 
 
 @dataclass
@@ -95,11 +97,12 @@ def _row_count(db: sqlite3.Connection, game_id: int) -> int | None:
 def salvage_game(db: sqlite3.Connection, game_id: int, created: float | None, source: str) -> Salvaged:
     """The longest prefix of the game's events that can be read and still folds."""
     events: list[Event] = []
+    marks: list[bool | None] = []
+    marked = _has_column(db, "events", "by_hand")  # a store older than schema 2 did not note who wrote what
+    query = f"SELECT body, {'by_hand' if marked else 'NULL'} FROM events WHERE game_id = ? AND position = ?"
     while True:  # read by key, one row at a time: a bad page costs only its own rows
         try:
-            row = db.execute(
-                "SELECT body FROM events WHERE game_id = ? AND position = ?", (game_id, len(events))
-            ).fetchone()
+            row = db.execute(query, (game_id, len(events))).fetchone()
         except sqlite3.DatabaseError:
             break
         if row is None:
@@ -111,10 +114,29 @@ def salvage_game(db: sqlite3.Connection, game_id: int, created: float | None, so
         if (not events) != isinstance(event, GameConfigured):
             break
         events.append(event)
+        marks.append(None if row[1] is None else bool(row[1]))
     events = events[: _folding_prefix(events)]
     total = _row_count(db, game_id)  # None when even the count cannot be read
     lost = max(0, total - len(events)) if total is not None else 0
-    return Salvaged(game_id, created, events, lost, source)
+    return Salvaged(game_id, created, events, lost, source, marks[: len(events)], _abandoned(db, game_id))
+
+
+def _has_column(db: sqlite3.Connection, table: str, column: str) -> bool:
+    try:
+        return any(row[1] == column for row in db.execute(f"PRAGMA table_info({table})").fetchall())
+    except sqlite3.DatabaseError:
+        return False
+
+
+def _abandoned(db: sqlite3.Connection, game_id: int) -> float | None:
+    """When the table left the game unfinished, if the store says so and can still be read there."""
+    if not _has_column(db, "games", "abandoned"):
+        return None
+    try:
+        row = db.execute("SELECT abandoned FROM games WHERE id = ?", (game_id,)).fetchone()
+    except sqlite3.DatabaseError:
+        return None
+    return None if row is None or row[0] is None else float(row[0])
 
 
 def _folds(events: list[Event]) -> bool:
@@ -213,7 +235,7 @@ def recover(path: Path, target: Path | None = None) -> tuple[Report, Path]:
         raise StoreError(f"{out} exists already; choose another target")
     with EventStore(out, reserve_bytes=0, reserve_file_bytes=0) as store:
         for game in report.games:
-            store.import_game(game.game_id, game.created, game.events)
+            store.import_game(game.game_id, game.created, game.events, game.by_hand, game.abandoned)
         store.checkpoint()
     if target is None:
         stamp = time.strftime("%Y%m%dT%H%M%S")

@@ -26,10 +26,10 @@ from typing import Any, Protocol
 import numpy as np
 
 from jasscam.store import EventStore
-from scoring.events import CardCorrected, CardPlayed, Event, RoundStarted
+from scoring.events import CardCorrected, CardPlayed, Event, EventVoided, RoundStarted
 from scoring.game import fold, resolve
 from vision.detection import Detection, FrameDetections
-from vision.tracker.reread import CardReread, correction
+from vision.tracker.reread import SecondThought, correction
 from vision.tracker.tracker import TrackerEvent
 
 log = logging.getLogger(__name__)
@@ -156,13 +156,14 @@ class GameTracker:
         return out
 
 
-def reread_correction(store: EventStore, game_id: int, reread: CardReread) -> CardCorrected | None:
-    """The tracker reconsidered a card it reported: the ``card_corrected`` that points at
-    that card's event in this game's log (phones may have stored events in between), or
-    None (logged) when the round holds no such card any more."""
+def reread_correction(store: EventStore, game_id: int, reread: SecondThought) -> CardCorrected | EventVoided | None:
+    """The tracker reconsidered a card it reported: the ``card_corrected`` (a reread) or
+    ``event_voided`` (a card taken back) that points at that card's event in this game's
+    log (phones may have stored events in between), or None (logged) when the round holds
+    no such card any more."""
     fix = correction(store.events(game_id), reread)
     if fix is None:
-        log.info("reread of %s as %s: no such card in the round; dropped", reread.was, reread.card)
+        log.info("second thought on %s (%s): no such card in the round; dropped", getattr(reread, "was", reread.card), reread.type)
     return fix
 
 

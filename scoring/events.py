@@ -27,6 +27,8 @@ CONTRACTS: Final[tuple[str, ...]] = ("eicheln", "schilten", "rosen", "schellen",
 VARIANTS: Final[tuple[str, ...]] = ("schieber", "speck")
 BLOCKS: Final[tuple[str, ...]] = ("weis", "stoeck", "tricks")
 MULTIPLIER_TABLES: Final[tuple[str, ...]] = ("default", "common", "ascending", "custom")
+#: The camera image's edges, counter-clockwise as seen on screen.
+IMAGE_EDGES: Final[tuple[str, ...]] = ("bottom", "right", "top", "left")
 
 
 class EventError(ValueError):
@@ -83,6 +85,10 @@ class GameConfigured:
     #: Speck: how many of the ``speck_games`` were played on paper before (their points
     #: are ``prior_totals``); the series ends after the rest is played here.
     prior_games: int = 0
+    #: Which edge of the camera image each seat sits at, seat 0 first (the table's
+    #: layout; the camera's evidence on who laid a card and who took a trick is read
+    #: against it). None: not recorded, seat 0 at the bottom and play counter-clockwise.
+    seat_edges: tuple[str, str, str, str] | None = None
     t: float | None = None
     type: str = field(default="game_configured", init=False)
 
@@ -371,6 +377,13 @@ def _validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
             out["prior_totals"] = _prior_totals(out)
         if "prior_games" in out or out.get("variant") == "speck":
             out["prior_games"] = _prior_games(out)
+        edges = out.get("seat_edges")
+        if edges is not None:
+            if not isinstance(edges, (list, tuple)) or sorted(edges) != sorted(IMAGE_EDGES):
+                raise EventError(
+                    f"seat_edges must name each image edge ({', '.join(IMAGE_EDGES)}) once, seat 0 first, got {edges!r}"
+                )
+            out["seat_edges"] = tuple(edges)
     elif cls is RoundStarted:
         out["forehand"] = _seat(out.get("forehand"), "forehand")
         if out.get("contract") not in CONTRACTS:

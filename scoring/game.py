@@ -45,7 +45,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, Final
 
 from scoring.cards import CARD_INDEX
 from scoring.ending import decide
@@ -96,11 +96,22 @@ class RuleError(ValueError):
 # --------------------------------------------------------------------------- state types
 
 
+#: A Weis entered once this many tricks of the round are complete is late (000: it is
+#: announced on the first trick, its cards are shown on the second).
+WEIS_LATE_AFTER_TRICKS: Final[int] = 2
+
+
 @dataclass(frozen=True)
 class Flag:
     """A warning for the table. ``ref``: the event it is about; ``evidence_ref``: the later
     event that proved it (e.g. the card of the suit that was kept back); ``rule``: the
-    Speck Jass rule section for misplays."""
+    Speck Jass rule section for misplays.
+
+    ``message`` is German with seats counted from 0 (for logs and the CLI); ``cards``
+    (the card ids concerned), ``other`` (a second seat: whose turn it was, who won the
+    trick, who should be forehand) and ``trick`` (0-based) let a screen say the same in
+    its own language with the players' names.
+    """
 
     code: str
     message: str
@@ -109,6 +120,9 @@ class Flag:
     seat: int | None = None
     evidence_ref: int | None = None
     rule: str | None = None
+    cards: tuple[str, ...] = ()
+    other: int | None = None
+    trick: int | None = None
 
 
 @dataclass(frozen=True)
@@ -300,6 +314,18 @@ class GameState:
         """The seat whose Stöck call would count right now (enables the button), or None."""
         return self.round.stoeck.window_seat if self.round else None
 
+    @property
+    def weis_open(self) -> bool:
+        """Whether a Weis entered now would count by its timing (no ``weis_late``).
+
+        A Weis is announced on the first trick and its cards are shown on the second
+        (000), which is when the table enters it: so until the second trick is complete.
+        """
+        r = self.round
+        if r is None or self.game_over is not None or self.variant == "speck" or r.complete or r.abandoned:
+            return False
+        return len(r.tricks) < WEIS_LATE_AFTER_TRICKS
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form; see docs/events.md for the fields."""
         out = _jsonable(asdict(self))
@@ -307,6 +333,7 @@ class GameState:
         out["contract"] = self.contract
         out["to_play"] = self.to_play
         out["stoeck_window"] = self.stoeck_window
+        out["weis_open"] = self.weis_open
         out["totals"] = [b.to_dict() for b in self.totals]
         out["sheet"] = [
             {**_jsonable(asdict(row)), "written": [b.to_dict() for b in row.written], "totals": [b.to_dict() for b in row.totals]}
@@ -598,7 +625,7 @@ class _Folder:
                 )
             want = self.next_forehand()
             if want is not None and ev.forehand != want:
-                self.flag("forehand_order", f"Vorhand wäre Platz {want}, nicht {ev.forehand}", pos, ev.forehand)
+                self.flag("forehand_order", f"Vorhand wäre Platz {want}, nicht {ev.forehand}", pos, ev.forehand, other=want)
         mult = 1 if self.speck else _multiplier(ev.contract, cfg.multipliers, cfg.custom_multipliers)
         trump = trump_suit(ev.contract)
         self.rounds.append(
@@ -618,9 +645,17 @@ class _Folder:
             leading = not r.table
             lead = "ausgespielt" if leading else "gespielt"
             rule = ("2.8.3" if leading else "2.8.6") if self.speck else None
-            self.flag("out_of_turn", f"Platz {ev.seat} hat {lead}, an der Reihe war Platz {expected}", pos, ev.seat, rule=rule)
+            self.flag(
+                "out_of_turn",
+                f"Platz {ev.seat} hat {lead}, an der Reihe war Platz {expected}",
+                pos,
+                ev.seat,
+                rule=rule,
+                cards=(ev.card,),
+                other=expected,
+            )
         if ev.card in {p.card for p in r.plays}:
-            self.flag("card_already_played", f"{ev.card} wurde in dieser Runde schon gespielt", pos, ev.seat)
+            self.flag("card_already_played", f"{ev.card} wurde in dieser Runde schon gespielt", pos, ev.seat, cards=(ev.card,))
         card = PlayedCard(ev.seat, ev.card, pos, self.rulings.get(pos) == "penalty")
         if ev.source == "deduced":
             r.deduced.add(pos)
@@ -695,6 +730,8 @@ class _Folder:
                 f"Platz {ev.seat} hat den Stich eingezogen, gewonnen hat Platz {trick.winner} (Karte richtig erkannt?)",
                 pos,
                 ev.seat,
+                other=trick.winner,
+                trick=trick.index,
             )
         r.table = []
         if ev.unseen is not None:
@@ -706,6 +743,8 @@ class _Folder:
                     f"aus den übrigen Karten der Runde ergibt sich {filled.card} (bitte prüfen)",
                     pos,
                     ev.unseen,
+                    cards=(filled.card,),
+                    trick=trick.index,
                 )
 
     def collect_with_gap(self, r: _Round, pos: int, ev: TrickCollected) -> None:
@@ -738,6 +777,7 @@ class _Folder:
             "(bis dahin zählt der Stich nur mit den drei gesehenen Karten)",
             pos,
             ev.unseen,
+            trick=trick.index,
         )
 
     def next_fill(self, fills: dict[int, tuple[int, CardPlayed]]) -> Fill | None:
@@ -770,7 +810,7 @@ class _Folder:
             parts = evaluate_each(ev.weis) if ev.weis else evaluate(ev.cards)
         except WeisError as exc:
             raise RuleError(f"not a Weis: {exc}", pos) from None
-        late = len(r.tricks) >= 2
+        late = len(r.tricks) >= WEIS_LATE_AFTER_TRICKS
         if late:
             self.flag("weis_late", "Weis nach dem zweiten Stich angesagt: zählt nicht", pos, ev.seat)
         # A Weis this seat has already declared (in time) is not counted twice; the rest
@@ -819,7 +859,7 @@ class _Folder:
             code, message, evidence = _illegal_reason(play.card, hand, before, r.contract)
             ev_ref = next((r.plays[j].ref for j in mine[n + 1 :] if r.plays[j].card == evidence), None)
             r.checked.add(play.ref)
-            self.flag(code, message, play.ref, seat, evidence_ref=ev_ref)
+            self.flag(code, message, play.ref, seat, evidence_ref=ev_ref, cards=(play.card,) + ((evidence,) if evidence else ()))
 
     def check_weis_cards(self, r: _Round) -> None:
         owner = {p.card: p.seat for p in r.plays}
@@ -830,8 +870,9 @@ class _Folder:
             missing = r.complete and any(c not in owner or owner[c] != d.seat for c in d.cards)
             if wrong or missing:
                 d.not_in_hand = True
-                what = ", ".join(wrong) if wrong else ", ".join(c for c in d.cards if owner.get(c) != d.seat)
-                self.flag("weis_not_in_hand", f"Weis von Platz {d.seat}: {what} nicht in dieser Hand", d.ref, d.seat)
+                concerned = tuple(wrong) if wrong else tuple(c for c in d.cards if owner.get(c) != d.seat)
+                what = ", ".join(concerned)
+                self.flag("weis_not_in_hand", f"Weis von Platz {d.seat}: {what} nicht in dieser Hand", d.ref, d.seat, cards=concerned)
 
     def round_complete(self, r: _Round) -> None:
         r.stoeck.on_round_counted()

@@ -30,7 +30,7 @@ from typing import Any, Final
 import cv2
 import numpy as np
 
-from scoring.events import Event, EventError, dumps, parse_event
+from scoring.events import Event, EventError, GameConfigured, dumps, parse_event
 
 FORMAT: Final[str] = "jasscam-recording"
 VERSION: Final[int] = 1
@@ -207,7 +207,19 @@ class Recording:
 
     @property
     def seat_layout(self) -> dict[int, str]:
+        """Which image edge each seat sat at: as the game's ``game_configured`` recorded it
+        (the game's own log is its truth), else ``recording.json``'s ``seat_layout``
+        (recordings from before the event log held the layout), else seat 0 at the bottom."""
+        config = next((e for e in self.events if isinstance(e, GameConfigured)), None)
+        if config is not None and config.seat_edges is not None:
+            return dict(enumerate(config.seat_edges))
         return {int(k): v for k, v in self.meta.get("seat_layout", DEFAULT_SEAT_LAYOUT).items()}
+
+    @property
+    def seat_edges(self) -> tuple[str, str, str, str]:
+        """``seat_layout`` as the event schema's ``seat_edges``: seat 0's edge first."""
+        layout = self.seat_layout
+        return (layout[0], layout[1], layout[2], layout[3])
 
     @property
     def deck(self) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 import json
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,11 +36,13 @@ from scoring.events import (
 from web.auth import COOKIE, SESSION_MAX_AGE_S, PinGuard, authorize, check_pin, signed_in
 from web.enroll import register_enroll
 from web.errors import ApiError, error_response
+from web.games import end_running, game_status, running_game
 from web.hosts import HostCheck
 from web.i18n import LANGUAGES, STRINGS, pick_language
 from web.live import Hub, TooManyClients
 from web.speck import register_speck
 from web.store import EventStore
+from web.trickshot import FrameAt, Seen, annotate, card_namer, jpeg
 from web.view import fold_state, game_view, sheet_csv
 
 #: Event types a phone may write; ``game_configured`` only through the set-up form.
@@ -73,10 +75,11 @@ END_ORDERS = (("weis", "stoeck", "tricks"), ("stoeck", "weis", "tricks"), ("tric
 class BadRequest(Exception):
     """A request the dashboard refuses; becomes ``{"error": message}`` with ``status``."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, flag: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
+        self.flag = flag  # the engine's flag behind a refused button, for the phone to word
 
 
 def camera_status(status: Mapping[str, Any]) -> dict[str, Any]:
@@ -118,6 +121,12 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
+def loopback(host: str | None) -> bool:
+    """Whether the server listens on this machine only (``--host 127.0.0.1``): then a
+    phone cannot reach it at the LAN address, and the QR code must not offer that."""
+    return host in ("127.0.0.1", "localhost", "::1") or bool(host and host.startswith("127."))
+
+
 def _json_body() -> dict[str, Any]:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
@@ -141,9 +150,9 @@ def refuse_if_flagged(events: list[Any], event: Any) -> None:
         state = fold([*events, event])
     except (EventError, RuleError) as exc:
         raise BadRequest(str(exc)) from None
-    for flag in state.flags:
-        if flag.ref == len(events):
-            raise BadRequest(flag.message)
+    for flag in state.to_dict()["flags"]:
+        if flag["ref"] == len(events):
+            raise BadRequest(flag["message"], flag=flag)
 
 
 def config_from_form(data: dict[str, Any]) -> tuple[GameConfigured, str]:
@@ -154,7 +163,9 @@ def config_from_form(data: dict[str, Any]) -> tuple[GameConfigured, str]:
     edge = data.get("edge", "bottom")
     if edge not in EDGES:
         raise BadRequest(f"edge must be one of {', '.join(EDGES)}")
-    raw: dict[str, Any] = {"type": "game_configured", "players": players}
+    # Seat 0 sits at ``edge``, the others follow counter-clockwise (as the set-up shows).
+    seat_edges = [EDGES[(EDGES.index(edge) + seat) % 4] for seat in range(4)]
+    raw: dict[str, Any] = {"type": "game_configured", "players": players, "seat_edges": seat_edges}
     for key in ("variant", "target", "target_rule", "multipliers", "custom_multipliers", "end_order", "prior_totals"):
         if data.get(key) is not None:
             raw[key] = data[key]
@@ -187,6 +198,8 @@ def create_app(
     heartbeat: float = 15.0,
     status: Callable[[], Mapping[str, Any]] | None = None,
     allowed_hosts: tuple[str, ...] = (),
+    frame_at: FrameAt | None = None,
+    recognize: Callable[[Any], Sequence[Seen]] | None = None,
 ) -> Flask:
     """The dashboard app over ``store``.
 
@@ -197,6 +210,8 @@ def create_app(
     QR code); default: the address the start page was requested at. ``status``: the
     appliance's status (``Pipeline.status()``: ``{"source": {"name", "state", "error"}}``),
     polled once a second; phones see a banner while the camera is not live.
+    ``frame_at(game, position)``: the recorded frame at that event's time, and
+    ``recognize(frame)``: the recogniser, for the Verlauf's pictures (web.trickshot).
     """
     app = Flask(__name__)
     app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 3600  # card pictures, CSS, JS: phones revalidate hourly
@@ -209,9 +224,14 @@ def create_app(
     app.config["MAX_FORM_MEMORY_SIZE"] = MAX_JSON_BYTES
     hosts = HostCheck(public_url, allowed_hosts)
     guard = PinGuard(pin, Path(settings_path) if settings_path is not None else None)
+
+    def view_of(game_id: int, events: list[Any]) -> dict[str, Any]:
+        """The game view with the store's record of who wrote what and whether it was abandoned."""
+        return game_view(game_id, events, store.by_hand(game_id), store.abandoned(game_id))
+
     hub = Hub(
         store,
-        game_view,
+        view_of,
         queue_size=queue_size,
         max_clients=max_clients,
         max_per_client=max_per_client,
@@ -251,7 +271,7 @@ def create_app(
             return public_url
         url = request.host_url.rstrip("/") + "/"
         host = request.host.rsplit(":", 1)[0] if not request.host.startswith("[") else request.host
-        if host in ("localhost", "127.0.0.1", "[::1]"):
+        if host in ("localhost", "127.0.0.1", "[::1]") and not loopback(app.config.get("JASSCAM_LISTEN_HOST")):
             # The appliance's own screen asked: a phone cannot open "localhost", so the
             # QR code gets the address this machine has on the table's network.
             lan = lan_address()
@@ -262,7 +282,7 @@ def create_app(
 
     @app.errorhandler(BadRequest)
     def bad_request(exc: BadRequest) -> Response:
-        response = jsonify(error=exc.message)
+        response = jsonify(error=exc.message, **({"flag": exc.flag} if exc.flag else {}))
         response.status_code = exc.status
         return response
 
@@ -318,7 +338,15 @@ def create_app(
         qr = segno.make(url, error="m")
         buf = io.BytesIO()
         qr.save(buf, kind="svg", scale=6, border=2, dark="#000", light="#fff", xmldecl=False, svgns=True, omitsize=True)
-        return page("start.html", current=current, url=url, qr_svg=buf.getvalue().decode())
+        return page(
+            "start.html",
+            current=current,
+            running=running_game(store),
+            enroll_url="/enroll/" if "enroll" in app.blueprints else None,
+            local_only=loopback(app.config.get("JASSCAM_LISTEN_HOST")),
+            url=url,
+            qr_svg=buf.getvalue().decode(),
+        )
 
     @app.get("/setup")
     def setup() -> str:
@@ -329,6 +357,7 @@ def create_app(
             end_orders=[",".join(o) for o in END_ORDERS],
             blocks=BLOCKS,
             edges=EDGES,
+            running=running_game(store),
             speck_url="/speck/setup" if "speck" in app.blueprints else None,
         )
 
@@ -338,7 +367,7 @@ def create_app(
         config = events[0] if events else None
         if isinstance(config, GameConfigured) and config.variant == "speck" and "speck" in app.blueprints:
             return redirect(f"/speck/{game_id}")  # Speck Jass has its own screens (web.speck)
-        return page("game.html", game_id=game_id, edge=guard.edge(game_id))
+        return page("game.html", game_id=game_id, edge=guard.edge(game_id), pictures=frame_at is not None)
 
     @app.get("/live")
     def live() -> Any:
@@ -369,13 +398,13 @@ def create_app(
         out = []
         for summary in store.games():
             row = dict(summary)
+            row["status"] = game_status(row)
             try:
-                view = game_view(int(row["id"]), store.events(int(row["id"])))
-                state = view.get("state") or {}
+                state = fold_state(store.events(int(row["id"])))
                 row["totals"] = state.get("totals")
+                row["player_totals"] = state.get("player_totals")
                 row["game_over"] = state.get("game_over")
-                row["winner"] = state.get("winner")
-                row["rounds"] = len(state.get("rounds", []))
+                row["rounds"] = len(state.get("sheet", []))
             except Exception as exc:  # one unreadable game must not hide the others
                 row["error"] = str(exc)
             out.append(row)
@@ -383,9 +412,38 @@ def create_app(
 
     @app.get("/api/games/<int:game_id>")
     def api_game(game_id: int) -> Response:
-        view = game_view(game_id, known_game(game_id))
+        view = view_of(game_id, known_game(game_id))
         view["edge"] = guard.edge(game_id)
         return jsonify(view)
+
+    @app.get("/api/camera")
+    def api_camera() -> Response:
+        """Is the camera running (and if not, why), and is there a live picture (web.mounting's, behind the PIN)."""
+        return jsonify(status=hub.read_status(), picture="mounting" in app.extensions)
+
+    @app.get("/api/games/<int:game_id>/frame/<int:position>.jpg")
+    def api_frame(game_id: int, position: int) -> Response:
+        """The recorded picture at the time of event ``position``, the cards read outlined and named.
+
+        It shows the table, so like the live picture (web.mounting) it needs the table PIN.
+        """
+        authorize()
+        events = known_game(game_id)
+        if not 0 <= position < len(events):
+            raise BadRequest(f"game {game_id} has no event {position}", 404)
+        frame = frame_at(game_id, position) if frame_at is not None else None
+        if frame is None:
+            raise BadRequest("no recorded picture of this moment", 404)
+        try:
+            on_table = {pc["card"] for pc in (fold_state(events[: position + 1]).get("round") or {}).get("trick", [])}
+        except Exception:  # a game a newer engine rejects: the picture still helps
+            on_table = set()
+        seen = recognize(frame) if recognize is not None else []
+        picture = annotate(frame, seen, card_namer(STRINGS[lang()]), on_table)
+        response = make_response(jpeg(picture))
+        response.mimetype = "image/jpeg"
+        response.headers["Cache-Control"] = "private, max-age=3600"  # a recorded moment never changes
+        return response
 
     @app.get("/api/games/<int:game_id>/stream")
     def api_stream(game_id: int) -> Response:
@@ -431,6 +489,11 @@ def create_app(
         """Whether this phone is signed in, and whether the appliance still waits for its first set-up."""
         return jsonify(signed_in=signed_in(), claimed=guard.claimed)
 
+    @app.get("/api/running")
+    def api_running() -> Response:
+        """The game that still runs (set-up asks before a new game ends it), or null."""
+        return jsonify(running=running_game(store))
+
     @app.post("/api/games")
     def api_new_game() -> Response:
         data = _json_body()
@@ -448,12 +511,14 @@ def create_app(
                     ) from None
                 raise
         config, edge = config_from_form(data)
-        try:
-            game_id = store.new_game(config)
-        except (EventError, RuleError) as exc:
-            raise BadRequest(str(exc)) from None
-        except OSError as exc:
-            raise BadRequest(str(exc), 507) from None
+        with write_lock:
+            try:
+                end_running(store, data.get("end_running"))
+                game_id = store.new_game(config)
+            except (EventError, RuleError) as exc:
+                raise BadRequest(str(exc)) from None
+            except OSError as exc:  # the disk is full and the store's reserve used up
+                raise BadRequest(str(exc), 507) from None
         guard.set_edge(game_id, edge)
         if new_pin not in (None, ""):
             g.jasscam_session = guard.set_pin(str(new_pin))  # this phone stays signed in, the others sign in again
@@ -477,18 +542,30 @@ def create_app(
             events = known_game(game_id)
             count = len(events)
             if expect is not None and expect != str(count):
-                raise BadRequest(
-                    f"the game changed meanwhile ({count} events, you saw {expect}); look again and retry", 409
+                raise ApiError(
+                    f"the game changed meanwhile ({count} events, you saw {expect}); look again and retry", 409, "changed"
                 )
             if kind in REFUSE_IF_FLAGGED:
                 refuse_if_flagged(events, event)
             try:
-                position = store.append(game_id, event)
+                position = store.append(game_id, event, by_hand=True)
             except (EventError, RuleError) as exc:
                 raise BadRequest(str(exc)) from None
             except OSError as exc:  # the disk is full and the store's reserve used up
                 raise BadRequest(str(exc), 507) from None
         return jsonify(position=position, event=event_to_dict(event))
+
+    @app.delete("/api/games/<int:game_id>")
+    def api_delete_game(game_id: int) -> Response:
+        """The table deletes a game for good (a test game, a mistaken start)."""
+        authorize()
+        with write_lock:
+            known_game(game_id)
+            try:
+                store.delete_game(game_id)
+            except OSError as exc:  # the disk is full and the store's reserve used up
+                raise BadRequest(str(exc), 507) from None
+        return jsonify(deleted=game_id)
 
     @app.get("/healthz")
     def healthz() -> Response:

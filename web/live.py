@@ -111,7 +111,11 @@ class _Feed(threading.Thread):
             if hub.stopping.is_set():
                 return
             if count > self.count:
-                self._broadcast_events()
+                try:
+                    self._broadcast_events()
+                except Exception:  # the game was deleted meanwhile: end its streams as above
+                    hub.drop_game(self.game_id)
+                    return
             self._check_new_game()
             self._check_status()
             if not hub.has_clients(self.game_id) and hub.retire(self):

@@ -101,6 +101,7 @@ def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080, *, spare_threads:
     """Start ``app`` on ``host:port`` (port 0: any free port) in a daemon thread."""
     hub = app.extensions.get("jasscam_hub")
     live = hub.max_clients if hub is not None else 0
+    app.config["JASSCAM_LISTEN_HOST"] = host  # the start page's QR code offers only an address served
     threads = live + spare_threads
     # The camera, the models and the store need descriptors of their own: keep 256 for them.
     files = _raise_open_file_limit(threads + SPARE_CONNECTIONS + 256)

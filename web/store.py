@@ -20,19 +20,38 @@ class EventStore(Protocol):
         ...
 
     def current_game(self) -> int | None:
-        """The newest game, or None when there is none."""
+        """The newest game that was not abandoned, or None when there is none."""
         ...
 
     def games(self) -> list[dict[str, Any]]:
-        """One summary dict per game (``id``, ``created``, ``config``, ``events``, ``finished``)."""
+        """One summary dict per game (``id``, ``created``, ``config``, ``events``, ``finished``, ``abandoned``)."""
+        ...
+
+    def by_hand(self, game_id: int) -> list[bool | None]:
+        """Per position: True if a phone wrote the event, False the camera, None if unknown."""
+        ...
+
+    def abandoned(self, game_id: int) -> str | None:
+        """When the table ended the game unfinished (ISO 8601), or None."""
+        ...
+
+    def abandon(self, game_id: int) -> None:
+        """Close an unfinished game (it stays readable, no longer current)."""
+        ...
+
+    def delete_game(self, game_id: int) -> None:
+        """Remove a game and its events for good."""
         ...
 
     def events(self, game_id: int) -> list[Event]:
         """The game's events in order."""
         ...
 
-    def append(self, game_id: int, event: Event) -> int:
-        """Append if the game still folds; raises EventError/RuleError and stores nothing otherwise."""
+    def append(self, game_id: int, event: Event, *, by_hand: bool = False) -> int:
+        """Append if the game still folds; raises EventError/RuleError and stores nothing otherwise.
+
+        ``by_hand``: the table wrote it on a phone (undo takes back these, not camera events).
+        """
         ...
 
     def wait(self, game_id: int, after: int, timeout: float) -> int:

@@ -14,7 +14,7 @@ import csv
 import io
 from typing import Any
 
-from scoring.events import CardCorrected, Event, event_to_dict
+from scoring.events import CardCorrected, CardPlayed, Event, TrickCollected, event_to_dict
 
 
 def fold_state(events: list[Event]) -> dict[str, Any]:
@@ -25,15 +25,47 @@ def fold_state(events: list[Event]) -> dict[str, Any]:
     return state
 
 
-def event_rows(events: list[Event]) -> list[dict[str, Any]]:
-    """Each event as JSON with ``pos``, ``voided`` and the positions of its corrections."""
+#: Camera reads below this confidence are marked on the phones, for the table to confirm
+#: or correct with one tap: a wrong read must not look like a sure one.
+UNSURE_BELOW = 0.6
+
+
+def _written_by_hand(event: Event) -> bool:
+    """Who wrote an event stored before the store kept it: the camera writes cards it saw and
+    collections, the phones everything else (a reread correction from the camera looks
+    like a phone's; such old games are the only place the guess is made)."""
+    if isinstance(event, CardPlayed):
+        return event.source == "manual"
+    return not isinstance(event, TrickCollected)
+
+
+def event_rows(events: list[Event], by_hand: list[bool | None] | None = None) -> list[dict[str, Any]]:
+    """Each event as JSON with ``pos``, ``voided``, ``by_hand`` and the positions of its corrections.
+
+    ``by_hand``: per position whether a phone wrote it (the store's record); missing or
+    None entries are guessed from the event type.
+    """
     from scoring.game import voided_positions
 
     voided = voided_positions(events)
-    rows = [{"pos": i, **event_to_dict(e), "voided": i in voided} for i, e in enumerate(events)]
+    marks = by_hand or []
+    rows = [
+        {
+            "pos": i,
+            **event_to_dict(e),
+            "voided": i in voided,
+            "by_hand": marks[i] if i < len(marks) and marks[i] is not None else _written_by_hand(e),
+        }
+        for i, e in enumerate(events)
+    ]
     for i, e in enumerate(events):
         if isinstance(e, CardCorrected) and 0 <= e.ref < len(rows) and i not in voided:
             rows[e.ref].setdefault("corrected_by", []).append(i)
+    for row, e in zip(rows, events, strict=True):
+        # A camera read the table should look at: below UNSURE_BELOW and nobody confirmed
+        # or corrected it yet (a confirmation is a correction to the same card).
+        if isinstance(e, CardPlayed) and e.confidence is not None and e.confidence < UNSURE_BELOW:
+            row["unsure"] = not row.get("corrected_by") and not row["voided"]
     return rows
 
 
@@ -46,14 +78,37 @@ def contract_factors(config: dict[str, Any]) -> dict[str, int]:
     return {c: multiplier(c, table, config.get("custom_multipliers")) for c in CONTRACTS}
 
 
-def game_view(game_id: int, events: list[Event]) -> dict[str, Any]:
+def undo_target(rows: list[dict[str, Any]]) -> int | None:
+    """The position ↶ takes back: the table's last action by hand that still counts.
+
+    Camera events are never its target (a card or a collection the camera logged after a
+    correction must not vanish by surprise; the history voids one explicitly), nor an
+    undo itself (pressing ↶ twice steps back twice; the history restores a voided row).
+    """
+    for row in reversed(rows):
+        if row["by_hand"] and not row["voided"] and row["type"] not in ("event_voided", "game_configured"):
+            return int(row["pos"])
+    return None
+
+
+def game_view(
+    game_id: int, events: list[Event], by_hand: list[bool | None] | None = None, abandoned: str | None = None
+) -> dict[str, Any]:
     """The whole view of one game, as the snapshot the dashboard renders.
 
     ``state`` is the fold's ``to_dict()`` without ``rounds`` (every trick of every
     finished round): the screens need the current ``round`` and the ``sheet``, and
     leaving the rest out keeps each SSE frame small. The JSON export has everything.
+    ``abandoned``: when the table ended this game unfinished (the store's record).
     """
-    view: dict[str, Any] = {"game": game_id, "count": len(events), "events": event_rows(events)}
+    rows = event_rows(events, by_hand)
+    view: dict[str, Any] = {
+        "game": game_id,
+        "count": len(events),
+        "events": rows,
+        "undo": undo_target(rows),
+        "abandoned": abandoned,
+    }
     try:
         state = fold_state(events)
         view["factors"] = contract_factors(state["config"])

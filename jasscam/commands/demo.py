@@ -13,6 +13,7 @@ import argparse
 import sys
 import tempfile
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 NAME = "demo"
@@ -57,6 +58,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"jasscam demo: {exc}", file=sys.stderr)
         return 2
     configured = next((e for e in recording.events if isinstance(e, GameConfigured)), GameConfigured())
+    # The game at the demo table is laid out as the recorded one was: the tracker reads the
+    # camera's evidence against the seats' edges from the game's log.
+    configured = replace(configured, seat_edges=recording.seat_edges)
     try:
         config = validate(
             {

@@ -131,7 +131,7 @@ def replay_recording(
         recording.frames(),
         recording.events,
         recognize,
-        seat_layout={str(k): v for k, v in recording.seat_layout.items()},
+        seat_layout={"edges": list(recording.seat_edges)},
         gate=gate,
         realtime=realtime,
         fps=recording.fps,

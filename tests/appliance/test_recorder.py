@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -208,3 +209,23 @@ def test_a_recording_cut_off_by_kill_9_still_opens_and_plays(tmp_path: Path, gra
     frames = sum(1 for _ in rec.frames())
     assert frames >= 30
     assert rec.events and event_to_dict(rec.events[0])["type"] == "game_configured"
+
+
+def test_a_game_whose_seat_0_sits_at_the_top_is_recorded_with_that_layout(
+    tmp_path: Path, source_recording: Path, round1: list[Event]
+) -> None:
+    # Recordings used to say "seat 0 at the bottom" whatever the table set up, so a replay
+    # read the camera's evidence (whose hand, who took the trick) against the wrong edges.
+    store = EventStore(tmp_path / "g.db")
+    recorder = Recorder(tmp_path / "recordings", store, fps=50, width=160, lossless=True)
+    game = store.new_game(replace(config(), seat_edges=("top", "left", "bottom", "right")))
+    store.append(game, round1[0])
+    recorder.start()
+    Pipeline(
+        RecordingSource(source_recording, realtime=False), detect, SimpleTracker(), store, on_frame=recorder.offer
+    ).run(timeout=30)
+    recorder.stop()
+    assert recorder.folder is not None
+    rec = Recording.open(recorder.folder)
+    assert rec.meta["seat_layout"] == {"0": "top", "1": "left", "2": "bottom", "3": "right"}
+    assert rec.seat_edges == ("top", "left", "bottom", "right")

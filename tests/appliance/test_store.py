@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from jasscam.store import MIGRATIONS, SCHEMA_VERSION, EventStore, StoreError, UnknownGameError
+from jasscam.store import MIGRATIONS, SCHEMA_VERSION, EventStore, GameClosedError, StoreError, UnknownGameError
 from scoring.events import CardPlayed, EventError, GameConfigured, RoundStarted, TrickCollected, event_to_dict
 from scoring.game import RuleError
 from tests.appliance.gamegen import config, round_events
@@ -272,3 +272,73 @@ def test_games_reports_a_game_over_as_finished(tmp_path: Path) -> None:
     for e in round_events(seed=8):
         store.append(game, e)
     assert store.games()[0]["finished"] is True
+
+
+def test_each_event_says_whether_the_table_or_the_camera_wrote_it(tmp_path: Path) -> None:
+    with EventStore(tmp_path / "g.db") as store:
+        game = store.new_game(config())
+        events = round_events(seed=1)
+        store.append(game, events[0], by_hand=True)
+        store.append(game, events[1])
+    with EventStore(tmp_path / "g.db") as again:
+        assert again.by_hand(game) == [True, True, False]
+
+
+def test_a_version_1_store_is_upgraded_and_its_old_events_are_marked_unknown(tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    db = sqlite3.connect(path, isolation_level=None)
+    db.executescript(f"BEGIN;\n{MIGRATIONS[0]}\nPRAGMA user_version = 1;\nCOMMIT;")
+    db.execute("INSERT INTO games (id, created) VALUES (1, 0)")
+    db.execute(
+        "INSERT INTO events (game_id, position, type, body, stored) VALUES (1, 0, 'game_configured', ?, 0)",
+        ('{"type": "game_configured", "v": 1}',),
+    )
+    db.close()
+    with EventStore(path) as store:
+        assert store.schema_version == SCHEMA_VERSION
+        assert store.by_hand(1) == [None]
+        assert store.games()[0]["abandoned"] is None
+
+
+def test_an_abandoned_game_stays_readable_but_is_no_longer_current(tmp_path: Path) -> None:
+    with EventStore(tmp_path / "g.db") as store:
+        old = store.new_game(config())
+        store.append(old, round_events(seed=1)[0])
+        store.abandon(old)
+        assert store.current_game() is None  # the camera's events go nowhere until a new game
+        new = store.new_game(config())
+        assert store.current_game() == new
+        store.delete_game(new)
+        assert store.current_game() is None  # the abandoned game does not come back to life
+        (summary,) = store.games()
+        assert summary["id"] == old and summary["abandoned"] is not None and not summary["finished"]
+        assert len(store.events(old)) == 2
+
+
+def test_deleting_a_game_removes_it_and_only_it_for_good(tmp_path: Path) -> None:
+    with EventStore(tmp_path / "g.db") as store:
+        keep = store.new_game(config())
+        gone = store.new_game(config())
+        store.append(gone, round_events(seed=1)[0])
+        store.delete_game(gone)
+        with pytest.raises(UnknownGameError):
+            store.events(gone)
+        with pytest.raises(UnknownGameError):
+            store.delete_game(gone)
+    db = sqlite3.connect(tmp_path / "g.db")
+    assert db.execute("SELECT count(*) FROM events WHERE game_id = ?", (gone,)).fetchone()[0] == 0
+    assert db.execute("SELECT count(*) FROM events WHERE game_id = ?", (keep,)).fetchone()[0] == 1
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        db.execute("DELETE FROM events WHERE game_id = ?", (keep,))  # a game not being deleted stays append-only
+    db.close()
+
+
+def test_an_abandoned_game_takes_no_more_events(tmp_path: Path) -> None:
+    with EventStore(tmp_path / "g.db") as store:
+        game = store.new_game(config())
+        store.abandon(game)
+        with pytest.raises(GameClosedError, match="abandoned"):
+            store.append(game, round_events(seed=1)[0])
+        with pytest.raises(EventError):  # writers that refuse a bad event refuse this one too
+            store.append(game, round_events(seed=1)[0])
+        assert len(store.events(game)) == 1

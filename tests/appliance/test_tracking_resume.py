@@ -43,3 +43,17 @@ def test_a_restart_mid_round_resumes_the_tricks_already_collected(tmp_path: Path
         assert tracker.leader == last[trick_winner([c for _, c in last], "schellen")][0]
         assert tracker.current_trick == []  # the camera will see the two cards on the table again
         assert glue.resumed_cards == {c for _, c in plays[:22]} - {plays[13][1]}
+
+
+def test_a_new_game_that_ends_the_running_one_gives_a_clean_tracker(tmp_path: Path) -> None:
+    with EventStore(tmp_path / "games.db") as store:
+        old, plays = stored_round(store, tricks=3, on_table=2)
+        glue = GameTracker(store, lambda _game: TrickTracker())  # follows the store's current game
+        glue._follow()
+        assert glue.tracker is not None and glue.tracker.tricks_done == 3
+        store.abandon(old)
+        new = store.new_game(GameConfigured())
+        glue._follow()
+        assert glue.game_id == new
+        assert glue.tracker is not None and glue.tracker.tricks_done == 0 and glue.tracker.current_trick == []
+        assert glue.resumed_cards == set()  # nothing of the old round is carried over

@@ -147,10 +147,9 @@ def _judged(rec: Recognizer, seeds: tuple[int, ...]) -> tuple[int, int, set[tupl
 def test_what_the_detector_is_sure_of_and_the_verifier_calls_no_card_is_dropped() -> None:
     kept_false, _, kept_found = _judged(Recognizer(settings=RecognizerSettings(reject_below=0.0)), DISTRACTED)
     dropped_false, _, dropped_found = _judged(Recognizer(), DISTRACTED)
-    # One scene's phone lies over a card mostly hidden under it; since outlines out of the
-    # deck's proportions are completed (session 12) its outline takes in that card, and the
-    # benchmark's rule no longer counts it as false: five of the six are left to drop.
-    assert kept_false >= len(DISTRACTED) - 1 and dropped_false <= kept_false - len(DISTRACTED) // 2, (kept_false, dropped_false)
+    # The detector trained on at every mounting is sure of fewer of these things than the one
+    # they were found with; what it is still sure of, the verifier drops.
+    assert kept_false >= 1 and dropped_false == 0, (kept_false, dropped_false)
     assert dropped_found == kept_found  # no card among them is lost
 
 

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from scoring.events import CardPlayed, Event, GameConfigured, RoundStarted, WeisDeclared
+from scoring.game import fold
+from scoring.simulate import random_round
 from scoring.weis import Declared, WeisError, evaluate, find_weis, judge, weis_key
 
 
@@ -111,6 +116,27 @@ def test_weis_key_orders_points_then_cards() -> None:
     assert weis_key(one(["rosen-6", "rosen-7", "rosen-8", "rosen-9", "rosen-10"]), None, 0) > weis_key(
         one(["eicheln-ass", "schilten-ass", "rosen-ass", "schellen-ass"]), None, 0
     )
+
+
+def test_the_weis_stays_open_through_the_second_trick_and_matches_the_late_flag() -> None:
+    """000: «Beim Weis nennt jede Person auf dem ersten Stich nur den Wert ihres besten
+    Blatts [...] Das Team mit dem besten Weis zeigt die tatsächlichen Karten erst auf dem
+    zweiten Stich.» The table enters the Weis when the cards are shown, so a Weis entered
+    while the second trick is laid still counts, and the state says so."""
+    _, plays = random_round(random.Random(7), "rosen", 0)
+    events: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="rosen")]
+    assert fold(events).weis_open
+    opened = []
+    for n, (seat, card) in enumerate(plays[:12], start=1):
+        events.append(CardPlayed(seat=seat, card=card))
+        state = fold(events)
+        # a Weis declared now is flagged late exactly when the state says the Weis is closed
+        probe = fold([*events, WeisDeclared(seat=0, cards=("eicheln-6", "eicheln-7", "eicheln-8"))])
+        late = any(f.code == "weis_late" and f.ref == len(events) for f in probe.flags)
+        assert state.weis_open is not late
+        opened.append((n, state.weis_open))
+    assert [n for n, is_open in opened if is_open] == list(range(1, 8))  # through trick 2's third card
+    assert fold(events).to_dict()["weis_open"] is False
 
 
 def test_find_weis_lists_the_strongest_weis_first() -> None:

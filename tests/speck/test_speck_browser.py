@@ -95,3 +95,21 @@ def test_punkteblatt_page_prints_and_downloads_on_a_phone(live: ServerHandle, st
     assert pdf.headers["content-type"] == "application/pdf" and pdf.body().startswith(b"%PDF-")
     csv = phone.request.get(live.url + str(phone.locator("#csv").get_attribute("href")))
     assert csv.text().splitlines()[0] == "Spiel,Geber,Bodentrumpf," + ",".join(PLAYERS) + ",Summe,Kontrolle"
+
+
+def test_a_speck_game_set_up_while_a_schieber_runs_asks_first_and_ends_it_abandoned(
+    live: ServerHandle, store: EventStore, phone: Any
+) -> None:
+    running = store.new_game(GameConfigured(players=("Anna", "Beat", "Claudia", "Dario")))
+    phone.add_init_script(f"localStorage.setItem('tablePin', '{PIN}')")
+    phone.goto(live.url + "/speck/setup")
+    for i, name in enumerate(PLAYERS):
+        first, last = name.split()
+        phone.fill(f"input[name=first{i}]", first)
+        phone.fill(f"input[name=last{i}]", last)
+    phone.click("#create")
+    phone.wait_for_selector("dialog.ask[open]")
+    assert f"#{running}" in phone.inner_text("dialog.ask .running-game")
+    phone.click("#ask-ok")
+    phone.wait_for_url(f"**/speck/{running + 1}")
+    assert store.abandoned(running) is not None and store.current_game() == running + 1

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -82,14 +82,20 @@ def oracle_game(
     fps: float = 10.0,
     size: tuple[int, int] = (640, 480),
     record_to: Path | None = None,
+    layout: str = "apart",
+    guide: bool = False,
 ) -> OracleGame:
     """Animate game ``seed`` (optionally only its first ``tricks`` tricks) with oracle detections.
+
+    ``layout``: how the renderer lays tricks ("apart", or "near-centre": close about the
+    centre, overlapping, each card turned toward its player by up to 25 degrees).
 
     ``record_to``: also write the frames and the timed events as a recording folder there,
     so the same game can go through the real video path (``jasscam replay``).
     """
     from vision.recording import RecordingWriter
     from vision.synth.game import Director, make_table, simulate_game
+    from vision.synth.geometry import GUIDE
 
     quality = quality or OracleQuality.named(style)
     events = simulate_game(seed, rounds=rounds, contract=contract)
@@ -104,7 +110,9 @@ def oracle_game(
         events = events[:cut]
     width, height = size
     rng = np.random.default_rng(seed)
-    table = make_table(rng, width, height, "swiss-xvii", style)
+    # ``guide``: the hardware guide's mounting at this size (cards 9-10 % of the short side).
+    geometry = replace(GUIDE, width=width, height=height) if guide else None
+    table = make_table(rng, width, height, "swiss-xvii", style, geometry, layout)
     director = Director(table, fps, rng)
     noise = random.Random(seed * 7919 + 1)
     out = OracleGame(width=width, height=height)

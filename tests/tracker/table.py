@@ -54,6 +54,9 @@ class _Card:
     card: str
     pos: tuple[float, float]
     angle: float
+    #: Outline size and read confidence, below 1 and 0.95 while part of it is hidden.
+    scale: float = 1.0
+    confidence: float = 0.95
 
 
 @dataclass
@@ -96,19 +99,28 @@ class Table:
                     if self.jitter:
                         j = self.jitter
                         pos = (pos[0] + self._noise.uniform(-j, j), pos[1] + self._noise.uniform(-j, j))
-                    dets.append(detection(c.card, pos, c.angle))
+                    dets.append(detection(c.card, pos, c.angle, c.confidence, scale=c.scale))
             dets += self.extra
             self.extra = []
             self.frames.append(FrameDetections(round(self.t, 6), tuple(dets), W, H))
             self.t += 1.0 / self.fps
 
     def lay(
-        self, card: str, seat: int, *, slide: int = 4, at: tuple[float, float] | None = None, rest: int = 0
+        self,
+        card: str,
+        seat: int,
+        *,
+        slide: int = 4,
+        at: tuple[float, float] | None = None,
+        rest: int = 0,
+        angle: float | None = None,
+        start: tuple[float, float] | None = None,
     ) -> None:
-        """Slide ``card`` in from ``seat``'s edge to its spot over ``slide`` frames, then rest."""
+        """Slide ``card`` in from ``seat``'s edge (or ``start``) to its spot (or ``at``)
+        over ``slide`` frames, then rest; ``angle`` defaults to pointing at the seat."""
         target = at or SPOTS[seat]
-        angle = 0.0 if seat in (0, 2) else 90.0
-        start = EDGE[seat]
+        angle = (0.0 if seat in (0, 2) else 90.0) if angle is None else angle
+        start = start or EDGE[seat]
         for i in range(slide):
             f = i / slide
             self.cards[card] = _Card(card, (start[0] + (target[0] - start[0]) * f, start[1] + (target[1] - start[1]) * f), angle)

@@ -35,3 +35,15 @@ def test_rendered_tricks_are_seen_exactly_and_promptly(seed: int, style: str) ->
     median, p95 = result.latency(0.5), result.latency(0.95)
     assert median is not None and p95 is not None
     assert median <= 0.5 and p95 <= 1.0
+
+
+@pytest.mark.slow
+def test_rendered_near_centre_tricks_at_the_guides_mounting_take_the_seats_in_turn() -> None:
+    # Tricks laid close about the centre, overlapping, each card turned toward its player:
+    # where a card lies no longer says whose it is; the turn does.
+    game = oracle_game(5000100, style="clean", tricks=4, layout="near-centre", guide=True)
+    result = compare(game.truth, track(game))
+    assert len(result.tricks) == 4
+    assert result.tricks_right == 4, [t for t in result.tricks if not t.ok]
+    assert result.extra_flags == {}
+    assert result.rejected == []

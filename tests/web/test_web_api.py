@@ -327,3 +327,25 @@ def test_speck_games_open_on_the_speck_screens(client: FlaskClient, app, new_gam
     assert 'href="/speck/setup"' in client.get("/setup").data.decode()
     schieber = new_game()
     assert client.get(f"/game/{schieber}").status_code == 200
+
+
+def test_a_new_game_while_one_runs_is_refused_until_the_table_ends_the_running_one(client: FlaskClient, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+    running = new_game()
+    r = client.post("/api/games", json=SETUP, headers={"X-Table-Pin": PIN})
+    assert r.status_code == 409 and "still running" in r.get_json()["error"]
+    assert [g["id"] for g in store.games()] == [running]
+    assert client.get("/api/running").get_json()["running"]["id"] == running
+    r = client.post("/api/games", json={**SETUP, "end_running": True}, headers={"X-Table-Pin": PIN})
+    assert r.status_code == 200
+    assert store.abandoned(running) is not None and store.current_game() == r.get_json()["game"]
+    # the abandoned game takes no more events; the list says what became of each game
+    assert post_event(client, running, STOECK_ROUND[0]).status_code == 400
+    assert [g["status"] for g in client.get("/api/games").get_json()["games"]] == ["abandoned", "running"]
+
+
+def test_deleting_a_game_needs_the_pin(client: FlaskClient, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+    game = new_game()
+    assert client.delete(f"/api/games/{game}").status_code == 403
+    assert client.delete(f"/api/games/{game}", headers={"X-Table-Pin": PIN}).status_code == 200
+    assert store.games() == []
+    assert client.delete(f"/api/games/{game}", headers={"X-Table-Pin": PIN}).status_code == 404

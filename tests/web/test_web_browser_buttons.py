@@ -44,7 +44,7 @@ def test_wrong_pin_is_refused_then_weis_by_button_changes_the_score(phone, live:
     # no PIN remembered yet: the PIN dialog asks; a wrong one is refused there
     phone.fill("#pin-input", "0000")
     phone.click("#pin-ok")
-    phone.wait_for_selector("#pin-error:has-text('wrong table PIN')")
+    phone.wait_for_selector("#pin-error:has-text('Falsche PIN')")
     assert len(store.events(game)) == count
     phone.fill("#pin-input", PIN)
     phone.click("#pin-ok")
@@ -55,22 +55,30 @@ def test_wrong_pin_is_refused_then_weis_by_button_changes_the_score(phone, live:
     assert store.events(game)[-1] == parse_event({"type": "weis_declared", "seat": 0, "weis": [["eicheln-6", "eicheln-7", "eicheln-8", "eicheln-9"]]})
 
 
+def call_stoeck(phone, seat: int) -> None:  # type: ignore[no-untyped-def]
+    phone.click("#stoeck-btn")
+    phone.click(f"#pick-stoeck-seat button[data-value='{seat}']")
+    phone.click("#dlg-ok")
+
+
 def test_stoeck_by_button_counts_in_the_window_and_a_late_press_is_refused(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
     count = feed(store, game, STOECK_ROUND)
     open_game(phone, live, game, count)
     assert phone.text_content("#team0 .rnd").startswith("+4")
-    # every seat has the same Stöck button: nothing on screen hints who holds them
-    classes = phone.eval_on_selector_all(".seat .stoeck", "bs => bs.map(b => b.className + b.disabled)")
+    # every seat is offered alike: nothing on screen hints who holds them
+    phone.click("#stoeck-btn")
+    classes = phone.eval_on_selector_all("#pick-stoeck-seat button", "bs => bs.map(b => b.className + b.disabled)")
     assert len(classes) == 4 and len(set(classes)) == 1
-    phone.click("#seat0 .stoeck")
+    phone.click("#dlg-cancel")
+    call_stoeck(phone, 0)
     phone.wait_for_selector(f"body[data-count='{count + 1}']")
     assert phone.text_content("#team0 .rnd").startswith("+24")
 
     game2 = new_game()
     count2 = feed(store, game2, [*STOECK_ROUND, {"type": "card_played", "seat": 1, "card": "schellen-6"}])
     open_game(phone, live, game2, count2)
-    phone.click("#seat0 .stoeck")
+    call_stoeck(phone, 0)
     phone.wait_for_selector("#toast.bad:has-text('zu spät')")
     assert len(store.events(game2)) == count2
     assert phone.text_content("#team0 .rnd").startswith("+4")
@@ -91,6 +99,8 @@ def test_a_correction_changes_the_score_and_undo_brings_it_back(phone, live: Ser
     phone.click(".tabs button[data-tab='history']")
     assert "rosen" in phone.text_content(f"#events li[data-pos='{count}']").lower()
     phone.click("#undo")
+    assert "rosen" in phone.text_content("#dlg-body").lower()  # the preview names what goes
+    phone.click("#dlg-ok")
     phone.wait_for_selector(f"body[data-count='{count + 2}']")
     phone.wait_for_selector(f"#events li.voided[data-pos='{count}']")
     phone.click(".tabs button[data-tab='table']")

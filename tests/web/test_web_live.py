@@ -46,7 +46,7 @@ def test_stream_sends_a_snapshot_then_deltas_that_rebuild_the_same_view(live: Se
             view = msg["data"]  # type: ignore[assignment]
         assert msg["id"] == str(view["count"])
     sse.close()
-    assert view == game_view(game, store.events(game))
+    assert view == game_view(game, store.events(game), store.by_hand(game), store.abandoned(game))
 
 
 def test_an_event_reaches_a_connected_client_without_buffering(live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]

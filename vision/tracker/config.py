@@ -59,6 +59,21 @@ class TrackerConfig:
     #: A card read this surely as one already played this round is that old card seen
     #: again (a collected pile, a peek), not a new play.
     replay_share: float = 0.6
+    #: Seats follow the turn order; only clear evidence says a card came from another
+    #: player (it is then reported as that player's, and the rules engine flags it out of
+    #: turn). Evidence one: the hand brought it in from that player's edge, first seen at
+    #: least this far (card sizes) from where it came to rest ...
+    approach_distance: float = 1.5
+    #: ... evidence two: it lies at least this far (card sizes) out from the table centre
+    #: in front of that player. Cards laid close together near the centre are no evidence.
+    front_distance: float = 1.2
+    #: Either way the direction must point this squarely at that player's edge (1 - the
+    #: tangent of its angle off the edge's axis: 0.5 is within 27 degrees).
+    evidence_margin: float = 0.5
+    #: Two cards that came to rest within this many seconds of each other were laid
+    #: almost together: which of them is whose turn is decided by where they lie and
+    #: where their hands came from, not by which settled first.
+    together_window: float = 0.5
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -81,6 +96,7 @@ class TrackerConfig:
             "replay_share",
             "clear_read_confidence",
             "partial_size_ratio",
+            "evidence_margin",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -93,6 +109,9 @@ class TrackerConfig:
             "lost_track_buffer",
             "collector_move",
             "collector_out",
+            "approach_distance",
+            "front_distance",
+            "together_window",
         ):
             value = getattr(self, name)
             if value <= 0:

@@ -121,6 +121,8 @@ def merge(truth: Sequence[Event], camera: Sequence[Event]) -> list[Event]:
     """
     out: list[Event] = []
     cam = list(camera)
+    # A card the camera withdrew (taken back) is no card of the truth's.
+    withdrawn = {ev.ref for ev in cam if isinstance(ev, EventVoided)}
     landed: dict[int, int] = {}  # camera position -> merged position
     used = taken = seen_in_truth = 0
 
@@ -131,7 +133,7 @@ def merge(truth: Sequence[Event], camera: Sequence[Event]) -> list[Event]:
             ev = replace(ev, ref=landed[ev.ref])
         landed[used] = len(out)
         out.append(ev)
-        taken += isinstance(ev, CAMERA_EVENTS)
+        taken += isinstance(ev, CAMERA_EVENTS) and used not in withdrawn
         used += 1
 
     for ev in truth:
@@ -248,11 +250,14 @@ def _latencies(truth: Sequence[Event], seen: Sequence[Event]) -> tuple[list[floa
     """
 
     def by_round(events: Sequence[Event]) -> list[dict[str, float | None]]:
+        # A card the camera withdrew (taken back, and laid again later) is timed by the
+        # event that counts.
+        voided = {ev.ref for ev in events if isinstance(ev, EventVoided)}
         rounds: list[dict[str, float | None]] = []
-        for ev in events:
+        for pos, ev in enumerate(events):
             if isinstance(ev, RoundStarted):
                 rounds.append({})
-            elif isinstance(ev, CardPlayed) and rounds:
+            elif isinstance(ev, CardPlayed) and rounds and pos not in voided:
                 rounds[-1].setdefault(ev.card, ev.t)
         return rounds
 

@@ -1,8 +1,13 @@
 """Where each seat sits around the image: which table edge belongs to which player.
 
-A card belongs to the player whose edge of the table it lies nearest to, seen from the
-table centre (the configured one, or the one the tracker measured from the tricks so far).
-Cards near a diagonal are the hard case: there the card's
+The tracker gives a card the seat whose turn it is; the layout says which edge is whose,
+so that a hand seen coming in from an edge, a card lying squarely in front of a player,
+and a trick swept off an edge can name the player (evidence that a card came out of
+turn, and who took the trick). Only when nobody knows whose turn it is (after a trick
+with a card never seen) does ``assign`` decide a seat by geometry alone: the player whose
+edge the card lies nearest to, seen from the table centre (the configured one, or the
+one the tracker measured from the tricks so far). Cards near a diagonal are the hard
+case: there the card's
 long axis helps, because a player lays a card roughly pointing at themselves (a bottom or
 top player's card stands upright in the image, a left or right player's card lies on its
 side). The axis is used rather than the artwork's "up" direction so that double-headed
@@ -15,6 +20,8 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
+
+from scoring.events import Event, GameConfigured
 
 EDGES: Final[tuple[str, ...]] = ("bottom", "right", "top", "left")
 
@@ -160,6 +167,16 @@ class TableLayout:
         vx, vy = vector
         return max(EDGES, key=lambda e: _EDGE_VECTORS[e][0] * vx + _EDGE_VECTORS[e][1] * vy)
 
+    def squareness(self, vector: tuple[float, float]) -> tuple[str, float]:
+        """The edge a direction points at, and how squarely: 1 straight at its middle, 0 on
+        the diagonal to the next edge (1 - tan of the angle off the edge's axis)."""
+        vx, vy = vector
+        scores = sorted(((_EDGE_VECTORS[e][0] * vx + _EDGE_VECTORS[e][1] * vy, e) for e in EDGES), reverse=True)
+        (s1, e1), (s2, _) = scores[0], scores[1]
+        if s1 <= 0:
+            return e1, 0.0
+        return e1, 1.0 - max(s2, 0.0) / s1
+
     def seat_towards(self, vector: tuple[float, float]) -> int:
         """The seat a direction from the centre points at (e.g. where a trick was swept to)."""
         return self.seat_of_edge(self.edge_towards(vector))
@@ -214,6 +231,15 @@ class TableLayout:
                     if (edge in ("top", "bottom")) == vertical and self.seat_of_edge(edge) not in exclude:
                         return SeatGuess(self.seat_of_edge(edge), margin, "orientation")
         return SeatGuess(self.seat_of_edge(e1), margin, "position")
+
+
+def recorded_layout(events: Sequence[Event]) -> TableLayout | None:
+    """The table layout the game's ``game_configured`` recorded; None when it recorded
+    none (a log from before the layout was logged: the caller's fallback decides)."""
+    config = next((e for e in events if isinstance(e, GameConfigured)), None)
+    if config is None or config.seat_edges is None:
+        return None
+    return TableLayout(edges=config.seat_edges)
 
 
 def _long_axis_is_vertical(corners: Sequence[tuple[float, float]]) -> bool | None:

@@ -6,18 +6,21 @@ no I/O; event times are the times of the frames that decided them.
 
 Per frame it (1) follows each card on the table with a track (``tracks``), (2) counts a
 card as played once its track has lain still for a few frames and its identity vote is
-clear enough or has waited long enough (``identity``), assigning the seat from where it
-lies (``layout``), and (3) counts the trick as collected once all its cards have left
-their places. A trick swept with one card never read is collected with that seat's card
+clear enough or has waited long enough (``identity``), giving it the seat whose turn it
+is (where it lies and where the hand came from, read against the table's ``layout``,
+only say when a card was clearly laid out of turn), and (3) counts the trick as
+collected once all its cards have left their places. A card its player took back before
+the next card is withdrawn (``CardWithdrawn``). A trick swept with one card never read is collected with that seat's card
 ``unseen`` when the next trick's first card is counted (or at once, for the round's last
 trick), so a card the camera missed costs one trick, not every later one: the rules
 engine keeps that trick open for the card. The rules engine decides who won each trick
-(the leader of the next one); a card laid out of turn or by the wrong player is reported
-as seen and left for the rules engine to flag.
+(the leader of the next one); a card clearly laid out of turn or by the wrong player is
+reported as seen and left for the rules engine to flag.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import deque
 from collections.abc import Sequence
@@ -30,8 +33,8 @@ from vision.detection import Detection, FrameDetections
 from vision.tracker.assignment import assign
 from vision.tracker.config import TrackerConfig
 from vision.tracker.identity import Reading, cards_not_held, resolve
-from vision.tracker.layout import SeatGuess, TableLayout
-from vision.tracker.reread import CardReread
+from vision.tracker.layout import _EDGE_VECTORS, SeatGuess, TableLayout
+from vision.tracker.reread import CardReread, CardWithdrawn
 from vision.tracker.tracks import Track, TrackState, associate
 
 TRICKS_PER_ROUND = 9
@@ -40,7 +43,7 @@ TRICKS_PER_ROUND = 9
 #: hand (``_take_over_partial_view``).
 PUSHED_SIZE_RATIO = 0.95
 #: What the tracker returns: schema events, and its second thoughts on a card it reported.
-TrackerEvent = Event | CardReread
+TrackerEvent = Event | CardReread | CardWithdrawn
 #: A reread names the earlier card's runner-up only if it had at least this share of that
 #: card's vote: a card nobody read is not a correction, it is a guess.
 MIN_REREAD_SHARE = 0.15
@@ -199,9 +202,15 @@ class TrickTracker:
         if not isinstance(event, RoundStarted):
             raise TypeError(f"start_round needs a RoundStarted event, got {type(event).__name__}")
         next_seat(event.forehand)  # validates the seat
+        # Face-up cards lying about after the last round ended are that round's cards,
+        # turned up to count them: shown, not played. A single one may be this round's
+        # lead, laid before the contract was entered, and still counts.
+        after_round = [
+            tr for tr in self._tracks if self.round_over and tr.state is TrackState.CANDIDATE and tr.missed == 0
+        ]
         self._contract = event.contract
         self._bodentrumpf = event.bodentrumpf
-        self._shown = {}
+        self._shown = {tr.id: tr.anchor for tr in after_round} if len(after_round) >= 2 else {}
         self._leader = self._forehand = event.forehand
         self._trick = []
         self._tricks_done = 0
@@ -261,16 +270,130 @@ class TrickTracker:
             if tr.state is TrackState.CANDIDATE and tr.rest_frames >= self.config.minimum_consecutive_frames
         ]
         ready.sort(key=lambda tr: (tr.rest_t, tr.id))
-        for track in ready:
+        if ready and not self.round_over:
+            # A card come to rest while one of the trick was carried off: that one was
+            # taken back (before the turn of the cards now down is weighed).
+            events += self._withdraw_taken_back(ready[0], frame.t)
+        while ready:
+            ready = self._order_together(ready)
+            track = ready.pop(0)
             if self.round_over:
                 break
             self._waiting = False
+            if self._awaits_partner(track):
+                break
             events += self._decide(track, frame.t, forced=False)
             if self._waiting and track.missed == 0:
                 # Cards count in the order they came to rest: one laid later but read
                 # sooner waits for this one (a bounded wait, maximum_decision_frames).
                 break
         return events
+
+    def _partners(self, track: Track, since: float | None = None) -> list[Track]:
+        """Cards laid almost together with ``track``: other candidates in the trick area
+        that came to rest (or are still coming in) within ``together_window`` of it; with
+        ``since``, those laid from that many seconds before it until it."""
+        cfg = self.config
+        out = []
+        for other in self._tracks:
+            if other is track or other.state is not TrackState.CANDIDATE or other.id in self._shown:
+                continue
+            if other.missed and (since is None or other.rest_frames < 2):
+                continue  # gone; but one laid before that a hand now hides will show again
+            if since is None and abs(other.arrival - track.arrival) > cfg.together_window:
+                continue
+            if since is not None and not track.arrival + since <= other.arrival <= track.arrival:
+                continue
+            if other.leading_identity()[0] == track.leading_identity()[0]:
+                continue  # the same card seen twice (a partial view beside the whole)
+            if not self.layout.in_play_area(other.anchor, *self._size):
+                continue
+            out.append(other)
+        return out
+
+    def _awaits_partner(self, track: Track) -> bool:
+        """Wait (within twice the latency budget) while a card laid almost together with
+        ``track`` is still to be counted and may be the card whose turn it is: it has not
+        come to rest long enough to be weighed against ``track``, or ``track`` looks laid
+        out of turn, or the other fits the turn clearly better."""
+        cfg = self.config
+        first, taken = self._upcoming()
+        if first is None or track.rest_frames >= 2 * cfg.maximum_decision_frames:
+            return False
+        partners = self._partners(track)
+        if self._assign(track.settled, track.settled_corners, track=track).by != "turn" and any(
+            other.arrival <= track.arrival + 1.5 * self._frame_dt for other in [*partners, *self._partners(track, since=-math.inf)]
+        ):
+            # It looks laid out of turn, and a card laid before it (or at the same moment)
+            # is still to be counted: that one may be the card whose turn it was, only
+            # slower to read. One laid after it does not make it any less out of turn.
+            return True
+        if not partners:
+            return False
+        second = self._second_seat(first, taken)
+        if second is not None and any(self._better_swapped(track, other, first, second) for other in partners):
+            return True
+        if track.rest_frames >= cfg.maximum_decision_frames:
+            return False
+        return any(other.rest_frames < cfg.minimum_consecutive_frames and other.arrival >= track.arrival for other in partners)
+
+    def _turn_seats(self) -> list[int]:
+        """The seats whose turn the next cards are, in order, as far as that is known now
+        (after the trick's fourth card the winner leads, who is not known yet)."""
+        first, taken = self._upcoming()
+        if first is None:
+            return []
+        if len(self._trick) == 4:
+            return turn_order(first)
+        return [first, *(seat for seat in turn_order(self._leader) if seat not in taken | {first})]
+
+    def _second_seat(self, first: int, taken: set[int]) -> int | None:
+        """Whose turn it is after ``first`` lays the next card (``taken``: seats that have laid)."""
+        seats = self._turn_seats()
+        return seats[1] if len(seats) > 1 and seats[0] == first else None
+
+    def _better_swapped(self, a: Track, b: Track, first: int, second: int) -> bool:
+        """Do ``b`` then ``a`` fit the seats ``first`` and ``second`` clearly better than
+        ``a`` then ``b``?"""
+        hands = (self._hand_from(a), self._hand_from(b))
+        if None not in hands and hands[0] != hands[1] and abs(a.arrival - b.arrival) > 1.5 * self._frame_dt:
+            return False  # both hands seen, one after the other: the order they came in is the order laid
+        as_is = self._fit(a, first) + self._fit(b, second)
+        swapped = self._fit(b, first) + self._fit(a, second)
+        return swapped > as_is + 0.5
+
+    def _hand_from(self, track: Track) -> int | None:
+        """The seat whose edge the hand clearly brought ``track`` in from, if it was seen."""
+        cfg = self.config
+        place = track.settled if track.settled_frames >= 2 else track.anchor
+        way_in = (track.origin[0] - place[0], track.origin[1] - place[1])
+        if math.hypot(*way_in) < cfg.approach_distance * max(track.rest_size, 1.0):
+            return None
+        edge, margin = self.layout.squareness(way_in)
+        return self.layout.seat_of_edge(edge) if margin >= cfg.evidence_margin else None
+
+    def _order_together(self, ready: list[Track]) -> list[Track]:
+        """``ready`` in the order to count them: when the first of them was laid almost
+        together with others, the one of the group that should come first is the one
+        whose place and hand fit the seats whose turn it is clearly best. Which of them
+        settled a frame sooner says nothing about who laid first."""
+        seats = self._turn_seats()
+        if len(ready) < 2 or not seats:
+            return ready
+        partners = self._partners(ready[0])
+        group = [ready[0], *(tr for tr in ready[1:] if tr in partners)][:3]
+        if len(group) < 2:
+            return ready
+        seats = seats[: len(group)]
+
+        def score(order: tuple[Track, ...]) -> float:
+            return sum(self._fit(tr, seat) for tr, seat in zip(order, seats, strict=False))
+
+        as_is = score(tuple(group))
+        best = max(itertools.permutations(group), key=score)
+        if score(best) <= as_is + 0.5 or best[0] is ready[0]:
+            return ready
+        return [best[0], *(tr for tr in ready if tr is not best[0])]
 
     def finish(self, t: float | None = None) -> list[TrackerEvent]:
         """The stream ended: count the cards that were about to count.
@@ -331,6 +454,8 @@ class TrickTracker:
         """
         if t - track.last_t > self.config.lost_track_buffer:
             return False
+        if track.id in self._shown and track.missed >= self.config.collect_after_frames:
+            return False  # a shown card put away: never to be taken for the card laid there next
         if track.id in in_trick:
             return True
         if track.state is TrackState.CANDIDATE and track.rest_frames >= 2:
@@ -352,11 +477,38 @@ class TrickTracker:
 
     # -- decisions ------------------------------------------------------------------------
 
-    def _expected_seat(self) -> int | None:
-        """Whose turn it is; None when nobody knows who leads (the last trick had an unseen card)."""
-        if not self._trick and self._done and len(self._done[-1]) < 4:
+    def _expected_seat(self, before: int | None = None) -> int | None:
+        """Whose turn the card after the trick's first ``before`` cards (default: all of
+        them) is: the first seat in turn order from the leader that has not laid one of
+        them. A card laid out of turn leaves the turn where it was. None when nobody knows
+        who leads (the last trick had an unseen card) or the trick is full."""
+        n = len(self._trick) if before is None else before
+        if n == 0 and self._done and len(self._done[-1]) < 4:
             return None
-        return (self._leader + len(self._trick)) % 4
+        taken = {laid.seat for laid in self._trick[:n]}
+        return next((seat for seat in turn_order(self._leader) if seat not in taken), None)
+
+    def _lies_on_counted(self, track: Track) -> Track | None:
+        """The track of a counted card of this trick lying where ``track`` lies (and hidden
+        by it, or read again instead of it), if any."""
+        for laid in self._trick:
+            old = self._track(laid.track_id)
+            if old is None or old is track:
+                continue
+            if old.state is TrackState.PLAYED and math.dist(old.centre, track.anchor) <= self.config.match_distance * laid.size:
+                return old
+        return None
+
+    def _upcoming(self) -> tuple[int | None, set[int]]:
+        """Whose turn the next card counted is, and the seats that cannot lay it. After a
+        full trick still lying there, the next card leads the next trick: its winner's."""
+        if len(self._trick) < 4:
+            return self._expected_seat(), {laid.seat for laid in self._trick}
+        assert self._contract is not None
+        cards = _in_turn([(laid.seat, laid.card) for laid in self._trick], self._leader)
+        if len({seat for seat, _ in cards}) < 4 or cards[0][0] != self._leader:
+            return None, set()
+        return cards[trick_winner([c for _, c in cards], self._contract)][0], set()
 
     def _decide(self, track: Track, t: float, *, forced: bool) -> list[TrackerEvent]:
         """Count ``track`` as played if it is ready (``forced``: decide now, whatever the read)."""
@@ -364,7 +516,7 @@ class TrickTracker:
         # A card of this trick that vanished and shows up again elsewhere (nudged far,
         # lifted and put back) is the same card, not a new play.
         leader, _ = track.leading_identity()
-        if self._is_shown_bodentrumpf(track, leader):
+        if self._is_shown(track, leader):
             return []
         for laid in self._trick:
             if laid.card == leader and self._track(laid.track_id) is not track and self._left_its_place(laid):
@@ -380,6 +532,17 @@ class TrickTracker:
         taken = self._take_over_partial_view(track, t, forced=forced)
         if taken is not None:
             return taken
+        under = self._lies_on_counted(track)
+        if under is not None:
+            # Read as another card right where a counted card lies, which is hidden since:
+            # the next card laid on top of it, or that card misread for a few frames. A
+            # misread ends and the counted card shows again; a card on top stays.
+            if under.missed == 0 and track.missed > 0:
+                track.state = TrackState.IGNORED
+                return []
+            if under.missed > 0 and not forced and track.rest_frames < cfg.maximum_decision_frames:
+                self._waiting = True
+                return []
         place, place_corners = track.settled, track.settled_corners
         if forced and track.settled_frames < 2 and track.path:
             # Never lay still: it was laid where it came nearest the middle before the sweep.
@@ -387,7 +550,7 @@ class TrickTracker:
         if not self.layout.in_play_area(place, *self._size):
             # Held cards, the Bodentrumpf, a stack at the rim: not a card laid into the trick.
             return []
-        seat_guess = self._assign(place, place_corners)
+        seat_guess = self._assign(place, place_corners, track=track)
         reading = resolve(
             track.votes, self._played, replay_share=cfg.replay_share, not_held=self._not_held[seat_guess.seat]
         )
@@ -427,6 +590,11 @@ class TrickTracker:
         events: list[TrackerEvent] = []
         for was, now in reread:
             events.append(self._reread(was, now, t))
+        if not forced:
+            withdrawn = self._withdraw_taken_back(track, t)
+            if withdrawn:
+                events += withdrawn
+                seat_guess = self._assign(place, place_corners, track=track)
         unseen = None if forced else self._unseen_seat()  # forced: a card swept with its trick
         if len(self._trick) >= 4 or unseen is not None:
             # A fifth card: the last trick must have gone unseen (e.g. lifted straight up
@@ -436,24 +604,151 @@ class TrickTracker:
             events += self._collect(t, collector=None if unseen is None else self._collector(), unseen=unseen)
             if self.round_over:
                 return events
-            seat_guess = self._assign(place, place_corners)  # a new trick: new leader, no seat taken
+            seat_guess = self._assign(place, place_corners, track=track)  # a new trick: new leader, no seat taken
         events.append(self._play(track, seat_guess.seat, reading, t, place))
         return events
 
     def _assign(
-        self, place: tuple[float, float], corners: tuple[tuple[float, float], ...], laid: _Laid | None = None
+        self,
+        place: tuple[float, float],
+        corners: tuple[tuple[float, float], ...],
+        laid: _Laid | None = None,
+        track: Track | None = None,
     ) -> SeatGuess:
         """The seat of a card lying at ``place``: the next card of the trick, or (``laid``)
-        a card of the trick already counted, whose turn and other seats follow from it."""
+        a card of the trick already counted.
+
+        A trick is laid in turn, so the card's seat is whose turn it is. Where it lies and
+        where the hand came from are evidence only: cards laid close together near the
+        centre, turned any way, say little about who laid them, and taking them for the
+        seat they lie nearest gave neighbours each other's cards in pairs. Only clear
+        evidence (``_out_of_turn_evidence``) names another seat, which the rules engine
+        then flags out of turn for the table to confirm or dismiss. When nobody knows
+        whose turn it is (after a trick with an unseen card), the geometry decides.
+        """
         if laid is None:
-            expected = self._expected_seat()
-            others = {other.seat for other in self._trick} if len(self._trick) < 4 else set()
+            expected, others = self._upcoming()
         else:
-            expected = (self._leader + self._trick.index(laid)) % 4
+            expected = self._expected_seat(self._trick.index(laid))
             others = {other.seat for other in self._trick if other is not laid}
-        return self.layout.assign(
-            place, *self._size, corners=corners, expected=expected, exclude=others, centre=self.table_centre
-        )
+        if expected is None:
+            return self.layout.assign(place, *self._size, corners=corners, exclude=others, centre=self.table_centre)
+        size = track.rest_size if track is not None else (laid.size if laid is not None else 0.0)
+        origin = track.origin if track is not None else None
+        evidence = self._out_of_turn_evidence(place, size, origin, expected, others)
+        return evidence if evidence is not None else SeatGuess(expected, 1.0, "turn")
+
+    def _centre_px(self) -> tuple[float, float]:
+        w, h = self._size
+        return self.table_centre or (self.layout.centre[0] * w, self.layout.centre[1] * h)
+
+    def _out_of_turn_evidence(
+        self,
+        place: tuple[float, float],
+        size: float,
+        origin: tuple[float, float] | None,
+        expected: int,
+        taken: set[int],
+    ) -> SeatGuess | None:
+        """The seat that clearly laid a card whose turn was ``expected``'s, if another.
+
+        Clear is: the hand brought the card in from that seat's edge (first seen far out,
+        squarely on that side of where it came to rest), or the card lies squarely in
+        front of that seat, far out from the centre. A hand seen coming from ``expected``'s
+        edge settles it the other way, wherever the card lies. The card's angle is no
+        evidence: cards are tossed at any angle, and double-headed court cards have no up.
+        """
+        cfg = self.config
+        size = max(size, 1.0)
+        if origin is not None:
+            way_in = (origin[0] - place[0], origin[1] - place[1])
+            if math.hypot(*way_in) >= cfg.approach_distance * size:
+                edge, margin = self.layout.squareness(way_in)
+                seat = self.layout.seat_of_edge(edge)
+                if margin >= cfg.evidence_margin:
+                    if seat == expected:
+                        return None
+                    if seat not in taken:
+                        return SeatGuess(seat, margin, "approach")
+        cx, cy = self._centre_px()
+        out = (place[0] - cx, place[1] - cy)
+        if math.hypot(*out) >= cfg.front_distance * size:
+            edge, margin = self.layout.squareness(out)
+            seat = self.layout.seat_of_edge(edge)
+            if margin >= cfg.evidence_margin and seat != expected and seat not in taken:
+                return SeatGuess(seat, margin, "position")
+        return None
+
+    def _fit(self, track: Track, seat: int) -> float:
+        """How well where ``track`` lies and where its hand came from fit ``seat`` (-2..2):
+        to order two cards laid almost together, never to overrule the turn."""
+        cx, cy = self._centre_px()
+        size = max(track.rest_size, 1.0)
+        ex, ey = _EDGE_VECTORS[self.layout.edges[seat]]
+        score = 0.0
+        for vx, vy in ((track.anchor[0] - cx, track.anchor[1] - cy), (track.origin[0] - track.anchor[0], track.origin[1] - track.anchor[1])):
+            length = math.hypot(vx, vy)
+            if length > 0:
+                # A card almost at the centre, or a hand seen only where it laid the card,
+                # points nowhere in particular: weigh the direction by how far out it is.
+                score += (vx * ex + vy * ey) / length * min(1.0, length / size)
+        return score
+
+    def _withdraw_taken_back(self, track: Track, t: float) -> list[TrackerEvent]:
+        """Cards of this trick taken back by their player before ``track``, the next card:
+        withdrawn, so the trick and the turn are as if they had never been laid.
+
+        Taken back is a counted card last seen carried well away from where it lay and
+        gone since, while every other card of the trick still lies in its place: a hand
+        over a card hides it where it lies, a gathered trick moves as a whole, and a card
+        knocked aside still shows. Judged only when the next card counts, because until
+        then a trick being gathered card by card looks the same.
+        """
+        carried: list[_Laid] = []
+        for laid in self._trick:
+            old = self._track(laid.track_id)
+            if old is None or old is track:
+                return []  # forgotten: no telling how it went
+            if self._carried_off(laid, old) and old.last_t < track.arrival:
+                carried.append(laid)
+            elif self._gone_for(laid, old) > t - track.arrival:
+                # Another card was on the move or hidden too when this one was laid: a
+                # gathering, a hand over the trick. (One the trick's collector has just
+                # begun to gather, after this card came down, does not count.)
+                return []
+        if len(carried) == len(self._trick) > 1:
+            return []  # the whole trick went: collected (with a card never seen), not taken back
+        return self._withdraw(carried, t)
+
+    def _gone_for(self, laid: _Laid, track: Track) -> float:
+        """Roughly how long (seconds) ``laid`` has been away from where it lay or unseen:
+        0 while it lies there in view."""
+        away = 0
+        for centre, _ in reversed(track.path):
+            if math.dist(centre, laid.placed) <= self.config.match_distance * laid.size:
+                break
+            away += 1
+        return (away + track.missed) * self._frame_dt
+
+    def _carried_off(self, laid: _Laid, track: Track) -> bool:
+        """Was ``laid`` (shown by ``track``) last seen carried well away from where it lay,
+        and gone since?"""
+        cfg = self.config
+        return track.missed >= cfg.collect_after_frames and math.dist(track.centre, laid.placed) > cfg.left_distance * laid.size
+
+    def _withdraw(self, carried: list[_Laid], t: float) -> list[TrackerEvent]:
+        events: list[TrackerEvent] = []
+        for laid in carried:
+            old = self._track(laid.track_id)
+            if old is not None:
+                old.state = TrackState.RETIRED
+            self._trick.remove(laid)
+            self._played.discard(laid.card)
+            self._counted.pop(laid.card, None)
+            events.append(CardWithdrawn(card=laid.card, t=t))
+        if events:
+            self._recompute_constraints()
+        return events
 
     def _unseen_seat(self) -> int | None:
         """The seat whose card was never read, when the trick was swept with three counted."""
@@ -473,21 +768,22 @@ class TrickTracker:
             return True
         return self._last_collected_t is not None and track.first_t <= self._last_collected_t
 
-    def _is_shown_bodentrumpf(self, track: Track, leader: str | None) -> bool:
-        """Speck: the Bodentrumpf turned up before the first trick is shown, not played.
+    def _is_shown(self, track: Track, leader: str | None) -> bool:
+        """A card shown, not played: it lies where it was when it was shown.
 
-        It stays "shown" while it lies where it was first seen at rest; should the dealer
-        later lay it from there into a trick, it moves, settles elsewhere and counts.
+        Shown are the Speck Bodentrumpf turned up before the first trick, and the cards
+        left face up from the round before when this one started (the last trick turned
+        up to count). It stays "shown" while it lies where it was first seen at rest;
+        should it later be laid from there into a trick, it moves, settles elsewhere and
+        counts.
         """
-        if self._bodentrumpf is None or leader != self._bodentrumpf:
-            return False
         shown = self._shown.get(track.id)
-        if shown is None:
-            if self._played:
-                return False
-            self._shown[track.id] = track.anchor
-            return True
-        return ((track.anchor[0] - shown[0]) ** 2 + (track.anchor[1] - shown[1]) ** 2) ** 0.5 <= track.size
+        if shown is not None:
+            return ((track.anchor[0] - shown[0]) ** 2 + (track.anchor[1] - shown[1]) ** 2) ** 0.5 <= track.size
+        if self._bodentrumpf is None or leader != self._bodentrumpf or self._played:
+            return False
+        self._shown[track.id] = track.anchor
+        return True
 
     def _play(self, track: Track, seat: int, reading: Reading, t: float, place: tuple[float, float]) -> CardPlayed:
         assert self._contract is not None
@@ -607,15 +903,16 @@ class TrickTracker:
         return events
 
     def _check_seat(self, laid: _Laid, track: Track, t: float) -> list[TrackerEvent]:
-        """A card counted from a partial view now lies whole: where it lies names its seat.
+        """A card counted from a partial view now lies whole: weigh the evidence on its seat again.
 
         A hand that lays a card hides part of it, so the view it counted from lay off its
-        true place, towards the hand; the first card of a game (no card size known yet to
-        tell a partial view) may then have been given the neighbour's seat.
+        true place, towards the hand, and may have looked like a card in front of another
+        player (or hidden that it is). A changed seat is reported as a correction the
+        table sees, never made silently.
         """
-        guess = self._assign(track.anchor, track.anchor_corners, laid)
+        guess = self._assign(track.anchor, track.anchor_corners, laid, track)
         laid.placed, laid.size = track.anchor, track.rest_size
-        if guess.seat == laid.seat:
+        if guess.seat == laid.seat or any(other.seat == guess.seat for other in self._trick if other is not laid):
             return []
         laid.seat = guess.seat
         count = self._counted.get(laid.card)
@@ -783,19 +1080,30 @@ class TrickTracker:
         if not self._trick or not all(self._left_its_place(laid) for laid in self._trick):
             return []
         events: list[TrackerEvent] = []
+        left_at = max((tr.last_t for laid in self._trick if (tr := self._track(laid.track_id))), default=None)
+        # A card carried off long before the others left (taken back by its player) whose
+        # place a card swept with the trick took: withdrawn, and that card counts instead.
+        early = [
+            laid for laid in self._trick
+            if (tr := self._track(laid.track_id)) is not None and left_at is not None
+            and self._carried_off(laid, tr) and tr.last_t + 1.0 < left_at
+        ]
+        if early and len(early) < len(self._trick):
+            if len(self._swept(left_at)) >= len(early) + 4 - len(self._trick):
+                events += self._withdraw(early, t)
+            elif any(
+                tr.state is TrackState.CANDIDATE and tr.missed == 0 and tr.seen >= self.config.flush_min_frames
+                and tr.first_t > min(self._track(laid.track_id).last_t for laid in early)  # type: ignore[union-attr]
+                for tr in self._tracks
+            ):
+                return []  # its replacement is being swept with the trick, not yet far: wait
         missing = 4 - len(self._trick)
         if missing > 0:
             # Swept away before every card had settled (a trick collected early): the
             # cards seen briefly still count, oldest first, if there are just enough. Only
             # cards already there while the trick's cards were: one that came after them
             # (sliding in, so it too has moved) is the next trick's lead.
-            left_at = max((tr.last_t for laid in self._trick if (tr := self._track(laid.track_id))), default=None)
-            swept = [
-                tr for tr in self._tracks
-                if tr.state is TrackState.CANDIDATE and tr.seen >= self.config.flush_min_frames
-                and (tr.missed >= 1 or tr.displacement() > self.config.left_distance)
-                and left_at is not None and tr.first_t <= left_at
-            ]
+            swept = self._swept(left_at)
             if len(swept) < missing:
                 if self._tricks_done == TRICKS_PER_ROUND - 1 and (unseen := self._unseen_seat()) is not None:
                     # The round's last trick, swept with a card never read: no next card
@@ -809,6 +1117,16 @@ class TrickTracker:
                 return events
         events += self._collect(t, collector=self._collector())
         return events
+
+    def _swept(self, left_at: float | None) -> list[Track]:
+        """Candidates swept away with the trick before they were counted: seen long enough,
+        gone or moved off, and there already while the trick's cards were."""
+        return [
+            tr for tr in self._tracks
+            if tr.state is TrackState.CANDIDATE and tr.seen >= self.config.flush_min_frames
+            and (tr.missed >= 1 or tr.displacement() > self.config.left_distance)
+            and left_at is not None and tr.first_t <= left_at
+        ]
 
     def _collector(self) -> int | None:
         """The seat whose side the trick was gathered and swept towards, if that was seen.
@@ -838,12 +1156,24 @@ class TrickTracker:
             vy += dy
             size += laid.size
             n += 1
+        if n == 0:
+            return None
+        mx, my = vx / n, vy / n
+        moves = [
+            (tr.centre[0] - laid.placed[0], tr.centre[1] - laid.placed[1])
+            for laid in self._trick if (tr := self._track(laid.track_id)) is not None
+        ]
+        if far is not None and n == len(self._trick) and all(dx * mx + dy * my > 0 for dx, dy in moves) and all(
+            math.hypot(dx, dy) > self.config.left_distance * laid.size for (dx, dy), laid in zip(moves, self._trick, strict=False)
+        ):
+            # Every card went far the same way at once: swept as one, so the way they went
+            # names the collector, wherever on the table a card lay (one led beside the last
+            # trick lies off-centre).
+            return self.layout.seat_towards((mx, my))
         if far is not None:
             track = far[1]
             return self.layout.seat_towards((track.centre[0] - centre[0], track.centre[1] - centre[1]))
-        if n == 0:
-            return None
-        vx, vy, size = vx / n, vy / n, size / n
+        vx, vy, size = mx, my, size / n
         if (vx * vx + vy * vy) ** 0.5 <= self.config.collector_move * size:
             return None
         return self.layout.seat_towards((vx, vy))
@@ -867,6 +1197,13 @@ class TrickTracker:
                     # Everything it was read as while it lay there: the evidence a later
                     # reread of this card is weighed on.
                     self._counted[laid.card] = replace(count, votes=dict(track.votes))
+        gone = {laid.card for laid in self._trick}
+        for track in self._tracks:
+            identity = track.leading_identity()[0]
+            if track.state is TrackState.CANDIDATE and identity in gone:
+                # A card of this trick seen as a new track while it was gathered and swept
+                # (overlapping cards moving fast): it must never take the next card's place.
+                track.state, track.card = TrackState.IGNORED, identity
         self._trick = []
         self._recompute_constraints()
         self._tricks_done += 1

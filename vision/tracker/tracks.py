@@ -25,6 +25,10 @@ MOVING_VOTE_WEIGHT = 0.5
 
 #: Added to the matching cost when a detection clearly reads as another card.
 IDENTITY_PENALTY = 0.35
+#: A read this sure of another card where a counted card lies is a new card on top of it,
+#: once the counted card has been read as itself this many times since it counted.
+CLEAR_OTHER_READ = 0.6
+COVERED_AFTER_READS = 5
 
 
 class TrackState(Enum):
@@ -53,12 +57,16 @@ class Track:
     first_t: float
     last_t: float
     velocity: tuple[float, float] = (0.0, 0.0)
+    #: Where the card was first seen: still in the hand that lays it, on that player's side.
+    origin: tuple[float, float] = (0.0, 0.0)
     seen: int = 1
     missed: int = 0
     anchor: tuple[float, float] = (0.0, 0.0)
     anchor_corners: tuple[tuple[float, float], ...] = ()
     rest_frames: int = 1
     rest_t: float = 0.0
+    #: When it first came to rest (laid down), kept when it is nudged later; None before.
+    arrived_t: float | None = None
     #: Sum of the recogniser's confidences over the reads since the card came to rest:
     #: low while a hand still half covers it.
     rest_confidence: float = 0.0
@@ -77,6 +85,8 @@ class Track:
     )
     votes: dict[str, float] = field(default_factory=dict)
     reads: int = 0
+    #: Reads as its counted card since it counted.
+    confirmed: int = 0
     state: TrackState = TrackState.CANDIDATE
     card: str | None = None  # the decided identity once counted (or ignored)
 
@@ -90,6 +100,7 @@ class Track:
             size=card_size(det.corners),
             first_t=t,
             last_t=t,
+            origin=centre,
             anchor=centre,
             anchor_corners=tuple(det.corners),
             rest_t=t,
@@ -107,6 +118,11 @@ class Track:
     @property
     def predicted(self) -> tuple[float, float]:
         return (self.centre[0] + self.velocity[0], self.centre[1] + self.velocity[1])
+
+    @property
+    def arrival(self) -> float:
+        """When the card was laid down (came to rest), or the latest time if it never was yet."""
+        return self.arrived_t if self.arrived_t is not None else self.rest_t
 
     @property
     def moving(self) -> bool:
@@ -139,6 +155,7 @@ class Track:
         self.size = 0.7 * self.size + 0.3 * card_size(det.corners)
         self.last_t = t
         self.seen += 1
+        back = self.missed > 0
         self.missed = 0
         if math.dist(centre, self.anchor) <= cfg.rest_tolerance * self.size:
             self.rest_frames += 1
@@ -151,6 +168,11 @@ class Track:
                 self.rest_size_sum += card_size(det.corners)
                 self.rest_reads += 1
         else:
+            if back:
+                # Gone, and back elsewhere: laid anew, from a hand that was not seen.
+                self.arrived_t = None
+                self.origin = centre
+                self.settled, self.settled_corners, self.settled_frames = centre, tuple(det.corners), 0
             self.anchor = centre
             self.anchor_corners = tuple(det.corners)
             self.rest_frames = 1
@@ -158,11 +180,15 @@ class Track:
             self.rest_confidence = det.confidence
             self.rest_size_sum = card_size(det.corners)
             self.rest_reads = 1
+        if self.arrived_t is None and self.rest_frames >= 2:
+            self.arrived_t = self.rest_t
         if self.rest_frames > self.settled_frames:
             self.settled = self.anchor
             self.settled_corners = self.anchor_corners
             self.settled_frames = self.rest_frames
         self.path.append((centre, tuple(det.corners)))
+        if self.state is TrackState.PLAYED and det.card == self.card:
+            self.confirmed += 1
         if vote:
             # A card in motion is blurred, tilted, half in a hand: its reads count half.
             self.vote(det, 1.0 if self.rest_frames >= 2 else MOVING_VOTE_WEIGHT)
@@ -227,7 +253,20 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
     if track.missed:
         # A card reappearing after a gap may have been nudged meanwhile.
         gate = max(gate, cfg.match_distance * 1.5)
-    cost = math.dist(track.predicted, det.center) / track.size
+    if track.state is TrackState.PLAYED and det.card != track.card and all(card != track.card for card, _ in det.alternatives):
+        if det.confidence >= CLEAR_OTHER_READ and track.confirmed >= COVERED_AFTER_READS:
+            # A card read clearly as another one where a counted card lies that has been
+            # read as itself again and again since it counted: the next card laid right on
+            # top of it (tricks laid close about the centre overlap), not the counted card
+            # misread. (A card counted on early misreads is never confirmed, and is reread
+            # when it shows clearly.) A lone misread starts a track that never comes to
+            # rest long enough to count.
+            return None
+        # A counted card just nudged is "moving", but a card read as another one a little
+        # way off is the next card coming in over it, not the counted card moving on.
+        gate = min(gate, cfg.match_distance)
+    # A card in motion goes on as it went or stops dead (laid down): either place explains it.
+    cost = min(math.dist(track.predicted, det.center), math.dist(track.centre, det.center)) / track.size
     identity = track.card
     if identity is None:
         best, share = track.leading_identity()
@@ -243,6 +282,10 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
             # misread. A counted card's identity is settled, so even a weak read of another
             # card nearby (a new card still in the hand that lays it) is not taken for it.
             cost += IDENTITY_PENALTY
+            if det.confidence >= 0.5:
+                # A clear read of another card is not this one moving on, however fast this
+                # one moved: cards laid close together would swap tracks.
+                gate = min(gate, cfg.match_distance + IDENTITY_PENALTY)
     return cost if cost <= gate else None
 
 

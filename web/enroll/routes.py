@@ -336,7 +336,7 @@ def api_capture() -> Response:
     except EnrollImageError as exc:
         raise SessionError(str(exc)) from None
     if not pictures:
-        raise SessionError("no face-up card found; lay the cards flat, apart, in good light", 422)
+        raise SessionError("no face-up card found; lay the cards flat, apart, in good light", 422, code="no_card")
     expected = session.next_group()
     labelled = len(pictures) == len(expected)
     items = session.add(pictures, expected if labelled else None, source, aspects)

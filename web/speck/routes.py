@@ -15,6 +15,7 @@ from scoring.game import RuleError, fold
 from scoring.speck import NotSpeckError, next_game, punkteblatt
 from web.auth import authorize
 from web.errors import ApiError, answer_errors_as_json
+from web.games import end_running
 from web.i18n import LANGUAGES, STRINGS, pick_language
 from web.speck.export import blatt_csv, blatt_pdf, card_label
 from web.speck.i18n import SPECK_STRINGS
@@ -191,7 +192,9 @@ def blatt_page(game_id: int) -> str:
 @blueprint.post("/api/games")
 def api_new_game() -> Response:
     _check_pin()
-    config = config_from_setup(_body())
+    body = _body()
+    config = config_from_setup(body)
+    end_running(_store(), body.get("end_running"))
     try:
         game_id = int(_store().new_game(config))
     except (EventError, RuleError) as exc:

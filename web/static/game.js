@@ -25,7 +25,11 @@
       if (source.readyState === EventSource.CLOSED) {
         source = null;
         backoff = Math.min(backoff * 2, 10000);
-        setTimeout(connect, backoff);
+        // a game the table deleted does not come back: say so instead of retrying
+        fetch(`/api/games/${GAME}`, { cache: "no-store" }).then((r) => {
+          if (r.status === 404) J.put($("banner"), el("div", { class: "banner bad", id: "deleted", text: t("deleted") }));
+          else setTimeout(connect, backoff);
+        }).catch(() => setTimeout(connect, backoff));
       }
     });
     source.addEventListener("snapshot", (ev) => { view = JSON.parse(ev.data); backoff = 500; setConn(true); render(); });
@@ -71,7 +75,7 @@
   const teamOf = (seat) => seat % 2;
   const teamNames = (team) => `${name(team)} & ${name(team + 2)}`;
   const posOf = (seat) => EDGES[(EDGES.indexOf(window.EDGE || "bottom") + seat) % 4];
-  const contractLabel = (c) => t(c);
+  const contractLabel = (c) => (SUITS.includes(c) ? J.suitName(c) : t(c));
   function contractIcon(c) {
     if (SUITS.includes(c)) return el("img", { class: "icon-card", src: `/enroll/cards/${c}-ass.png`, alt: "", width: 22 });
     return el("span", { class: "icon-arrow", text: c === "obenabe" ? "⬆" : "⬇" });
@@ -90,6 +94,7 @@
     document.body.dataset.count = view.count;
     const s = st();
     if (!s) { J.put($("banner"), el("div", { class: "banner", text: view.error || "?" })); return; }
+    J.names = cfg().players;
     renderBanner(s);
     renderScore(s);
     renderContract(s);
@@ -100,6 +105,7 @@
     renderFlags(s);
     renderTafel(s);
     renderChart(s);
+    renderBoard(s);
     renderEvents();
   }
 
@@ -121,19 +127,36 @@
     J.put(box, );
   }
 
+  const tricksText = (n) => `${n} ${t(n === 1 ? "trick" : "tricks")}`;
+
   function renderScore(s) {
+    // At a glance: while a round runs its points are the big number (they change with
+    // every trick); the game total and what is left to the target sit under it.
     const target = cfg().target;
     const r = s.round;
     const winner = s.game_over ? s.game_over.winner : null;
     J.put($("score"), ...[0, 1].map((team) => {
       const total = s.totals[team].total;
-      const running = r && !r.complete ? r.score.written[team].total : null;
+      const running = r && !r.complete && !r.abandoned && !s.game_over ? r.score.written[team].total : null;
+      const togo = el("span", { class: "togo", text: `${t("to_target")} ${Math.max(0, target - total)}` });
+      const totalNode = el("span", { class: "total", "data-total": total, text: total });
+      const body = running !== null
+        ? [el("div", { class: "big rnd", title: t("round_points") }, `+${running}`),
+          el("div", { class: "sub" }, el("span", { class: "muted", text: `${t("total")} ` }), totalNode), el("div", { class: "sub" }, togo),
+          el("div", { class: "tricks muted small", text: `${t("round_points")} · ${tricksText(r.score.tricks_won[team])}` }),
+          r.score.written[team].stoeck ? el("span", { class: "badge stoeck-badge", text: `${t("stoeck")} +${r.score.written[team].stoeck}` }) : null]
+        : [el("div", { class: "big" }, totalNode), el("div", { class: "sub" }, togo, el("span", { class: "muted", text: ` / ${target}` }))];
       return el("div", { class: `team t${team}${winner === team ? " win" : ""}`, id: `team${team}` },
-        el("div", { class: "names", text: `${"AB"[team]} · ${teamNames(team)}` }),
-        el("div", { class: "total", "data-total": total, text: total }),
-        el("div", { class: "togo", text: `${t("to_target")} ${Math.max(0, target - total)} / ${target}` }),
-        running !== null ? el("div", { class: "rnd", title: t("round_points") }, `+${running} `, el("span", { class: "muted", text: `· ${r.score.tricks_won[team]} ${t("tricks")}` })) : null);
+        el("div", { class: "names", text: `${"AB"[team]} · ${teamNames(team)}` }), ...body);
     }));
+  }
+
+  function trickNumber(r) {
+    // The trick on the table: the one being laid, or the complete one still lying there;
+    // once it is collected, the next one.
+    if (r.trick.length) return r.trick.length === 4 ? r.tricks.length : r.tricks.length + 1;
+    const last = r.tricks[r.tricks.length - 1];
+    return Math.min(9, r.tricks.length + (!last || last.collected ? 1 : 0));
   }
 
   function renderContract(s) {
@@ -146,14 +169,17 @@
       el("span", { class: "badge mult", id: "mult", text: `×${r.multiplier}` }),
       el("span", { class: "muted small", text: `${t("forehand")}: ${name(r.forehand)}` }),
       r.schoben ? el("span", { class: "badge", text: `${t("schieben")} → ${name(r.declarer)}` }) : null,
-      el("span", { class: "muted small", text: `${t("trick")} ${Math.min(9, r.tricks.length + (r.trick.length && r.trick.length < 4 ? 1 : 0)) || 1}/9` }));
+      el("span", { class: "muted small", id: "trick-no", text: `${t("trick")} ${trickNumber(r)}/9` }));
   }
 
   function cardButton(pc, extraClass) {
+    // A read the camera was unsure of is marked: one tap confirms or corrects it.
+    const row = view.events[pc.ref];
+    const unsure = row && row.unsure;
     return el("button", {
-      type: "button", class: `card${extraClass ? " " + extraClass : ""}`, "data-ref": pc.ref, "data-card": pc.card,
-      title: `${t("correct")}: ${J.cardName(pc.card)}`, onclick: () => correctDialog(pc),
-    }, J.cardImg(pc.card));
+      type: "button", class: `card${extraClass ? " " + extraClass : ""}${unsure ? " unsure" : ""}`, "data-ref": pc.ref, "data-card": pc.card,
+      title: `${unsure ? t("unsure") : t("correct")}: ${J.cardName(pc.card)}`, onclick: () => correctDialog(pc),
+    }, J.cardImg(pc.card), unsure ? el("span", { class: "unsure-mark", text: `? ${Math.round(100 * row.confidence)} %` }) : null);
   }
 
   function renderTable(s) {
@@ -162,16 +188,13 @@
     const trick = r ? r.trick : [];
     const bySeat = {};
     for (const pc of trick) bySeat[pc.seat] = pc;
-    const stoeckPossible = r && r.stoeck.status !== "unavailable" && !r.complete && !s.game_over;
     const seats = [0, 1, 2, 3].map((seat) => {
       const pc = bySeat[seat];
       const turn = s.to_play === seat;
       const leads = r && r.leader === seat && !r.complete;
       return el("div", { class: `seat pos-${posOf(seat)} team${teamOf(seat)}${turn ? " turn" : ""}`, id: `seat${seat}`, "data-seat": seat },
         el("div", { class: "who", title: leads ? t("leader") : turn ? t("to_play") : "", text: `${leads ? "▶ " : ""}${name(seat)}` }),
-        el("div", { class: "slot" }, pc ? cardButton(pc, pc.void ? "low" : "") : null),
-        // Always the same look for every seat: the app never hints that a Stöck is due.
-        stoeckPossible ? el("button", { type: "button", class: "stoeck", "data-seat": seat, onclick: () => callStoeck(seat) }, t("stoeck")) : null);
+        el("div", { class: "slot" }, pc ? cardButton(pc, pc.void ? "low" : "") : null));
     });
     J.put(felt, ...seats);
   }
@@ -179,15 +202,29 @@
   function renderActions(s) {
     const r = s.round;
     const box = $("actions");
+    $("abandoned").hidden = !view.abandoned;
+    if (view.abandoned) { J.put(box); return; }  // closed: nothing more is written to it
     const items = [];
     const running = r && !r.complete && !s.game_over;
     if (s.game_over) items.push(el("a", { class: "button primary big wide", id: "setup-next", href: "/setup" }, `+ ${t("new_game_short")}`));
     if (!s.game_over && (!r || r.complete)) items.push(el("button", { type: "button", class: "primary big wide", id: "new-round", onclick: roundDialog }, `+ ${t("new_round")}`));
-    if (running && r.tricks.length === 0) items.push(el("button", { type: "button", class: "primary", id: "weis-btn", onclick: weisDialog }, t("declare_weis")));
+    if (running && s.weis_open) items.push(el("button", { type: "button", class: "primary", id: "weis-btn", onclick: weisDialog }, t("declare_weis")));
+    // One Stöck button all round a trump round, the same whoever holds them: the app never
+    // hints that a Stöck is due; the engine judges the call and says why it is refused.
+    if (running && r.stoeck.status !== "unavailable" && !view.abandoned) items.push(el("button", { type: "button", id: "stoeck-btn", onclick: stoeckDialog }, t("stoeck")));
     if (running) items.push(el("button", { type: "button", id: "enter-card", onclick: enterCardDialog }, t("enter_card")));
     if (running && r.trick.length === 4) items.push(el("button", { type: "button", id: "collect", onclick: () => send({ type: "trick_collected" }) }, t("collect")));
     items.push(el("button", { type: "button", class: "danger", id: "undo-quick", onclick: undo }, `↶ ${t("undo")}`));
     J.put(box, ...items);
+  }
+
+  function weisLabel(w) {
+    // The engine's label is German; the kind and the cards say the same in any language.
+    const rank = (c) => t("r_" + c.split("-")[1]);
+    if (w.kind === "four") return t("weis_four").replace("{rank}", rank(w.cards[0]));
+    const key = window.T[`weis_seq_${w.cards.length}`] ? `weis_seq_${w.cards.length}` : "weis_seq";
+    const top = w.cards.slice().sort((a, b) => RANKS.indexOf(a.split("-")[1]) - RANKS.indexOf(b.split("-")[1])).pop();
+    return t(key).replace("{n}", w.cards.length).replace("{suit}", J.suitName(w.cards[0].split("-")[0])).replace("{top}", rank(top));
   }
 
   function renderWeis(s) {
@@ -196,7 +233,7 @@
     $("weis-panel").hidden = !list.length;
     J.put($("weis"), ...list.map((w) => el("li", {
       class: w.status === "counts" ? "writes" : w.status === "loses" ? "" : "bad", "data-status": w.status,
-    }, el("strong", { text: `${name(w.seat)}: ` }), `${w.label} · ${w.points}`,
+    }, el("strong", { text: `${name(w.seat)}: ` }), `${weisLabel(w)} · ${w.points}`,
       el("span", { class: "muted", text: ` · ${w.status === "counts" ? `✓ ${t("team")} ${"AB"[w.team]} ${t("writes")}` : t("ws_" + w.status)}` }))));
   }
 
@@ -212,19 +249,48 @@
       el("div", { class: "meta", text: `${t("trick")} ${last.index + 1} · ${name(last.winner)} · ${last.points} ${t("points")}${last.last ? " · " + t("last_trick") + " +5" : ""}` }));
   }
 
-  function renderFlags(s) {
-    $("flags-panel").hidden = !s.flags.length;
+  // Whose turn it was when the card a flag names was laid: the first seat from the trick's
+  // leader that had not laid a card before it.
+  function turnSeat(s, f) {
+    const r = s.round;  // the round under way: an earlier round's flag is corrected by tapping it
+    if (!r || r.index !== f.round) return null;
+    const tricks = [...r.tricks.map((x) => ({ cards: x.cards, leader: x.leader })), { cards: r.trick, leader: r.leader }];
+    const trick = tricks.find((x) => x.cards.some((c) => c.ref === f.ref));
+    if (!trick || trick.leader === null || trick.leader === undefined) return null;
+    const before = new Set(trick.cards.filter((c) => c.ref < f.ref).map((c) => c.seat));
+    const seat = [0, 1, 2, 3].map((k) => (trick.leader + k) % 4).find((x) => !before.has(x));
+    return seat === undefined || seat === f.seat ? null : seat;
+  }
+
+  function flagItem(s, f) {
     // A flag about a card can be tapped to correct that card (the usual fix).
-    J.put($("flags"), ...s.flags.map((f) => {
-      const row = f.ref !== null && f.ref !== undefined ? view.events[f.ref] : null;
-      const fix = row && row.type === "card_played" && !row.voided;
-      // A trick collected with a card the camera never saw: tap to enter that card.
-      const gap = f.code === "card_unseen" && row && row.type === "trick_collected" && !row.voided;
-      const onclick = fix ? () => correctDialog({ ref: row.pos, card: row.card, seat: row.seat })
-        : gap ? () => unseenDialog({ ref: row.pos, seat: row.unseen }) : null;
-      return el("li", { "data-code": f.code, class: onclick ? "tap" : "", onclick },
-        f.message, onclick ? el("span", { class: "muted small", text: ` · ${t(gap ? "enter_unseen" : "correct")} ›` }) : null);
-    }));
+    const row = f.ref !== null && f.ref !== undefined ? view.events[f.ref] : null;
+    const fix = row && row.type === "card_played" && !row.voided;
+    // A trick collected with a card the camera never saw: tap to enter that card.
+    const gap = f.code === "card_unseen" && row && row.type === "trick_collected" && !row.voided;
+    const onclick = fix ? () => correctDialog({ ref: row.pos, card: row.card, seat: row.seat })
+      : gap ? () => unseenDialog({ ref: row.pos, seat: row.unseen }) : null;
+    // Out of turn: the camera names who it saw lay the card; one tap gives the card to
+    // the player whose turn it was instead (dismissing the flag), leaving it confirms it.
+    const turn = f.code === "out_of_turn" && fix ? turnSeat(s, f) : null;
+    const who = turn !== null ? el("span", { class: "oot", text: ` (${name(f.seat)} · ${t("oot_turn")} ${name(turn)})` }) : null;
+    const dismiss = turn !== null ? el("button", {
+      type: "button", class: "small oot-fix", "data-seat": turn, text: `${t("oot_fix")} ${name(turn)}`,
+      onclick: (e) => { e.stopPropagation(); send({ type: "card_corrected", ref: row.pos, card: row.card, seat: turn }); },
+    }) : null;
+    return el("li", { "data-code": f.code, class: onclick ? "tap" : "", onclick, title: f.message },
+      J.flagText(f), who, onclick ? el("span", { class: "muted small", text: ` · ${t(gap ? "enter_unseen" : "correct")} ›` }) : null,
+      dismiss);
+  }
+
+  function renderFlags(s) {
+    // This round's hints at the top, where the table looks; every hint of the game in the history.
+    const r = s.round;
+    const open = s.flags.filter((f) => r && f.round === r.index);
+    $("flags-panel").hidden = !open.length;
+    J.put($("flags"), ...open.map((f) => flagItem(s, f)));
+    $("all-flags-panel").hidden = !s.flags.length;
+    J.put($("all-flags"), ...s.flags.map((f) => flagItem(s, f)));
   }
 
   function renderTafel(s) {
@@ -236,7 +302,8 @@
     const head1 = el("tr", {}, el("th", { class: "l", colspan: 2, text: "" }),
       el("th", { class: "a grp", colspan: 4, text: `A · ${teamNames(0)}` }), el("th", { class: "b grp", colspan: 4, text: `B · ${teamNames(1)}` }));
     const head2 = el("tr", {}, el("th", { class: "l", text: "#" }), el("th", { class: "l", text: t("contract") }),
-      ...[0, 1].flatMap((team) => ["W", "S", "St", "Σ"].map((h) => el("th", { class: "ab"[team], text: h }))));
+      ...[0, 1].flatMap((team) => ["weis", "stoeck", "tricks", "sum"].map((h) => el("th", {
+        class: "ab"[team], text: t("col_" + h), title: h === "sum" ? t("total") : t(h === "tricks" ? "tricks" : h) }))));
     const rows = s.sheet.map((row) => {
       const deciding = s.game_over && s.game_over.round === row.round;
       return el("tr", { class: deciding ? "decide" : "", "data-round": row.round },
@@ -260,6 +327,77 @@
     const foot = el("tr", {}, el("td", { class: "l", colspan: 2, text: t("total") }),
       ...[0, 1].flatMap((team) => blocks(s.totals[team], team, s.totals[team].total, `tafel-total${team}`)));
     J.put($("tafel"), el("thead", {}, head1, head2), el("tbody", {}, ...rows), el("tfoot", {}, foot));
+  }
+
+  // The Jasstafel as players keep it on paper (drawn, not computed: the totals are the engine's).
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const svgEl = (tag, attrs, text) => {
+    const n = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+    if (text !== undefined) n.textContent = text;
+    return n;
+  };
+
+  function strokes(svg, x1, y1, x2, y2, n, cls) {
+    // n tally strokes across the line from (x1,y1) to (x2,y2); every fifth crosses the four before it.
+    const len = Math.hypot(x2 - x1, y2 - y1), ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+    const px = -uy, py = ux;  // perpendicular
+    const step = Math.min(9, (len - 28) / Math.max(1, n + Math.floor(n / 5)));
+    let at = 16;
+    for (let i = 0; i < n; i++) {
+      const cx = x1 + ux * at, cy = y1 + uy * at;
+      if (i % 5 === 4) {
+        const bx = x1 + ux * (at - 4.5 * step), by = y1 + uy * (at - 4.5 * step);
+        svg.append(svgEl("line", { x1: bx - px * 7, y1: by - py * 7, x2: cx + px * 7, y2: cy + py * 7, class: `stroke ${cls}` }));
+        at += 1.5 * step;
+      } else {
+        svg.append(svgEl("line", { x1: cx - px * 8, y1: cy - py * 8, x2: cx + px * 8, y2: cy + py * 8, class: `stroke ${cls}` }));
+        at += step;
+      }
+    }
+  }
+
+  function zSide(team, total) {
+    const W = 170, H = 190;
+    const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: `zside team${team}`, id: `z${team}`, role: "img",
+      "aria-label": `${t("team")} ${"AB"[team]}: ${total}` });
+    svg.append(svgEl("text", { x: 6, y: 16, class: "zname" }, `${"AB"[team]} · ${teamNames(team)}`));
+    const [L, R, T, B] = [14, W - 34, 40, H - 22];
+    svg.append(svgEl("path", { d: `M${L},${T} L${R},${T} L${L},${B} L${R},${B}`, class: "zline" }));
+    const hundreds = Math.floor(total / 100), fifties = Math.floor((total % 100) / 50);
+    const twenties = Math.floor((total % 50) / 20), rest = total % 50 % 20;
+    strokes(svg, L, T, R, T, hundreds, "s100");
+    strokes(svg, R, T, L, B, fifties, "s50");
+    strokes(svg, L, B, R, B, twenties, "s20");
+    svg.append(svgEl("text", { x: R + 6, y: B + 5, class: "zrest" }, String(rest)));
+    svg.append(svgEl("text", { x: W - 6, y: 16, class: "ztotal", "text-anchor": "end" }, String(total)));
+    return svg;
+  }
+
+  function backSide(s) {
+    // The back of the board: the Matches of this game and who won it, in tally strokes.
+    const W = 340, H = 110;
+    const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "backside", id: "board-back-svg", role: "img", "aria-label": t("board_back") });
+    svg.append(svgEl("text", { x: 110, y: 16, class: "zname" }, t("board_matches")), svgEl("text", { x: 250, y: 16, class: "zname" }, t("board_wins")));
+    const over = s.game_over;
+    [0, 1].forEach((team) => {
+      const y = 46 + team * 40;
+      const matches = s.sheet.filter((row) => row.match_team === team).length;
+      const won = over && over.winner === team ? 1 : 0;
+      svg.append(svgEl("text", { x: 6, y: y + 5, class: `zname team${team}` }, `${t("team")} ${"AB"[team]}`));
+      svg.append(svgEl("line", { x1: 100, y1: y, x2: 230, y2: y, class: "zline" }), svgEl("line", { x1: 240, y1: y, x2: 330, y2: y, class: "zline" }));
+      const m = svgEl("g", { class: "matches", "data-team": team, "data-n": matches });
+      strokes(m, 100, y, 230, y, matches, "smatch");
+      const w = svgEl("g", { class: "wins", "data-team": team, "data-n": won });
+      strokes(w, 240, y, 330, y, won, "swin");
+      svg.append(m, w);
+    });
+    return svg;
+  }
+
+  function renderBoard(s) {
+    J.put($("board-front"), el("h2", { class: "small", text: t("board_front") }), el("div", { class: "zpair" }, ...[0, 1].map((team) => zSide(team, s.totals[team].total))));
+    J.put($("board-back"), el("h2", { class: "small", text: t("board_back") }), backSide(s));
   }
 
   function renderChart(s) {
@@ -306,28 +444,107 @@
   function renderEvents() {
     const fixes = new Set(["card_corrected", "event_voided", "misplay_ruled"]);
     J.put($("events"), ...view.events.slice().reverse().map((row) => el("li", {
-      class: `${row.voided ? "voided" : ""} ${fixes.has(row.type) ? "fix" : ""}`, "data-pos": row.pos, "data-type": row.type,
+      class: `${row.voided ? "voided" : ""} ${fixes.has(row.type) ? "fix" : ""} ${row.type === "game_configured" ? "" : "tap"}`,
+      "data-pos": row.pos, "data-type": row.type, "data-by": row.by_hand ? "hand" : "camera", onclick: () => historyTap(row),
     }, el("span", { class: "pos", text: `#${row.pos}` }), el("span", { class: "what", text: describe(row) }),
+      el("span", { class: "by muted small", text: row.by_hand ? "✍" : "◉", title: t(row.by_hand ? "by_hand" : "by_camera") }),
+      row.type === "trick_collected" && window.PICTURES ? shotButton(row) : null,
       row.voided ? el("span", { class: "muted small", text: ` (${t("voided")})` }) : null,
       row.corrected_by ? el("span", { class: "muted small", text: ` (${t("corrected")})` }) : null)));
   }
 
   // ---------------------------------------------------------------- actions
-  async function callStoeck(seat) {
-    await send({ type: "stoeck_called", seat });
+  async function stoeckDialog() {
+    const ev = await dialog(t("stoeck_who"), (body) => {
+      const who = choice("stoeck-seat", seatOptions(), null, "g2");
+      body.replaceChildren(who.node, el("p", { class: "muted small", text: t("stoeck_hint") }));
+      return () => (who.get() === null ? t("stoeck_who") : { type: "stoeck_called", seat: Number(who.get()) });
+    }, t("stoeck"));
+    if (!ev) return;
+    const res = await send(ev, { quiet: true });
+    if (!res) return;  // refused: the toast gives the engine's reason
+    // Accepted: say what it wrote, from the engine's state once it arrives.
+    await until(() => view.count > res.position);
+    const got = stoeckNow();
+    if (got && got.status === "called") J.toast(`${t("stoeck")} +${got.points} · ${t("team")} ${"AB"[got.team]} (${teamNames(got.team)})`);
+    else J.toast(t("saved"));
+  }
+
+  function stoeckNow() {
+    const r = st() && st().round;
+    if (!r || !r.stoeck || r.stoeck.team === null || r.stoeck.team === undefined) return null;
+    return { status: r.stoeck.status, team: r.stoeck.team, points: r.score.written[r.stoeck.team].stoeck };
+  }
+
+  function until(cond, ms) {
+    // Resolves once cond() holds after a render (the SSE delta of our own write), or after ms.
+    return new Promise((resolve) => {
+      const t0 = Date.now();
+      const tick = () => (cond() || Date.now() - t0 > (ms || 5000) ? resolve() : setTimeout(tick, 50));
+      tick();
+    });
+  }
+
+  // A question with the text of what will change; resolves true on OK.
+  function ask(title, lines, okLabel) {
+    return dialog(title, (body) => {
+      body.replaceChildren(...lines.filter(Boolean).map((l) => el("p", { class: l.cls || "", text: l.text || l })));
+      return () => true;
+    }, okLabel);
   }
 
   async function undo() {
-    const target = view.events.slice().reverse().find((r) => !r.voided && r.type !== "event_voided" && r.type !== "game_configured");
-    if (!target) return;
-    if (!confirm(`${t("undo_confirm")}\n#${target.pos} ${describe(target)}`)) return;
-    await send({ type: "event_voided", ref: target.pos });
+    // The server names the target: the table's last action by hand that still counts.
+    if (view.undo === null || view.undo === undefined) { J.toast(t("undo_nothing")); return; }
+    const target = view.events[view.undo];
+    const camera = view.events.slice(target.pos + 1).filter((r) => !r.by_hand && !r.voided).length;
+    const ok = await ask(t("undo_title"), [
+      { text: `#${target.pos} ${describe(target)}`, cls: "what-undo" },
+      camera ? { text: t("undo_keeps_camera").replace("{n}", camera), cls: "muted small" } : null,
+    ], `↶ ${t("undo")}`);
+    if (ok && await send({ type: "event_voided", ref: target.pos }, { quiet: true })) J.toast(`${t("undone")}: ${describe(target)}`);
+  }
+
+  function shotButton(row) {
+    // The camera's picture of the trick: the moment its last card lay on the table.
+    const last = view.events.slice(0, row.pos).reverse().find((r) => r.type === "card_played" && !r.voided);
+    if (!last) return null;
+    return el("button", { type: "button", class: "shot", "data-pos": last.pos, title: t("trick_picture"),
+      onclick: (ev) => { ev.stopPropagation(); showShot(last.pos, `${t("trick_picture")} · #${row.pos}`); } }, "◉");
+  }
+
+  function showShot(pos, title) {
+    const img = $("shot");
+    $("shot-title").textContent = title;
+    $("shot-error").textContent = "";
+    img.removeAttribute("src");
+    img.dataset.pos = pos;
+    $("shot-dlg").showModal();
+    J.pictureUrl(`/api/games/${GAME}/frame/${pos}.jpg`).then((src) => {
+      if (src) img.src = src; else $("shot-error").textContent = t("no_picture");
+    });
+  }
+
+  async function historyTap(row) {
+    // A voided row comes back by voiding the void that took it out (a redo); any other
+    // row can be struck on purpose, a camera event with a word of warning.
+    if (row.type === "game_configured") return;
+    if (row.voided) {
+      const undoer = view.events.slice().reverse().find((r) => r.type === "event_voided" && r.ref === row.pos && !r.voided);
+      if (!undoer) return;
+      if (await ask(t("restore_title"), [`#${row.pos} ${describe(row)}`], t("restore"))) await send({ type: "event_voided", ref: undoer.pos });
+      return;
+    }
+    if (await ask(t("void_title"), [`#${row.pos} ${describe(row)}`, row.by_hand ? null : { text: t("void_camera"), cls: "error" }], t("strike"))) {
+      await send({ type: "event_voided", ref: row.pos });
+    }
   }
 
   // A small dialog framework: body builder + collect() returning the event or an error string.
-  function dialog(title, build) {
+  function dialog(title, build, okLabel) {
     const dlg = $("dlg");
     $("dlg-title").textContent = title;
+    $("dlg-ok").textContent = okLabel || t("send");
     $("dlg-error").textContent = "";
     const body = $("dlg-body");
     const collect = build(body);
@@ -366,7 +583,7 @@
     let value = initial;
     let suit = initial ? initial.split("-")[0] : SUITS[0];
     const grid = el("div", { class: "picker" });
-    const suits = choice("psuit", SUITS.map((x) => [x, el("span", {}, contractIcon(x), " ", t(x))]), suit, "g2", (v) => { suit = v; draw(); });
+    const suits = choice("psuit", SUITS.map((x) => [x, el("span", {}, contractIcon(x), " ", J.suitName(x))]), suit, "g2", (v) => { suit = v; draw(); });
     function draw() {
       J.put(grid, RANKS.map((r) => {
         const id = `${suit}-${r}`;
@@ -408,7 +625,7 @@
       const seqBox = el("div", {});
       const fourBox = el("div", {}, el("h2", { text: t("rank") }));
       const kind = choice("kind", [["sequence", t("sequence")], ["four", t("four_kind")]], "sequence", "g2", (k) => { seqBox.hidden = k !== "sequence"; fourBox.hidden = k !== "four"; update(); });
-      const suit = choice("suit", SUITS.map((x) => [x, el("span", {}, contractIcon(x), " ", t(x))]), "eicheln", "g2", () => update());
+      const suit = choice("suit", SUITS.map((x) => [x, el("span", {}, contractIcon(x), " ", J.suitName(x))]), "eicheln", "g2", () => update());
       const from = choice("from", RANKS.map((r) => [r, t("r_" + r)]), "6", "g3", () => update());
       const to = choice("to", RANKS.map((r) => [r, t("r_" + r)]), "8", "g3", () => update());
       const four = choice("four", ["10", "under", "ober", "koenig", "ass", "9"].map((r) => [r, t("r_" + r)]), "ass", "g3", () => update());
@@ -433,11 +650,21 @@
   }
 
   async function correctDialog(pc) {
+    const row = view.events[pc.ref];
     const ev = await dialog(`${t("correct_card")} #${pc.ref}`, (body) => {
       const pick = cardPicker(pc.card);
       const who = choice("seat", seatOptions(), pc.seat, "g2");
-      body.replaceChildren(pick.node, el("h2", { text: t("played_by") }), who.node);
+      let quick = null;  // a one-tap answer: the card as read, or one of the camera's alternatives
+      const answer = (card) => { quick = { type: "card_corrected", ref: pc.ref, card }; $("dlg-form").requestSubmit(); };
+      const unsure = row && row.unsure ? el("div", { class: "unsure-box" },
+        el("p", { class: "small", text: `${t("unsure")} (${Math.round(100 * row.confidence)} %)` }),
+        el("div", { class: "grid g2" },
+          el("button", { type: "button", class: "primary", id: "confirm-card", onclick: () => answer(pc.card) }, `✓ ${t("card_right")}: ${J.cardName(pc.card)}`),
+          ...(row.alternatives || []).slice(0, 3).map(([card, p]) => el("button", { type: "button", class: "alt", "data-card": card, onclick: () => answer(card) },
+            `${J.cardName(card)} (${Math.round(100 * p)} %)`)))) : null;
+      body.replaceChildren(...[unsure, pick.node, el("h2", { text: t("played_by") }), who.node].filter(Boolean));
       return () => {
+        if (quick) return quick;
         const out = { type: "card_corrected", ref: pc.ref, card: pick.get() };
         if (Number(who.get()) !== pc.seat) out.seat = Number(who.get());
         if (out.card === pc.card && out.seat === undefined) return "=";
@@ -468,11 +695,23 @@
   }
 
   // ---------------------------------------------------------------- tabs
-  document.querySelectorAll(".tabs button").forEach((b) => b.addEventListener("click", () => {
-    tab = b.dataset.tab;
-    document.querySelectorAll(".tabs button").forEach((x) => x.classList.toggle("on", x === b));
-    document.querySelectorAll("[data-pane]").forEach((p) => { p.hidden = p.dataset.pane !== tab; });
-  }));
+  // A tablet shows the felt and the Tafel side by side (the Tafel tab is then not needed).
+  const wide = window.matchMedia("(min-width: 760px)");
+  function applyTabs() {
+    const beside = wide.matches && (tab === "table" || tab === "tafel");
+    if (beside) tab = "table";
+    document.body.classList.toggle("wide", wide.matches);
+    document.querySelectorAll(".tabs button").forEach((x) => x.classList.toggle("on", x.dataset.tab === tab));
+    document.querySelectorAll("[data-pane]").forEach((p) => {
+      p.hidden = !(p.dataset.pane === tab || (beside && p.dataset.pane === "tafel"));
+      p.classList.toggle("beside", beside && p.dataset.pane === "tafel");
+    });
+  }
+  document.querySelectorAll(".tabs button").forEach((b) => b.addEventListener("click", () => { tab = b.dataset.tab; applyTabs(); }));
+  wide.addEventListener("change", applyTabs);
+  applyTabs();
   $("undo").addEventListener("click", undo);
+  document.addEventListener("deck", render);
+  $("cam-open").addEventListener("click", () => { J.cameraBox($("cam-dlg-box"), true); $("cam-dlg").showModal(); });
   connect();
 })();

@@ -1,18 +1,45 @@
-// History of games: one line per game with its totals and winner.
+// The table's games: running, finished and abandoned ones, each with its score; the table can delete one.
 "use strict";
-(async () => {
+(() => {
   const list = document.getElementById("games-list");
-  const r = await fetch("/api/games");
-  const data = await r.json();
-  if (!data.games.length) { list.append(J.el("li", { class: "muted", text: J.t("no_game") })); return; }
-  for (const g of data.games.slice().reverse()) {
-    const players = (g.config && g.config.players) || [];
-    const tot = g.totals ? g.totals.map((b) => b.total) : ["–", "–"];
-    const status = g.game_over ? `${J.t("finished")} · ${J.t("winner")}: ${J.t("team")} ${"AB"[g.game_over.winner] || "–"}` : J.t("running");
-    list.append(J.el("li", {},
-      J.el("a", { href: g.config && g.config.variant === "speck" ? `/speck/${g.id}` : `/game/${g.id}` },
-        J.el("span", {}, J.el("strong", { text: `#${g.id} ` }), `${players[0] || ""} & ${players[2] || ""} – ${players[1] || ""} & ${players[3] || ""}`,
-          J.el("br"), J.el("small", { class: "muted", text: `${g.created.replace("T", " ").slice(0, 16)} · ${status}` })),
-        J.el("span", {}, J.el("b", { class: "a", text: tot[0] }), " : ", J.el("b", { class: "b", text: tot[1] })))));
+  const el = J.el, t = J.t;
+
+  function players(g) {
+    const p = (g.config && g.config.players) || [];
+    // Speck Jass is every player for themselves; the Schieber has two teams of two
+    return g.config && g.config.variant === "speck" ? p.join(", ") : `${p[0] || ""} & ${p[2] || ""} – ${p[1] || ""} & ${p[3] || ""}`;
   }
+
+  function score(g) {
+    if (g.config && g.config.variant === "speck") return el("span", { class: "score-line", text: (g.player_totals || []).join(" · ") });
+    const tot = g.totals ? g.totals.map((b) => b.total) : ["–", "–"];
+    return el("span", { class: "score-line" }, el("b", { class: "a", text: tot[0] }), " : ", el("b", { class: "b", text: tot[1] }));
+  }
+
+  function statusText(g) {
+    if (g.status === "finished") {
+      const w = g.game_over && g.game_over.winner;
+      return g.config && g.config.variant === "speck" ? t("finished") : `${t("finished")} · ${t("winner")}: ${t("team")} ${w === null || w === undefined ? "–" : "AB"[w]}`;
+    }
+    return t(g.status);  // "running" or "abandoned"
+  }
+
+  async function remove(g) {
+    if (!await J.ask(`${t("delete_q")} #${g.id}`, [players(g), t("delete_body")], t("delete"))) return;
+    const res = await J.write(`/api/games/${g.id}`, {}, {}, "DELETE");
+    if (res) { J.toast(t("deleted")); load(); }
+  }
+
+  async function load() {
+    const data = await fetch("/api/games", { cache: "no-store" }).then((r) => r.json());
+    if (!data.games.length) { J.put(list, el("li", { class: "muted", text: t("no_game") })); return; }
+    J.put(list, data.games.slice().reverse().map((g) => el("li", { "data-game": g.id, "data-status": g.status, class: `game ${g.status}` },
+      el("a", { href: g.config && g.config.variant === "speck" ? `/speck/${g.id}` : `/game/${g.id}` },
+        el("span", {}, el("strong", { text: `#${g.id} ` }), players(g), el("br"),
+          el("small", { class: "muted" }, `${g.created.replace("T", " ").slice(0, 16)} · `,
+            el("span", { class: `status ${g.status}`, text: statusText(g) }), g.rounds ? ` · ${g.rounds} ${t("round_n")}` : "")),
+        score(g)),
+      el("button", { type: "button", class: "danger icon delete", title: t("delete"), "aria-label": t("delete"), onclick: () => remove(g) }, "✕"))));
+  }
+  load();
 })();

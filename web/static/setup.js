@@ -25,6 +25,7 @@
   });
   showEdges();
   showTeams();
+  J.cameraBox(document.getElementById("camera-box"));
 
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -54,6 +55,9 @@
         body.custom_multipliers[c] = Number(f["m_" + c].value);
       }
     }
+    const running = await J.endRunningFirst();
+    if (!running.go) return;
+    if (running.end) body.end_running = true;
     const res = await J.write("/api/games", body);
     if (!res) return;
     location.href = res.url;

@@ -12,8 +12,8 @@
       if (body && !(body instanceof FormData)) { headers["Content-Type"] = "application/json"; payload = JSON.stringify(body); }
       const r = await fetch(url, { method, headers, body: payload });
       const data = await r.json().catch(() => ({ error: r.statusText }));
-      if (r.status === 403 && /PIN/.test(data.error || "")) { if (!(await J.askPin(data.error || t("pin_wrong")))) return null; continue; }
-      if (!r.ok) { J.toast(data.error || r.statusText, true); return null; }
+      if (r.status === 403 && /PIN/.test(data.error || "")) { if (!(await J.askPin())) return null; continue; }
+      if (!r.ok) { J.toast(J.errorText(data) || r.statusText, true); return null; }
       return data;
     }
     return null;

@@ -43,6 +43,9 @@
       body.prior_games = Number(f.prior_games.value.trim() || 0);
       body.prior_totals = prior.map((p) => (p === "" ? 0 : Number(p)));
     }
+    const running = await J.endRunningFirst();
+    if (!running.go) return;
+    if (running.end) body.end_running = true;
     const res = await J.write("/speck/api/games", body);
     if (!res) return;
     location.href = res.url;

@@ -1,0 +1,263 @@
+"""What real tables do, none of which may cost a trick: scripted detection streams for
+each habit, and whole near-centre rounds with one habit at a time made common."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from scoring.events import CardPlayed, Event, GameConfigured, RoundStarted, TrickCollected
+from scoring.game import fold
+from scoring.rules import trick_winner
+from scoring.simulate import random_round
+from tests.tracker.near import Habits, NearGame, near_game
+from tests.tracker.table import CENTRE, EDGE, SPOTS, Table, _Card, detection
+from vision.tracker import TrickTracker
+from vision.tracker.evaluate import compare
+from vision.tracker.reread import CardReread, CardWithdrawn, resolve_rereads
+from vision.tracker.tracker import TrackerEvent
+
+TRICK = [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9"), (3, "rosen-10")]  # rosen led; seat 2 trumps and wins
+
+
+def run(table: Table, forehand: int = 0, contract: str = "eicheln") -> list[TrackerEvent]:
+    tracker = TrickTracker()
+    tracker.start_round(RoundStarted(forehand=forehand, contract=contract))
+    events: list[TrackerEvent] = []
+    for frame in table.frames:
+        events += tracker.update(frame)
+    return events + tracker.finish()
+
+
+def folded_trick_cards(events: Sequence[TrackerEvent]) -> tuple[list[list[tuple[int, str]]], tuple[str, ...]]:
+    """The tricks (done and on the table) the events fold to, and the flags' codes."""
+    head: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="eicheln")]
+    state = fold([*head, *resolve_rereads(events, before=head)])
+    assert state.round is not None
+    tricks = [[(c.seat, c.card) for c in t.cards] for t in state.round.tricks]
+    if state.round.trick:
+        tricks.append([(c.seat, c.card) for c in state.round.trick])
+    return tricks, tuple(f.code for f in state.flags)
+
+
+def test_a_card_laid_while_the_hand_still_covers_part_of_it_counts_once_where_it_lies() -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=8)
+    # Seat 1's hand stays on its card for five frames: a smaller outline, off towards the
+    # hand, read unsurely; then the hand withdraws.
+    sx, sy = SPOTS[1]
+    for _ in range(5):
+        table.extra.append(detection("rosen-ass", (sx + 10, sy), angle=90.0, confidence=0.5, scale=0.8))
+        table.step()
+    table.lay("rosen-ass", 1, slide=1, at=(sx, sy), start=(sx, sy), rest=8)
+    events = run(table)
+    assert [(e.seat, e.card) for e in events if isinstance(e, CardPlayed)] == [(0, "rosen-6"), (1, "rosen-ass")]
+    assert folded_trick_cards(events) == ([[(0, "rosen-6"), (1, "rosen-ass")]], ())
+
+
+def test_a_card_laid_while_the_previous_hand_still_covers_the_card_before() -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=8)
+    table.lay("rosen-ass", 1, rest=2)
+    table.hidden = {"rosen-ass"}  # seat 1's hand still over its card while seat 2 lays
+    table.lay("eicheln-9", 2, rest=4)
+    table.hidden = set()
+    table.step(8)
+    events = run(table)
+    assert folded_trick_cards(events) == ([TRICK[:3]], ())
+
+
+def test_a_card_nudged_and_straightened_after_it_was_laid_is_the_same_card() -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=8)
+    table.lay("rosen-ass", 1, rest=8)
+    table.move("rosen-ass", (SPOTS[1][0] + 18, SPOTS[1][1] - 10), frames=2)
+    table.cards["rosen-ass"].angle = 75.0  # straightened
+    table.step(8)
+    table.lay("eicheln-9", 2, rest=8)
+    events = run(table)
+    assert folded_trick_cards(events) == ([TRICK[:3]], ())
+    assert not [e for e in events if isinstance(e, CardReread)]
+
+
+def _take_back(table: Table, card: str, seat: int) -> None:
+    """``seat`` lays ``card``, leaves it long enough to count, and takes it back to its edge."""
+    table.lay(card, seat, rest=9)
+    table.move(card, EDGE[seat], frames=3)
+    del table.cards[card]
+    table.step(3)
+
+
+def test_a_card_taken_back_before_the_next_is_withdrawn_and_may_be_played_later() -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=8)
+    table.lay("rosen-ass", 1, rest=8)
+    _take_back(table, "rosen-koenig", 2)  # seat 2 lays the wrong card first
+    for seat, card in TRICK[2:]:
+        table.lay(card, seat, rest=8)
+    table.step(4)
+    table.sweep(2)
+    table.step(3)
+    table.lay("rosen-koenig", 2, rest=8)  # the card taken back, led in the next trick
+    events = run(table)
+    assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["rosen-koenig"]
+    tricks, flags = folded_trick_cards(events)
+    assert tricks == [TRICK, [(2, "rosen-koenig")]]
+    assert flags == ()
+    # Stored as an undo the table sees (and can undo in turn).
+    assert any(e.type == "event_voided" for e in resolve_rereads(events))
+
+
+def test_a_lead_taken_back_is_withdrawn() -> None:
+    table = Table()
+    _take_back(table, "eicheln-ass", 0)
+    table.lay("rosen-6", 0, rest=8)
+    table.lay("rosen-ass", 1, rest=8)
+    events = run(table)
+    assert folded_trick_cards(events) == ([TRICK[:2]], ())
+
+
+def test_a_hand_resting_over_a_card_while_the_next_is_laid_is_not_a_card_taken_back() -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=8)
+    table.lay("rosen-ass", 1, rest=8)
+    table.hidden = {"rosen-ass"}  # hidden where it lies
+    table.lay("eicheln-9", 2, rest=10)
+    table.hidden = set()
+    table.step(5)
+    events = run(table)
+    assert not [e for e in events if isinstance(e, CardWithdrawn)]
+    assert folded_trick_cards(events) == ([TRICK[:3]], ())
+
+
+@pytest.mark.parametrize("where", ["beside", "on top"])
+def test_the_winner_leads_the_next_card_beside_or_on_the_trick_left_lying(where: str) -> None:
+    table = Table()
+    for seat, card in TRICK:
+        table.lay(card, seat, rest=8)
+    table.step(6)
+    # Nobody took the trick; seat 2 (who won it) leads beside it, or right on top of it.
+    at = (SPOTS[2][0] + 70, SPOTS[2][1] - 50) if where == "beside" else CENTRE
+    table.lay("schellen-7", 2, at=at, rest=8)
+    table.lay("schellen-ass", 3, at=(SPOTS[3][0] - 50, SPOTS[3][1] + 40), rest=8)
+    events = run(table)
+    tricks, flags = folded_trick_cards(events)
+    assert tricks == [TRICK, [(2, "schellen-7"), (3, "schellen-ass")]]
+    assert flags == ()
+
+
+def test_a_trick_picked_up_into_the_hand_is_collected() -> None:
+    table = Table()
+    for seat, card in TRICK:
+        table.lay(card, seat, rest=8)
+    table.step(5)
+    # Gathered into a pile in front of the winner, then lifted off the table.
+    for card in list(table.cards):
+        table.cards[card].pos = (SPOTS[2][0], SPOTS[2][1] - 30)
+    table.step(2)
+    table.lift()
+    table.step(4)
+    table.lay("schellen-7", 2, rest=8)
+    events = run(table)
+    collected = [e for e in events if isinstance(e, TrickCollected)]
+    assert len(collected) == 1 and collected[0].seat in (None, 2)
+    assert folded_trick_cards(events) == ([TRICK, [(2, "schellen-7")]], ())
+
+
+def test_the_last_trick_turned_face_up_to_count_is_not_played_in_the_next_round() -> None:
+    table = Table()
+    tracker = TrickTracker()
+    tracker.start_round(RoundStarted(forehand=0, contract="eicheln"))
+    # The round's ninth trick ends the round: nine tricks here, the last one turned up.
+
+
+    _, plays_ = random_round(random.Random(5), "eicheln", 0)
+
+    for i in range(9):
+        trick = plays_[i * 4 : i * 4 + 4]
+        for seat, card in trick:
+            table.lay(card, seat, rest=6)
+        table.step(4)
+        table.sweep(trick[trick_winner([c for _, c in trick], "eicheln")][0])
+        table.step(2)
+    # The last trick comes back face up, spread in front of its taker, to count.
+    for k, (_, card) in enumerate(plays_[32:]):
+        table.cards[card] = _Card(card, (220.0 + 60 * k, 150.0), 0.0)
+    table.step(10)
+    events: list[TrackerEvent] = []
+    for frame in table.frames:
+        events += tracker.update(frame)
+    assert tracker.round_over
+    # The next round starts while those four still lie there; its forehand leads.
+    start = len(table.frames)
+    tracker.start_round(RoundStarted(forehand=1, contract="rosen"))
+    table.step(15)
+    table.cards.clear()
+    table.step(3)
+    table.lay("rosen-9", 1, rest=8)
+    later: list[TrackerEvent] = []
+    for frame in table.frames[start:]:
+        later += tracker.update(frame)
+    assert [(e.seat, e.card) for e in later if isinstance(e, CardPlayed)] == [(1, "rosen-9")]
+
+
+#: One habit at a time, common enough to show in a round or two.
+HABITS = {
+    "hand over the card": {"cover": 0.8},
+    "next hand over the card before": {"cover_previous": 0.8},
+    "two cards almost together": {"together": 0.6},
+    "nudged or straightened": {"nudge": 0.6},
+    "taken back": {"take_back": 0.15},
+    "tossed": {"toss": 0.7},
+    "left lying, next led beside or on it": {"left_lying": 0.5},
+    "picked up": {"pick_up": 1.0},
+    "last trick turned up": {"turn_up_last": 1.0},
+}
+_NONE = Habits(cover=0, cover_previous=0, together=0, nudge=0, take_back=0, toss=0, left_lying=0, pick_up=0, turn_up_last=0, jitter=1.0)
+
+
+def _track(game: NearGame) -> list[Event]:
+    tracker = TrickTracker()
+    rounds = [e for e in game.truth if isinstance(e, RoundStarted)]
+    events: list[TrackerEvent] = []
+    for frame in game.frames:
+        while rounds and (rounds[0].t or 0.0) <= frame.t + 1e-9:
+            tracker.start_round(rounds.pop(0))
+        events += tracker.update(frame)
+    return resolve_rereads([*events, *tracker.finish()])
+
+
+@pytest.mark.parametrize("habit", list(HABITS))
+def test_a_habit_made_common_costs_no_trick_and_raises_no_flag(habit: str) -> None:
+    game = near_game(7, rounds=2, habits=dataclasses.replace(_NONE, **HABITS[habit]))
+    result = compare(game.truth, _track(game))
+    assert len(result.tricks) == 18
+    assert result.tricks_right == 18, [t for t in result.tricks if not t.ok]
+    assert result.extra_flags == {}
+    assert result.rejected == []
+
+
+def test_a_card_laid_right_on_top_of_the_card_before_is_a_new_card() -> None:
+    # Tricks laid close about the centre overlap: seat 1's card lands exactly on seat 0's,
+    # hiding it; the detector sees only the new card where the old one lay.
+    table = Table()
+    table.lay("rosen-6", 0, at=CENTRE, rest=12)
+    del table.cards["rosen-6"]
+    table.lay("rosen-ass", 1, at=CENTRE, start=CENTRE, slide=1, rest=12)
+    events = run(table)
+    assert folded_trick_cards(events) == ([TRICK[:2]], ())
+    assert not [e for e in events if isinstance(e, CardReread)]
+
+
+def test_a_counted_card_misread_for_a_few_frames_where_it_lies_is_no_new_card() -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=12)
+    table.reads_as["rosen-6"] = ("schellen-koenig", 0.9, ())
+    table.step(5)
+    del table.reads_as["rosen-6"]
+    table.step(10)
+    events = run(table)
+    assert folded_trick_cards(events) == ([TRICK[:1]], ())

@@ -1,0 +1,35 @@
+"""Real headless Chromium: a card the camera saw laid out of turn is flagged with the
+players' names, and one tap gives it to the player whose turn it was."""
+
+from __future__ import annotations
+
+import pytest
+
+from jasscam.store import EventStore
+from scoring.events import CardCorrected, parse_event
+from scoring.game import fold
+from tests.web.conftest import PLAYERS
+from tests.web.test_web_browser_buttons import feed, open_game
+from web.server import ServerHandle
+
+pytestmark = pytest.mark.browser
+
+
+def test_an_out_of_turn_flag_names_the_players_and_one_tap_gives_the_card_its_turn(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+    game = new_game()
+    count = feed(store, game, [
+        {"type": "round_started", "forehand": 0, "contract": "rosen"},
+        {"type": "card_played", "seat": 0, "card": "schellen-6"},
+        {"type": "card_played", "seat": 2, "card": "schellen-ass"},  # the camera saw seat 2's hand
+    ])
+    open_game(phone, live, game, count)
+    phone.wait_for_selector("#flags li[data-code='out_of_turn']")
+    text = phone.text_content("#flags li[data-code='out_of_turn']") or ""
+    assert PLAYERS[2] in text and PLAYERS[1] in text
+    phone.click("#flags li[data-code='out_of_turn'] button.oot-fix")
+    phone.wait_for_selector(f"body[data-count='{count + 1}']")
+    last = store.events(game)[-1]
+    assert isinstance(last, CardCorrected) and last.seat == 1 and last.card == "schellen-ass"
+    assert not [f for f in fold(store.events(game)).flags if f.code == "out_of_turn"]
+    assert phone.locator("#flags li[data-code='out_of_turn']").count() == 0
+    assert parse_event({"type": "card_corrected", "ref": 3, "card": "schellen-ass", "seat": 1}) == last
