@@ -292,3 +292,19 @@ def test_jasscam_run_on_a_damaged_store_says_what_to_do_and_exits_3(tmp_path: Pa
     assert len(err.strip().splitlines()) == 1 and "jasscam store recover" in err
     unit = (Path(__file__).resolve().parents[2] / "systemd" / "jasscam.service").read_text()
     assert "RestartPreventExitStatus=3" in unit
+
+
+def test_recover_keeps_who_wrote_each_event_and_which_game_was_abandoned(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    events = random_game_events(random.Random(5))
+    with EventStore(path) as store:
+        left = store.new_game(events[0])  # type: ignore[arg-type]
+        store.append(left, events[1], by_hand=True)
+        store.append(left, events[2])
+        store.abandon(left)
+        store.checkpoint()
+    report, out = recover(path, tmp_path / "new.db")
+    with EventStore(out) as salvaged:
+        assert salvaged.by_hand(left) == [True, True, False]
+        assert salvaged.abandoned(left) is not None
+        assert salvaged.current_game() is None
