@@ -92,7 +92,7 @@ def test_a_session_survives_a_restart_and_ends_when_the_pin_changes(store: Event
     second = create_app(store, settings_path=settings)  # the appliance restarted
     table.application = other.application = second
     assert post_event(table, game, STOECK_ROUND[0], pin=None).status_code == 200
-    r = table.post("/api/games", json={**SETUP, "new_pin": "90817263"})
+    r = table.post("/api/games", json={**SETUP, "new_pin": "90817263", "end_running": True})
     assert r.status_code == 200, r.get_json()
     new = r.get_json()["game"]
     assert post_event(table, new, STOECK_ROUND[0], pin=None).status_code == 200  # the phone that changed it
