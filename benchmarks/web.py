@@ -97,7 +97,7 @@ def _setup(tmp: Path, max_clients: int):  # type: ignore[no-untyped-def]
     events = random_game_events(random.Random(3))
     store = EventStore(tmp / "bench.sqlite")
     game = store.new_game(events[0])  # type: ignore[arg-type]
-    app = create_app(store, pin="4711", max_clients=max_clients)
+    app = create_app(store, pin="471108", max_clients=max_clients)
     handle = serve(app, "127.0.0.1", 0)
     return store, game, events, handle
 

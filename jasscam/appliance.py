@@ -202,8 +202,10 @@ class Appliance:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.store = EventStore(self.state_dir / "games.db")
         cam = self.config.camera
+        raw_source = self._source or source_from_config(self.config)
+        self._resume_recording(raw_source)
         self.source = ResilientSource(
-            self._source or source_from_config(self.config),
+            raw_source,
             backoff_s=cam.reopen_backoff_s,
             backoff_max_s=cam.reopen_backoff_max_s,
             read_timeout_s=cam.stall_timeout_s,
@@ -253,6 +255,23 @@ class Appliance:
         self.pipeline.start()
         return Ready(self.url, self.lan_url, self.store.current_game(), self.pin)
 
+    def _resume_recording(self, source: FrameSource) -> None:
+        """A recording played as the camera goes on where the store's current game stood.
+
+        Otherwise a restart would play the video from 0 and the tracker would read the
+        tricks already stored into the resumed game again. The source refuses a recording
+        shorter than that time (SourceUnavailable, at open).
+        """
+        from jasscam.sources.recording import RecordingSource, resume_time
+
+        if not isinstance(source, RecordingSource) or not source.resume or self.store is None:
+            return
+        game = self.store.current_game()
+        if game is not None:
+            source.start_at = resume_time(self.store.events(game))
+            if source.start_at > 0:
+                log.info("resuming %s at %.1f s, where game %d stood", source.path, source.start_at, game)
+
     def _edge_of(self) -> Callable[[int], str] | None:
         guard = self.app.extensions.get("jasscam_pins") if self.app is not None else None
         return guard.edge if guard is not None else None
@@ -268,6 +287,7 @@ class Appliance:
         from jasscam.pictures import GamePictures, serialized
         from jasscam.sources import RecordingSource
 
+        extra_hosts = tuple(h.strip() for h in str(self.config.dashboard.allowed_hosts).split(",") if h.strip())
         camera = self.source.source if self.source is not None else None
         pictures = GamePictures(
             self.store,
@@ -278,6 +298,7 @@ class Appliance:
             self.store,
             settings_path=self.state_dir / "dashboard.json",
             status=self.status,
+            allowed_hosts=extra_hosts,
             frame_at=pictures,
             recognize=serialized(self._pictures_recognize),
         )
@@ -361,6 +382,8 @@ class Appliance:
         out: dict[str, Any] = self.pipeline.status() if self.pipeline is not None else {}
         if self.recorder is not None:
             out["recorder"] = self.recorder.status()
+        if self.store is not None:
+            out["store"] = self.store.status()
         if self.tracker is not None:
             out["resumed_duplicates_dropped"] = self.tracker.dropped_duplicates
         if self.decks is not None:

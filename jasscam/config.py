@@ -150,6 +150,13 @@ FIELDS: Final[dict[str, dict[str, Field]]] = {
         "enabled": Field(bool, True, "Serve the phone dashboard."),
         "host": Field(str, "0.0.0.0", "Address to listen on (`0.0.0.0`: every network interface)."),
         "port": Field(int, 8080, "TCP port of the dashboard.", check=_port),
+        "allowed_hosts": Field(
+            str,
+            "",
+            "Host names phones may use in the dashboard's URL besides its IP addresses, `localhost` and "
+            "this machine's name (and `<name>.local`), comma-separated; any other name is refused "
+            "(DNS rebinding, see «Shared Wi-Fi: threat model» above).",
+        ),
     },
     "recording": {
         "enabled": Field(bool, True, "Record every game (video, metadata, events) for replay and re-scoring."),

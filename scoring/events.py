@@ -13,6 +13,7 @@ which never changes because the list is append-only.
 from __future__ import annotations
 
 import json
+import math
 import numbers
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Final
@@ -237,6 +238,30 @@ EVENT_TYPES: Final[dict[str, type]] = {
 }
 
 
+#: The longest player name, in characters (a name is shown on every phone and score sheet).
+MAX_NAME: Final[int] = 60
+
+
+def _check_clean(value: Any, where: str) -> None:
+    """Refuse values JSON cannot carry: NaN and Infinity (``JSON.parse`` fails on them in
+    every browser, so a stored game would break every phone) and lone surrogates (not
+    encodable as UTF-8, so neither storable nor sendable)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise EventError(f"{where} must be a finite number, got {value!r}")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise EventError(f"{where} is not valid text (it holds a lone surrogate)") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_clean(key, where)
+            _check_clean(item, f"{where}.{key}")
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _check_clean(item, where)
+
+
 def _prior_totals(config: dict[str, Any]) -> tuple[int, ...]:
     """Prior totals: whole points >= 0, one per team (Schieber) or per seat (Speck), and
     in the Schieber below the target, checked as the target is: a game already won on
@@ -311,6 +336,9 @@ def _validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
         ):
             raise EventError("players must be a list of four non-empty names, seat 0 first")
         out["players"] = tuple(p.strip() for p in players)
+        for seat, name in enumerate(out["players"]):
+            if len(name) > MAX_NAME:
+                raise EventError(f"the name of seat {seat} is longer than {MAX_NAME} characters")
         if out.get("variant", "schieber") not in VARIANTS:
             raise EventError(f"variant must be one of {', '.join(VARIANTS)}, got {out.get('variant')!r}")
         target = out.get("target", 1000)
@@ -433,6 +461,8 @@ def parse_event(data: Any) -> Event:
     unknown = sorted(set(payload) - allowed)
     if unknown:
         raise EventError(f"{kind}: unknown field(s) {', '.join(unknown)}")
+    for key, value in payload.items():
+        _check_clean(value, key)
     payload = _validate(cls, payload)
     try:
         return cls(**payload)  # type: ignore[no-any-return]
@@ -474,7 +504,7 @@ def event_to_dict(event: Event) -> dict[str, Any]:
 
 
 def dumps(event: Event) -> str:
-    return json.dumps(event_to_dict(event), ensure_ascii=False, sort_keys=True)
+    return json.dumps(event_to_dict(event), ensure_ascii=False, sort_keys=True, allow_nan=False)
 
 
 def loads(line: str) -> Event:

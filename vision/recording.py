@@ -279,18 +279,21 @@ def read_events(path: Path) -> list[Event]:
     if not path.exists():
         raise RecordingError(f"{path} is missing (an empty file means no events)")
     events: list[Event] = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise RecordingError(f"{path} line {n}: not valid JSON ({exc})") from None
-            try:
-                events.append(parse_event(data))
-            except EventError as exc:
-                raise RecordingError(f"{path} line {n}: {exc}") from None
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordingError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start}): the file is corrupt") from None
+    for n, line in enumerate(text.split("\n"), 1):  # not splitlines: U+2028 may sit inside a name
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise RecordingError(f"{path} line {n}: not valid JSON ({exc})") from None
+        try:
+            events.append(parse_event(data))
+        except EventError as exc:
+            raise RecordingError(f"{path} line {n}: {exc}") from None
     return events
 
 

@@ -5,27 +5,24 @@ web.view) that it gets as an SSE snapshot and keeps current with deltas. Every w
 one event, checked by the rules engine inside ``store.append``: a refused event leaves
 nothing behind and the request gets a 400 with the engine's message.
 
-Writes need the table PIN (header ``X-Table-Pin``); reading never does. The PIN is set
-at game set-up and shown on the start page, where the table can read it; it keeps a
-passer-by's phone from changing the score, it is not an account system. Repeated wrong
-PINs are slowed down (``PinGuard``).
+Writes need the table PIN (header ``X-Table-Pin``) once per phone, which then holds a
+session cookie; reading never does. The PIN is never shown on a page (see web.auth for
+how the table learns it and how guessing is slowed down). Requests naming a host that is
+not the appliance's are refused (DNS rebinding), and so are writes from another origin.
 """
 
 from __future__ import annotations
 
-import hmac
 import io
 import json
-import secrets
 import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import segno
-from flask import Flask, Response, abort, jsonify, make_response, redirect, render_template, request, url_for
-from werkzeug.exceptions import HTTPException
+from flask import Flask, Response, abort, g, jsonify, make_response, redirect, render_template, request, url_for
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from scoring.events import (
     BLOCKS,
@@ -36,9 +33,11 @@ from scoring.events import (
     event_to_dict,
     parse_event,
 )
+from web.auth import COOKIE, SESSION_MAX_AGE_S, PinGuard, authorize, check_pin, signed_in
 from web.enroll import register_enroll
 from web.errors import ApiError, error_response
 from web.games import end_running, game_status, running_game
+from web.hosts import HostCheck
 from web.i18n import LANGUAGES, STRINGS, pick_language
 from web.live import Hub, TooManyClients
 from web.speck import register_speck
@@ -64,6 +63,11 @@ WRITABLE = frozenset(
 #: refused instead, with the engine's reason: at the table a refused button is the answer.
 REFUSE_IF_FLAGGED = frozenset({"stoeck_called", "weis_declared"})
 
+#: The largest body a JSON write may have (a set-up form is well under 2 KB).
+MAX_JSON_BYTES = 64 * 1024
+#: The largest body at all: a phone photo for deck enrolment (web.enroll checks it again).
+MAX_UPLOAD_BYTES = 20 * 1024 * 1024 + 64 * 1024
+
 EDGES = ("bottom", "right", "top", "left")
 END_ORDERS = (("weis", "stoeck", "tricks"), ("stoeck", "weis", "tricks"), ("tricks", "stoeck", "weis"))
 
@@ -78,60 +82,6 @@ class BadRequest(Exception):
         self.flag = flag  # the engine's flag behind a refused button, for the phone to word
 
 
-class PinGuard:
-    """The table PIN, persisted in ``settings_path`` if given, with a slow-down on bad guesses."""
-
-    def __init__(self, pin: str | None, settings_path: Path | None) -> None:
-        self._lock = threading.Lock()
-        self.settings_path = settings_path
-        self.settings: dict[str, Any] = {}
-        if settings_path is not None and settings_path.exists():
-            try:
-                self.settings = json.loads(settings_path.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                raise ValueError(f"cannot read dashboard settings {settings_path}: {exc}") from exc
-        if pin is not None:
-            self.settings["pin"] = check_pin(pin)
-        self.settings.setdefault("pin", f"{secrets.randbelow(10000):04d}")
-        self._failures: list[float] = []
-        self.save()  # a restarted dashboard keeps the table's PIN
-
-    @property
-    def pin(self) -> str:
-        return str(self.settings["pin"])
-
-    def save(self) -> None:
-        if self.settings_path is not None:
-            tmp = self.settings_path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(self.settings, indent=1), encoding="utf-8")
-            tmp.replace(self.settings_path)
-
-    def set_pin(self, pin: str) -> None:
-        with self._lock:
-            self.settings["pin"] = check_pin(pin)
-            self.save()
-
-    def set_edge(self, game_id: int, edge: str) -> None:
-        with self._lock:
-            self.settings.setdefault("edges", {})[str(game_id)] = edge
-            self.save()
-
-    def edge(self, game_id: int) -> str:
-        return str(self.settings.get("edges", {}).get(str(game_id), "bottom"))
-
-    def check(self, given: str | None) -> None:
-        """Raise BadRequest 403 (wrong or missing) or 429 (too many wrong tries lately)."""
-        now = time.monotonic()
-        with self._lock:
-            self._failures = [t for t in self._failures if now - t < 60]
-            if len(self._failures) >= 10:
-                raise BadRequest("too many wrong PINs; wait a minute", 429)
-            if given and hmac.compare_digest(given.strip().encode(), self.pin.encode()):
-                return
-            self._failures.append(now)
-        raise BadRequest("the table PIN is missing" if not given else "wrong table PIN", 403)
-
-
 def camera_status(status: Mapping[str, Any]) -> dict[str, Any]:
     """The part of the appliance status a phone shows: is the camera live, and if not why; and whether the
     table's deck is being relearnt for new models (``jasscam.decks``) or cannot be used.
@@ -144,6 +94,14 @@ def camera_status(status: Mapping[str, Any]) -> dict[str, Any]:
     error = source.get("error") or status.get("error")
     ok = state in ("live", "opening", "ended", "starting") and not status.get("error")
     out: dict[str, Any] = {"ok": ok, "camera": state, "source": source.get("name"), "message": None if ok else (error or state)}
+    warnings = []
+    if (status.get("store") or {}).get("disk_full"):
+        warnings.append("the disk is full: the score goes on in the store's reserve; free some space (old recordings)")
+    problem = (status.get("recorder") or {}).get("problem")
+    if problem:
+        warnings.append(f"recording stopped: {problem}")
+    if warnings:
+        out["warning"] = "; ".join(warnings)
     deck = status.get("deck") or {}
     if deck.get("rebuilding") or deck.get("error"):  # the table's deck is being relearnt, or cannot be used
         out["deck"] = {k: deck.get(k) for k in ("rebuilding", "name", "progress", "error")} | {"reading": deck.get("deck")}
@@ -167,12 +125,6 @@ def loopback(host: str | None) -> bool:
     """Whether the server listens on this machine only (``--host 127.0.0.1``): then a
     phone cannot reach it at the LAN address, and the QR code must not offer that."""
     return host in ("127.0.0.1", "localhost", "::1") or bool(host and host.startswith("127."))
-
-
-def check_pin(pin: Any) -> str:
-    if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 8:
-        raise BadRequest("the table PIN must be 4 to 8 digits")
-    return pin
 
 
 def _json_body() -> dict[str, Any]:
@@ -240,17 +192,21 @@ def create_app(
     pin: str | None = None,
     settings_path: str | Path | None = None,
     public_url: str | None = None,
-    max_clients: int = 64,
+    max_clients: int = 256,
+    max_per_client: int = 8,
     queue_size: int = 32,
     heartbeat: float = 15.0,
     status: Callable[[], Mapping[str, Any]] | None = None,
+    allowed_hosts: tuple[str, ...] = (),
     frame_at: FrameAt | None = None,
     recognize: Callable[[Any], Sequence[Seen]] | None = None,
 ) -> Flask:
     """The dashboard app over ``store``.
 
-    ``pin``: the table PIN (else the one saved in ``settings_path``, else a random one,
-    shown on the start page). ``public_url``: the address phones should open (for the
+    ``pin``: the table PIN (else the one saved in ``settings_path``, else a random one
+    that the appliance prints on its console, and the first set-up may choose another;
+    see web.auth). ``allowed_hosts``: names besides the machine's own and IP addresses
+    that phones may use in the URL (web.hosts). ``public_url``: the address phones should open (for the
     QR code); default: the address the start page was requested at. ``status``: the
     appliance's status (``Pipeline.status()``: ``{"source": {"name", "state", "error"}}``),
     polled once a second; phones see a banner while the camera is not live.
@@ -262,6 +218,11 @@ def create_app(
     app.config["JSON_AS_ASCII"] = False
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    # The largest body anything accepts: a phone photo for deck enrolment. JSON writes are
+    # capped far lower per request (``limits``), so nobody makes the server parse 50 MB.
+    app.config["MAX_CONTENT_LENGTH"] = MAX_UPLOAD_BYTES
+    app.config["MAX_FORM_MEMORY_SIZE"] = MAX_JSON_BYTES
+    hosts = HostCheck(public_url, allowed_hosts)
     guard = PinGuard(pin, Path(settings_path) if settings_path is not None else None)
 
     def view_of(game_id: int, events: list[Any]) -> dict[str, Any]:
@@ -273,6 +234,7 @@ def create_app(
         view_of,
         queue_size=queue_size,
         max_clients=max_clients,
+        max_per_client=max_per_client,
         heartbeat=heartbeat,
         status=(lambda: camera_status(status())) if status is not None else None,  # type: ignore[misc]
     )
@@ -326,6 +288,33 @@ def create_app(
 
     app.register_error_handler(ApiError, error_response)
 
+    @app.errorhandler(RequestEntityTooLarge)
+    def too_large(exc: RequestEntityTooLarge) -> Response:
+        limit = request.max_content_length or MAX_UPLOAD_BYTES
+        return error_response(ApiError(f"the request is larger than {limit // 1024} KB", 413))
+
+    @app.before_request
+    def limits() -> None:
+        if not hosts.host_allowed(request.host):
+            raise BadRequest(
+                f"this appliance does not answer to the host name {request.host!r}; open it by its address "
+                "(or add the name to dashboard.allowed_hosts)",
+                421,
+            )
+        if not hosts.write_allowed(
+            request.method, request.host, request.scheme, request.headers.get("Origin"), request.headers.get("Sec-Fetch-Site")
+        ):
+            raise BadRequest("a write from another web site is refused", 403)
+        if request.mimetype != "multipart/form-data":
+            request.max_content_length = MAX_JSON_BYTES
+
+    @app.after_request
+    def session_cookie(response: Response) -> Response:
+        token = g.pop("jasscam_session", None)
+        if token is not None:
+            response.set_cookie(COOKIE, token, max_age=SESSION_MAX_AGE_S, httponly=True, samesite="Strict", path="/")
+        return response
+
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Response:
         response = jsonify(error=exc.description or exc.name)
@@ -357,7 +346,6 @@ def create_app(
             local_only=loopback(app.config.get("JASSCAM_LISTEN_HOST")),
             url=url,
             qr_svg=buf.getvalue().decode(),
-            pin=guard.pin,
         )
 
     @app.get("/setup")
@@ -439,7 +427,7 @@ def create_app(
 
         It shows the table, so like the live picture (web.mounting) it needs the table PIN.
         """
-        guard.check(request.headers.get("X-Table-Pin"))
+        authorize()
         events = known_game(game_id)
         if not 0 <= position < len(events):
             raise BadRequest(f"game {game_id} has no event {position}", 404)
@@ -461,9 +449,12 @@ def create_app(
     def api_stream(game_id: int) -> Response:
         known_game(game_id)
         try:
-            body = hub.open(game_id)
+            body = hub.open(game_id, request.remote_addr or "?")
         except TooManyClients as exc:
-            raise BadRequest(str(exc), 503) from None
+            response = jsonify(error=str(exc))
+            response.status_code = 503
+            response.headers["Retry-After"] = "5"
+            return response
         response = Response(body, mimetype="text/event-stream")
         response.headers["Cache-Control"] = "no-cache, no-transform"
         response.headers["X-Accel-Buffering"] = "no"
@@ -489,9 +480,14 @@ def create_app(
 
     @app.post("/api/pin")
     def api_pin() -> Response:
-        """Lets a phone check the PIN once before it remembers it."""
-        guard.check(request.headers.get("X-Table-Pin"))
+        """Sign a phone in: the right PIN in ``X-Table-Pin`` gets it a session cookie."""
+        authorize()
         return jsonify(ok=True)
+
+    @app.get("/api/session")
+    def api_session() -> Response:
+        """Whether this phone is signed in, and whether the appliance still waits for its first set-up."""
+        return jsonify(signed_in=signed_in(), claimed=guard.claimed)
 
     @app.get("/api/running")
     def api_running() -> Response:
@@ -500,26 +496,37 @@ def create_app(
 
     @app.post("/api/games")
     def api_new_game() -> Response:
-        guard.check(request.headers.get("X-Table-Pin"))
         data = _json_body()
-        config, edge = config_from_form(data)
         new_pin = data.get("new_pin")
         if new_pin not in (None, ""):
             check_pin(new_pin)
-        with write_lock:
-            end_running(store, data.get("end_running"))
+        if guard.claimed or new_pin in (None, ""):
             try:
+                authorize()
+            except ApiError as exc:
+                if not guard.claimed and exc.status == 403:
+                    raise ApiError(
+                        "this appliance has no table PIN yet: choose one in the set-up form, "
+                        "or enter the one shown on the appliance's console", 403
+                    ) from None
+                raise
+        config, edge = config_from_form(data)
+        with write_lock:
+            try:
+                end_running(store, data.get("end_running"))
                 game_id = store.new_game(config)
             except (EventError, RuleError) as exc:
                 raise BadRequest(str(exc)) from None
+            except OSError as exc:  # the disk is full and the store's reserve used up
+                raise BadRequest(str(exc), 507) from None
         guard.set_edge(game_id, edge)
         if new_pin not in (None, ""):
-            guard.set_pin(str(new_pin))
+            g.jasscam_session = guard.set_pin(str(new_pin))  # this phone stays signed in, the others sign in again
         return jsonify(game=game_id, url=url_for("game_page", game_id=game_id))
 
     @app.post("/api/games/<int:game_id>/events")
     def api_append(game_id: int) -> Response:
-        guard.check(request.headers.get("X-Table-Pin"))
+        authorize()
         data = _json_body()
         kind = data.get("type")
         if kind not in WRITABLE:
@@ -544,15 +551,20 @@ def create_app(
                 position = store.append(game_id, event, by_hand=True)
             except (EventError, RuleError) as exc:
                 raise BadRequest(str(exc)) from None
+            except OSError as exc:  # the disk is full and the store's reserve used up
+                raise BadRequest(str(exc), 507) from None
         return jsonify(position=position, event=event_to_dict(event))
 
     @app.delete("/api/games/<int:game_id>")
     def api_delete_game(game_id: int) -> Response:
         """The table deletes a game for good (a test game, a mistaken start)."""
-        guard.check(request.headers.get("X-Table-Pin"))
+        authorize()
         with write_lock:
             known_game(game_id)
-            store.delete_game(game_id)
+            try:
+                store.delete_game(game_id)
+            except OSError as exc:  # the disk is full and the store's reserve used up
+                raise BadRequest(str(exc), 507) from None
         return jsonify(deleted=game_id)
 
     @app.get("/healthz")

@@ -10,7 +10,7 @@ Why this shape:
   queue is full) is dropped: its stream ends, the browser's ``EventSource`` reconnects
   by itself and gets a fresh snapshot. Nothing a slow phone does can block the feed or
   the other phones, and memory stays bounded (``queue_size`` frames per client,
-  ``max_clients`` clients).
+  ``max_clients`` clients, at most ``max_per_client`` of them from one address).
 - Every stream starts with ``event: snapshot`` (the whole view) and continues with
   ``event: delta`` frames carrying ``id:`` = the number of events folded so far. A
   delta holds the new events and only the top-level keys of the state that changed;
@@ -72,6 +72,7 @@ class Frame:
 class Client:
     game_id: int
     queue: queue.Queue[Frame | None]
+    address: str = "?"
     dropped: threading.Event = field(default_factory=threading.Event)
 
 
@@ -161,13 +162,17 @@ class Hub:
         build_view: ViewBuilder,
         *,
         queue_size: int = 32,
-        max_clients: int = 64,
+        max_clients: int = 256,
+        max_per_client: int = 8,
         heartbeat: float = 15.0,
         poll: float = 1.0,
         status: Callable[[], dict[str, Any] | None] | None = None,
     ) -> None:
-        if queue_size < 1 or max_clients < 1:
-            raise ValueError(f"queue_size and max_clients must be >= 1, got {queue_size}, {max_clients}")
+        if queue_size < 1 or max_clients < 1 or max_per_client < 1:
+            raise ValueError(
+                f"queue_size, max_clients and max_per_client must be >= 1, got {queue_size}, {max_clients}, {max_per_client}"
+            )
+        self.max_per_client = max_per_client
         self.store = store
         self.build_view = build_view
         self.queue_size = queue_size
@@ -209,13 +214,16 @@ class Hub:
                 del self._feeds[feed.game_id]
             return True
 
-    def _subscribe(self, game_id: int) -> tuple[Client, _Feed]:
+    def _subscribe(self, game_id: int, address: str) -> tuple[Client, _Feed]:
         with self._lock:
             if self.stopping.is_set():
                 raise TooManyClients("the server is shutting down")
-            if sum(len(c) for c in self._clients.values()) >= self.max_clients:
+            everyone = [c for clients in self._clients.values() for c in clients]
+            if len(everyone) >= self.max_clients:
                 raise TooManyClients(f"already {self.max_clients} live viewers; try again later")
-            client = Client(game_id, queue.Queue(maxsize=self.queue_size))
+            if sum(c.address == address for c in everyone) >= self.max_per_client:
+                raise TooManyClients(f"already {self.max_per_client} live views from this address; close one")
+            client = Client(game_id, queue.Queue(maxsize=self.queue_size), address)
             self._clients.setdefault(game_id, []).append(client)
             feed = self._feeds.get(game_id)
         if feed is None:
@@ -272,12 +280,13 @@ class Hub:
 
     # -- one stream ------------------------------------------------------------------
 
-    def open(self, game_id: int) -> Iterator[bytes]:
+    def open(self, game_id: int, address: str = "?") -> Iterator[bytes]:
         """Subscribe now (so errors become HTTP errors) and return the stream body.
 
-        Raises TooManyClients when full and the store's lookup error for an unknown game.
+        Raises TooManyClients when full (or ``address`` has ``max_per_client`` streams
+        already) and the store's lookup error for an unknown game.
         """
-        client, _feed = self._subscribe(game_id)
+        client, _feed = self._subscribe(game_id, address)
         try:
             events = self.store.events(game_id)
             view = self.build_view(game_id, events)

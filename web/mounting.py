@@ -13,10 +13,12 @@ from collections.abc import Callable
 
 import cv2
 import numpy as np
-from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from flask import Blueprint, Flask, Response, current_app, jsonify
 
 from vision.detection import BACK, Detection
 from vision.recognizer.scale import CardScale
+from web.auth import authorize
+from web.errors import ApiError
 
 #: The live view's width: enough to judge the framing, small for a phone over Wi-Fi.
 VIEW_WIDTH = 640
@@ -75,14 +77,10 @@ def view(frame: np.ndarray, detections: list[Detection], length: float | None) -
 
 @blueprint.get("/api/mounting/view.jpg")
 def live_view() -> Response:
-    guard = current_app.extensions["jasscam_pins"]
     try:
-        guard.check(request.headers.get("X-Table-Pin"))
-    except Exception as exc:  # the dashboard's PIN refusal, in its own words and status
-        status = getattr(exc, "status", None)
-        if status is None:
-            raise
-        return Response(str(getattr(exc, "message", exc)), status=status, mimetype="text/plain")
+        authorize()  # the phone's session, or the table PIN once
+    except ApiError as exc:  # the dashboard's PIN refusal, in its own words and status
+        return Response(exc.message, status=exc.status, mimetype="text/plain")
     state = _state()
     frame = None if state is None else state.frames()
     if state is None or frame is None:

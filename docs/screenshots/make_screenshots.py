@@ -29,7 +29,7 @@ from web.server import serve
 OUT = Path(__file__).resolve().parent
 DEMO = OUT.parents[1] / "jasscam" / "data" / "demo-recording"
 PLAYERS = ("Anna", "Beat", "Claudia", "Dario")
-PIN = "4711"
+PIN = "471108"
 
 
 def by_table(event: object) -> bool:
@@ -86,7 +86,7 @@ def main() -> int:
                 page.screenshot(path=OUT / "setup.png", full_page=True)
 
                 page.goto(f"{base}/game/{game}")
-                page.evaluate("pin => localStorage.setItem('tablePin', pin)", PIN)
+                assert page.request.post(base + "/api/pin", headers={"X-Table-Pin": PIN}).ok  # signs this phone in
                 page.wait_for_selector(f"body[data-count='{cut}']")
                 page.screenshot(path=OUT / "live.png")
                 page.click("#undo-quick")  # what ↶ would take back, before it does

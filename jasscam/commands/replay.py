@@ -9,7 +9,9 @@ on one thread.
 
 Prints the tricks the camera saw and the score sheet the rules engine makes of them;
 ``--compare`` checks them against the recording's ground truth, ``--json`` prints one
-JSON object instead.
+JSON object instead. A damaged recording (unreadable metadata or events, a video that
+ends before its declared frame count or stops decoding, events out of time order) gives
+one line naming the file and exit status 2.
 """
 
 from __future__ import annotations
@@ -200,6 +202,7 @@ def format_comparison(result: Comparison) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from jasscam.sources.recording import check_event_order
     from scoring.events import event_to_dict
     from vision.recognizer import Recognizer, RecognizerSettings
     from vision.recording import Recording, RecordingError
@@ -207,7 +210,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         recording = Recording.open(args.recording)
-    except RecordingError as exc:
+        check_event_order(recording)
+    except (RecordingError, OSError, UnicodeDecodeError) as exc:
         print(f"jasscam replay: {exc}", file=sys.stderr)
         return 2
     if args.threads < 1:
@@ -229,11 +233,22 @@ def run(args: argparse.Namespace) -> int:
             " contract and forehand, so no cards will be counted",
             file=sys.stderr,
         )
+    import cv2
+
+    from scoring.game import RuleError
     from vision.recognizer.scale import LearningRecognizer
 
-    # Read as the appliance reads live: at the card length learnt from the first sure cards.
-    result = replay_recording(recording, LearningRecognizer(recognizer), gate=not args.no_gate, realtime=args.realtime)
-    state, rejected = _state(recording.events, result.camera_events)
+    try:
+        # Read as the appliance reads live: at the card length learnt from the first sure cards.
+        result = replay_recording(recording, LearningRecognizer(recognizer), gate=not args.no_gate, realtime=args.realtime)
+    except (RecordingError, cv2.error) as exc:  # damaged part way: a short video, bytes that do not decode
+        print(f"jasscam replay: {recording.path} is damaged: {exc}", file=sys.stderr)
+        return 2
+    try:
+        state, rejected = _state(recording.events, result.camera_events)
+    except RuleError as exc:  # e.g. events.jsonl without its game_configured
+        print(f"jasscam replay: {recording.path}: the events cannot be scored: {exc}", file=sys.stderr)
+        return 2
     comparison = compare(recording.events, result.camera_events) if args.compare else None
     if args.json:
         out: dict[str, Any] = {

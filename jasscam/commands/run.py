@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     from jasscam.appliance import Appliance, ApplianceError, stop_on_signals
     from jasscam.config import ConfigError
     from jasscam.sources import SourceUnavailable
-    from jasscam.store import StoreError
+    from jasscam.store import StoreDamagedError, StoreError
 
     try:
         config = load_config(args)
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"jasscam run: {exc}", file=sys.stderr)
         sdnotify.status(f"cannot start: {exc}")
         appliance.stop()
-        return 1
+        return 3 if isinstance(exc, StoreDamagedError) else 1  # 3: systemd does not restart (RestartPreventExitStatus)
     try:
         waited = 0.0
         while not appliance.wait_first_frame(timeout=0.5) and not stop.is_set():
@@ -108,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
                 log.warning("no frame from the camera within 60 s; still trying")
         where = ready.lan_url or ready.url
         print(f"jasscam: dashboard on {ready.url}" + (f" and {ready.lan_url}" if ready.lan_url else ""), flush=True)
+        if ready.pin is not None:  # the console and the journal are where the table can read it
+            print(f"jasscam: table PIN {ready.pin}", flush=True)
         sdnotify.ready(f"dashboard {where}, camera {appliance.source.state if appliance.source else '?'}")
         appliance.watch(stop)
     finally:

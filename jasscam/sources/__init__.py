@@ -58,4 +58,4 @@ def source_from_config(config: Config) -> FrameSource:
         return OpenCVSource(
             cam.device, width=cam.width, height=cam.height, fps=cam.fps, analysis_width=cam.analysis_width
         )
-    return RecordingSource(cam.recording, realtime=cam.realtime, analysis_width=cam.analysis_width)
+    return RecordingSource(cam.recording, realtime=cam.realtime, analysis_width=cam.analysis_width, resume=True)

@@ -3,7 +3,12 @@
 Used by ``jasscam demo`` (the bundled game in real time), by ``camera.source =
 "recording"``, by tests and by the benchmark. Metadata, events and the video are
 checked when the source opens, so a corrupt or truncated recording gives one clear
-error naming the file instead of a silently short game.
+error naming the file instead of a silently short game, and so do events out of time
+order (``check_event_order``).
+
+Resume: after a crash the appliance starts the source where the store's current game
+stood (``resume_time``, set as ``start_at``), so the tracker does not read the tricks
+already stored into the resumed game again; a recording shorter than that is refused.
 """
 
 from __future__ import annotations
@@ -11,7 +16,9 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import cv2
 import numpy as np
 
 from jasscam.sources.base import EndOfStream, Frame, FrameSource, SourceUnavailable, fit_width
@@ -30,8 +37,12 @@ class RecordingSource(FrameSource):
         realtime: bool = True,
         start_at: float = 0.0,
         analysis_width: int | None = None,
+        resume: bool = False,
     ) -> None:
+        """``resume``: the appliance sets ``start_at`` to where the store's current game stood
+        (``camera.source = "recording"``); the demo, which starts a new game, does not."""
         self.path = Path(path)
+        self.resume = resume
         self.name = f"recording {self.path.name}"
         self.realtime = realtime
         self.start_at = start_at
@@ -44,8 +55,15 @@ class RecordingSource(FrameSource):
     def open(self) -> None:
         try:
             self.recording = Recording.open(self.path)
-        except RecordingError as exc:
+            check_event_order(self.recording)
+        except (RecordingError, OSError, UnicodeDecodeError) as exc:
             raise SourceUnavailable(f"cannot replay {self.path}: {exc}") from None
+        if self.start_at > 0 and self.start_at >= self.recording.duration:
+            raise SourceUnavailable(
+                f"cannot resume {self.path} at {self.start_at:.1f} s where the store's game stood: the recording is "
+                f"{self.recording.duration:.1f} s long, so it is not the one this game was played from "
+                "(start a new game on the dashboard, or replay the right recording)"
+            )
         self._frames = self.recording.frames(self.start_at)
         self._index = 0
         self._clock0 = time.monotonic() - self.start_at
@@ -57,7 +75,7 @@ class RecordingSource(FrameSource):
             t, image = next(self._frames)
         except StopIteration:
             raise EndOfStream from None
-        except RecordingError as exc:
+        except (RecordingError, cv2.error) as exc:
             raise SourceUnavailable(f"cannot replay {self.path}: {exc}") from None
         if self.realtime:
             delay = self._clock0 + t - time.monotonic()
@@ -73,3 +91,42 @@ class RecordingSource(FrameSource):
         frames, self._frames = self._frames, None
         if frames is not None and hasattr(frames, "close"):
             frames.close()  # releases the VideoCapture inside the generator
+
+
+#: How much earlier than an event before it an event may be stamped: the tracker stores a
+#: card with the time it came to rest, a second or two after a phone's entry may have been
+#: stored with its arrival time. A file whose times go back further is out of order.
+ORDER_SLACK_S = 5.0
+
+
+def check_event_order(recording: Recording) -> None:
+    """Raise RecordingError naming the line of the first event stamped well before one above it.
+
+    Why: replay starts each round at its ``round_started`` time and merges the table's
+    entries by their order, so a shuffled ``events.jsonl`` would give a silently wrong
+    (empty) score sheet.
+    """
+    from vision.recording import EVENTS_FILE
+
+    path = recording.path / str(recording.meta.get("events", EVENTS_FILE))
+    lines = [n for n, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1) if line.strip()]
+    latest: tuple[float, int] | None = None
+    for event, line in zip(recording.events, lines, strict=False):
+        if event.t is None:
+            continue
+        if latest is not None and event.t < latest[0] - ORDER_SLACK_S:
+            raise RecordingError(
+                f"{path} line {line}: t = {event.t:g} s comes after line {latest[1]} at {latest[0]:g} s: "
+                "the events are out of time order (a recording keeps them in the order they happened)"
+            )
+        if latest is None or event.t > latest[0]:
+            latest = (event.t, line)
+
+
+def resume_time(events: list[Any]) -> float:
+    """Where in its recording a game stood: the latest time of its events (0 for a new game).
+
+    Camera events carry the time of the recording's frame that decided them, entries on
+    the phones the video time at which they arrived.
+    """
+    return max((float(e.t) for e in events if getattr(e, "t", None) is not None), default=0.0)

@@ -198,18 +198,18 @@ APPLIANCE = textwrap.dedent(
         if game is None:
             game = store.new_game(config())
             store.append(game, round_events(seed=11)[0])
-        # A live camera goes on at the present moment; the recording goes on where the
-        # game stood when the appliance died.
-        resume_t = max((e.t or 0.0) for e in store.events(game))
+    # A live camera goes on at the present moment; the recording goes on where the store
+    # says the game stood when the appliance died (the appliance finds that itself).
+    source = RecordingSource(sys.argv[2], realtime=True, resume=True)
     appliance = Appliance(
         validate({"store": {"state_dir": state}, "recording": {"enabled": False}}),
-        source=RecordingSource(sys.argv[2], realtime=True, start_at=resume_t),
+        source=source,
         recognize=detect,
         make_tracker=lambda game: TrickTracker(),
         dashboard=False,
     )
     appliance.start()
-    print("started", resume_t, flush=True)
+    print("started", source.start_at, flush=True)
     import threading
     appliance.watch(threading.Event())
     print("dropped", appliance.status()["resumed_duplicates_dropped"], flush=True)

@@ -342,3 +342,62 @@ def test_an_abandoned_game_takes_no_more_events(tmp_path: Path) -> None:
         with pytest.raises(EventError):  # writers that refuse a bad event refuse this one too
             store.append(game, round_events(seed=1)[0])
         assert len(store.events(game)) == 1
+
+
+def _version_2_store(path: Path, migration: str) -> None:
+    """A store made by a build whose schema 2 was ``migration`` (one game, one event)."""
+    db = sqlite3.connect(path, isolation_level=None)
+    db.executescript(f"BEGIN;\n{MIGRATIONS[0]}\n{migration}\nPRAGMA user_version = 2;\nCOMMIT;")
+    db.execute("INSERT INTO games (id, created) VALUES (1, 0)")
+    db.execute(
+        "INSERT INTO events (game_id, position, type, body, stored) VALUES (1, 0, 'game_configured', ?, 0)",
+        ('{"type": "game_configured", "v": 1}',),
+    )
+    db.close()
+
+
+def _columns(path: Path, table: str) -> set[str]:
+    db = sqlite3.connect(path)
+    try:
+        return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("kind", ["by_hand", "reserve"])
+def test_a_version_2_store_of_either_kind_gets_both_the_marks_and_the_reserve(tmp_path: Path, kind: str) -> None:
+    # schema 2 is who wrote each event (migration 2) and the reserve (migration 3);
+    # a store whose version 2 made only the reserve table must still get the marks.
+    path = tmp_path / "g.db"
+    reserve = "CREATE TABLE reserve (id INTEGER PRIMARY KEY, pad BLOB NOT NULL);"
+    _version_2_store(path, MIGRATIONS[1] if kind == "by_hand" else reserve)
+    with EventStore(path) as store:
+        assert store.schema_version == SCHEMA_VERSION == 3
+        assert store.by_hand(1) == [None]
+        store.append(1, round_events(seed=1)[0], by_hand=True)
+        assert store.by_hand(1) == [None, True]
+        store.abandon(1)
+        assert store.current_game() is None
+        assert store.reserve_ready.wait(10)
+    assert {"by_hand"} <= _columns(path, "events") and {"abandoned", "deleting"} <= _columns(path, "games")
+    assert {"id", "pad"} <= _columns(path, "reserve")
+
+
+def test_a_fresh_store_has_every_migration(tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    with EventStore(path) as store:
+        assert store.schema_version == SCHEMA_VERSION
+        assert store.reserve_ready.wait(10)
+    assert "by_hand" in _columns(path, "events") and {"id", "pad"} <= _columns(path, "reserve")
+
+
+def test_a_deleted_game_is_not_reported_as_lost_when_the_store_opens_again(tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    with EventStore(path) as store:
+        keep = store.new_game(config())
+        gone = store.new_game(config())
+        for e in round_events(seed=1)[:5]:
+            store.append(gone, e)
+        store.delete_game(gone)
+    with EventStore(path) as again:  # the start-up check compares against games.db.seen
+        assert [g["id"] for g in again.games()] == [keep]

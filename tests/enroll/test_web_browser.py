@@ -17,7 +17,7 @@ from web.enroll import register_enroll
 from web.server import ServerHandle, serve
 
 pytestmark = pytest.mark.browser
-PIN = "4711"
+PIN = "471108"
 SHOT = Path("/tmp/enroll-work/enroll-page.png")
 
 
@@ -36,8 +36,8 @@ def live(tmp_path: Path, recognizer: Recognizer) -> Iterator[tuple[ServerHandle,
 
 def test_a_row_captured_from_the_camera_is_labelled_fixed_and_saved(phone, live, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     handle, camera = live
+    assert phone.request.post(f"{handle.url}/api/pin", headers={"X-Table-Pin": PIN}).ok  # signs this phone in
     phone.goto(f"{handle.url}/enroll/")
-    phone.evaluate("pin => localStorage.setItem('tablePin', pin)", PIN)
     phone.fill("#start-form input[name=name]", "Paris")
     phone.select_option("#start-form select[name=suits]", "french")
     phone.click("#start-form button")

@@ -51,6 +51,7 @@ def test_setup_refuses_missing_last_names_odd_game_counts_bad_seats_and_wrong_pi
     assert r.status_code == 400 and "12 or 8" in r.json["error"]
     r = client.post("/speck/api/games", json={**SETUP, "scorer": 4}, headers=AUTH)
     assert r.status_code == 400 and "scorer" in r.json["error"]
+    client.delete_cookie("jasscam_session")  # the right PIN above signed this client in
     r = client.post("/speck/api/games", json=SETUP, headers={"X-Table-Pin": "0000"})
     assert r.status_code == 403
     assert client.post("/speck/api/games", data="x", headers=AUTH).status_code == 400

@@ -13,7 +13,7 @@ from web.server import ServerHandle
 def test_setup_bodentrumpf_live_points_misplay_ruling_on_a_phone(
     live: ServerHandle, store: EventStore, phone: Any
 ) -> None:
-    phone.add_init_script(f"localStorage.setItem('tablePin', '{PIN}')")
+    assert phone.request.post(live.url + "/api/pin", headers={"X-Table-Pin": PIN}).ok  # signs this phone in
     phone.goto(live.url + "/speck/setup")
     for i, name in enumerate(PLAYERS):
         first, last = name.split()
@@ -101,7 +101,7 @@ def test_a_speck_game_set_up_while_a_schieber_runs_asks_first_and_ends_it_abando
     live: ServerHandle, store: EventStore, phone: Any
 ) -> None:
     running = store.new_game(GameConfigured(players=("Anna", "Beat", "Claudia", "Dario")))
-    phone.add_init_script(f"localStorage.setItem('tablePin', '{PIN}')")
+    assert phone.request.post(live.url + "/api/pin", headers={"X-Table-Pin": PIN}).ok  # signs this phone in
     phone.goto(live.url + "/speck/setup")
     for i, name in enumerate(PLAYERS):
         first, last = name.split()

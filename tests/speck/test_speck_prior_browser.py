@@ -12,7 +12,7 @@ from web.server import ServerHandle
 
 def test_a_series_continued_from_paper_starts_at_the_next_game(live: ServerHandle, store: EventStore, phone: Any) -> None:
     """2.5.3: the Punkteblatt is checked against games x 157, those on paper included."""
-    phone.add_init_script(f"localStorage.setItem('tablePin', '{PIN}')")
+    assert phone.request.post(live.url + "/api/pin", headers={"X-Table-Pin": PIN}).ok  # signs this phone in
     phone.goto(live.url + "/speck/setup")
     for i, name in enumerate(PLAYERS):
         first, last = name.split()

@@ -16,7 +16,7 @@ from scoring.simulate import random_game_events
 from web.app import create_app
 from web.server import ServerHandle, serve
 
-PIN = "4711"
+PIN = "471108"
 PLAYERS = ("Anna", "Beat", "Claudia", "Dario")
 
 

@@ -80,7 +80,7 @@ def test_the_setup_page_says_whether_the_mounting_is_good_and_shows_the_live_pic
         scale.observe([_card(91.0)] * 2)
         phone.wait_for_function("document.querySelector('#mounting-verdict').dataset.state === 'good'")
         assert "91" in verdict.inner_text()
-        phone.evaluate(f"localStorage.setItem('tablePin', '{PIN}')")
+        assert phone.request.post(f"{handle.url}/api/pin", headers={"X-Table-Pin": PIN}).ok  # signs this phone in
         phone.click("#mounting-show")
         phone.wait_for_function("document.querySelector('#mounting-view').naturalWidth === 640")
     finally:

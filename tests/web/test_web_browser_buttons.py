@@ -14,9 +14,9 @@ pytestmark = pytest.mark.browser
 
 
 def open_game(phone, live: ServerHandle, game: int, count: int, pin: str | None = PIN) -> None:  # type: ignore[no-untyped-def]
+    if pin is not None:  # sign this phone in: the session cookie is all later writes carry
+        assert phone.request.post(f"{live.url}/api/pin", headers={"X-Table-Pin": pin}).ok
     phone.goto(f"{live.url}/game/{game}")
-    if pin is not None:
-        phone.evaluate("pin => localStorage.setItem('tablePin', pin)", pin)
     phone.wait_for_selector(f"body[data-count='{count}']")
 
 

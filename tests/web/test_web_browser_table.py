@@ -29,7 +29,7 @@ ROUND = {"type": "round_started", "forehand": 0, "contract": "eicheln"}
 def open_game(phone, live: ServerHandle, game: int, pin: str | None = PIN) -> None:  # type: ignore[no-untyped-def]
     phone.goto(f"{live.url}/game/{game}")
     if pin is not None:
-        phone.evaluate("pin => localStorage.setItem('tablePin', pin)", pin)
+        assert phone.request.post(f"{live.url}/api/pin", headers={"X-Table-Pin": pin}).ok  # signs this phone in
     wait_count(phone, live, game)
 
 
@@ -122,8 +122,8 @@ def test_a_new_game_asks_to_end_the_running_one_closes_it_abandoned_and_the_list
     running = new_game()
     by_hand(store, running, ROUND)
     camera(store, running, *FIRST_TRICK)
+    assert phone.request.post(f"{live.url}/api/pin", headers={"X-Table-Pin": PIN}).ok  # signs this phone in
     phone.goto(f"{live.url}/setup")
-    phone.evaluate("pin => localStorage.setItem('tablePin', pin)", PIN)
     assert f"#{running}" in phone.text_content("#running-note")
     for i, name in enumerate(("Eva", "Fritz", "Gina", "Hans")):
         phone.fill(f"input[name=p{i}]", name)
@@ -478,7 +478,7 @@ def test_the_set_up_and_live_pages_show_the_camera_state_and_its_picture_on_dema
         source.update(state="lost", error="no frame for 5 s")
         game = store.new_game(parse_event({"type": "game_configured", "players": ["A", "B", "C", "D"]}))  # type: ignore[arg-type]
         phone.goto(f"{handle.url}/game/{game}")
-        phone.evaluate("pin => localStorage.setItem('tablePin', pin)", PIN)  # the picture shows the table: PIN
+        assert phone.request.post(f"{handle.url}/api/pin", headers={"X-Table-Pin": PIN}).ok  # the picture shows the table: sign in
         phone.wait_for_selector("body[data-count='1']")
         phone.wait_for_selector("#camera:not([hidden])")  # the banner while the camera is not live
         phone.click("#cam-open")

@@ -29,6 +29,9 @@ ASPECT_TOLERANCE: float = 0.06  # 0.61..0.73: scans; a 3:4 phone photo (0.75) is
 #: Largest side an enrolment image is reduced to before anything else (phone photos are huge).
 MAX_SIDE: int = 1600
 IMAGE_SUFFIXES: tuple[str, ...] = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
+#: Most pixels an image may declare (a 48-megapixel phone photo fits). Decoding a larger one
+#: would cost gigabytes (a 1 MB PNG can declare 20000 x 20000 px), so it is refused from its header.
+MAX_PIXELS: int = 50_000_000
 
 
 class EnrollImageError(ValueError):
@@ -44,7 +47,17 @@ def read_image(path: Path) -> np.ndarray:
 
 
 def decode_image(data: bytes, name: str = "image") -> np.ndarray:
-    """Decode encoded image bytes (PNG, JPEG, ...) to BGR or BGRA uint8, at most MAX_SIDE px."""
+    """Decode encoded image bytes (PNG, JPEG, ...) to BGR or BGRA uint8, at most MAX_SIDE px.
+
+    The size the file declares is read from its header first (Pillow reads only the
+    header here) and an image over ``MAX_PIXELS`` is refused before anything is decoded.
+    """
+    width, height = declared_size(data, name)
+    if width * height > MAX_PIXELS:
+        raise EnrollImageError(
+            f"{name}: the picture has {width}x{height} px, more than {MAX_PIXELS // 1_000_000} megapixels; "
+            "take it with a lower resolution"
+        )
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
     if img is None:
         raise EnrollImageError(f"{name}: not a readable image")
@@ -61,6 +74,22 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
         s = MAX_SIDE / side
         img = cv2.resize(img, (round(img.shape[1] * s), round(img.shape[0] * s)), interpolation=cv2.INTER_AREA)
     return img
+
+
+def declared_size(data: bytes, name: str = "image") -> tuple[int, int]:
+    """Width and height from the image's header, without decoding its pixels."""
+    import io
+
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(io.BytesIO(data)) as probe:  # lazy: parses the header only
+            width, height = probe.size
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
+        raise EnrollImageError(f"{name}: not a readable image (PNG, JPEG, WebP or BMP): {exc}") from None
+    except Image.DecompressionBombError:
+        raise EnrollImageError(f"{name}: the picture declares far too many pixels") from None
+    return int(width), int(height)
 
 
 def flatten_alpha(img: np.ndarray, background: tuple[int, int, int] = (255, 255, 255)) -> np.ndarray:

@@ -30,9 +30,10 @@ from vision.enroll import (
 )
 from vision.enroll.enroller import DEFAULT_VIEWS
 from vision.enroll.names import RANK_NAMES, SUIT_NAMES
+from web.auth import authorize
 from web.enroll.i18n import ENROLL_STRINGS
 from web.enroll.session import EnrollSession, SessionError
-from web.errors import answer_errors_as_json
+from web.errors import ApiError, answer_errors_as_json
 from web.i18n import LANGUAGES, STRINGS, pick_language
 
 #: Largest upload accepted (a phone photo).
@@ -91,15 +92,11 @@ def _library() -> DeckLibrary:
 
 
 def _check_pin() -> None:
-    """The dashboard's table PIN guard (403/429 with its message)."""
-    guard = current_app.extensions["jasscam_pins"]
+    """The dashboard's session or table PIN (web.auth: 403/429 with its message)."""
     try:
-        guard.check(request.headers.get("X-Table-Pin"))
-    except Exception as exc:  # web.app.BadRequest: re-raised in our own shape
-        status = getattr(exc, "status", None)
-        if status is None:
-            raise
-        raise SessionError(str(getattr(exc, "message", exc)), status) from None
+        authorize()
+    except ApiError as exc:  # re-raised in this blueprint's own shape
+        raise SessionError(exc.message, exc.status) from None
 
 
 def _lang() -> str:

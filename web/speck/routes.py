@@ -13,6 +13,7 @@ from scoring.cards import ALL_CARD_IDS, RANKS, SUITS
 from scoring.events import EventError, GameConfigured, MisplayRuled, event_to_dict, parse_event
 from scoring.game import RuleError, fold
 from scoring.speck import NotSpeckError, next_game, punkteblatt
+from web.auth import authorize
 from web.errors import ApiError, answer_errors_as_json
 from web.games import end_running
 from web.i18n import LANGUAGES, STRINGS, pick_language
@@ -48,15 +49,11 @@ def _store() -> Any:
 
 
 def _check_pin() -> None:
-    """The dashboard's table PIN guard (403/429 with its message)."""
-    guard = current_app.extensions["jasscam_pins"]
+    """The dashboard's session or table PIN (web.auth: 403/429 with its message)."""
     try:
-        guard.check(request.headers.get("X-Table-Pin"))
-    except Exception as exc:  # web.app.BadRequest: re-raised in our own shape
-        status = getattr(exc, "status", None)
-        if status is None:
-            raise
-        raise SpeckError(str(getattr(exc, "message", exc)), status) from None
+        authorize()
+    except ApiError as exc:  # re-raised in this blueprint's own shape
+        raise SpeckError(exc.message, exc.status) from None
 
 
 def _events(game_id: int) -> list[Any]:

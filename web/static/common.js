@@ -52,10 +52,9 @@ const J = {
     clearTimeout(J._toastTimer);
     J._toastTimer = setTimeout(() => box.classList.remove("show"), bad ? 6000 : 2200);
   },
-  pin() { try { return localStorage.getItem("tablePin") || ""; } catch (e) { return ""; } },
-  setPin(p) { try { if (p) localStorage.setItem("tablePin", p); else localStorage.removeItem("tablePin"); } catch (e) { /* private mode */ } },
   askPin(message) {
-    // Resolves with the PIN the server accepted, or null when the user cancels.
+    // Signs this phone in: resolves true once the server accepted the PIN (it then holds
+    // an HttpOnly session cookie, so the PIN is never stored or sent again), or null on cancel.
     const dlg = document.getElementById("pin-dialog");
     const input = document.getElementById("pin-input");
     const err = document.getElementById("pin-error");
@@ -67,7 +66,7 @@ const J = {
         ev.preventDefault();
         const pin = input.value.trim();
         const r = await fetch("/api/pin", { method: "POST", headers: { "X-Table-Pin": pin } });
-        if (r.ok) { J.setPin(pin); done(pin); return; }
+        if (r.ok) { done(true); return; }
         // the page's own words: the server's message is English
         err.textContent = J.t(r.status === 429 ? "pin_wait" : "pin_wrong");
         input.select();
@@ -108,20 +107,18 @@ const J = {
     const yes = await J.ask(J.t("end_running_q"), [{ text: `#${g.id} ${teams}${score}`, cls: "running-game" }, J.t("end_running_body")], J.t("end_and_start"));
     return { go: yes, end: yes };
   },
-  // POST JSON with the table PIN; asks for the PIN when missing or refused.
+  // POST (or ``method``) JSON with this phone's session; asks for the PIN when the server wants it.
   async write(url, body, extraHeaders, method) {
     for (let attempt = 0; attempt < 3; attempt++) {
-      let pin = J.pin();
-      if (!pin) { pin = await J.askPin(); if (!pin) return null; }
       const r = await fetch(url, {
         method: method || "POST",
-        headers: { "Content-Type": "application/json", "X-Table-Pin": pin, ...(extraHeaders || {}) },
+        headers: { "Content-Type": "application/json", ...(extraHeaders || {}) },
         body: JSON.stringify(body),
       });
       const data = await r.json().catch(() => ({ error: r.statusText }));
-      if (r.status === 403) {
-        J.setPin("");
-        const again = await J.askPin(J.t("pin_wrong"));
+      if (r.status === 403 && /PIN/.test(data.error || "")) {
+        // not signed in (or signed out by a new PIN): the dialog says where the PIN is found
+        const again = await J.askPin();
         if (!again) return null;
         continue;
       }
@@ -132,6 +129,7 @@ const J = {
   },
 };
 
+try { localStorage.removeItem("tablePin"); } catch (e) { /* private mode */ }  // older versions kept the PIN here
 // The camera's state in words, and its picture on demand (set-up page and live page).
 J.cameraState = (st) => {
   if (!st) return J.t("cam_none");
@@ -139,13 +137,11 @@ J.cameraState = (st) => {
   const word = words[st.camera] ? J.t(words[st.camera]) : st.camera;
   return st.ok ? word : `${word}${st.message && st.message !== st.camera ? ": " + st.message : ""}`;
 };
-// A picture that shows the table needs the table PIN: fetched with it, shown as a blob URL.
+// A picture that shows the table needs a signed-in phone: fetched with its session, shown as a blob URL.
 J.pictureUrl = async (url) => {
   for (let attempt = 0; attempt < 3; attempt++) {
-    let pin = J.pin();
-    if (!pin) { pin = await J.askPin(); if (!pin) return null; }
-    const r = await fetch(url, { headers: { "X-Table-Pin": pin }, cache: "no-store" });
-    if (r.status === 403) { J.setPin(""); continue; }
+    const r = await fetch(url, { cache: "no-store" });  // the session cookie goes along
+    if (r.status === 403) { if (!(await J.askPin())) return null; continue; }
     if (!r.ok) return null;
     return URL.createObjectURL(await r.blob());
   }

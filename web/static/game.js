@@ -45,8 +45,8 @@
     source.addEventListener("status", (ev) => {
       const st = JSON.parse(ev.data);
       const box = $("camera");
-      box.hidden = st.ok;
-      box.textContent = st.ok ? "" : `${t("camera_lost")}: ${st.message || st.camera}`;
+      box.hidden = st.ok && !st.warning;  // a warning: the disk is full, recording stopped
+      box.textContent = st.ok ? (st.warning || "") : `${t("camera_lost")}: ${st.message || st.camera}`;
       const deck = st.deck, dbox = $("deck");
       dbox.hidden = !deck;
       dbox.classList.toggle("bad", Boolean(deck && deck.error));

@@ -19,11 +19,17 @@
       verdict.dataset.state = m.state;
     } catch (e) { /* offline for a moment: keep what is shown */ }
   }
+  let asking = false;
   async function show() {
-    let pin = J.pin();
-    if (!pin) { pin = await J.askPin(); if (!pin) return; }
-    const r = await fetch("/api/mounting/view.jpg", { headers: { "X-Table-Pin": pin }, cache: "no-store" });
-    if (r.status === 403) { J.setPin(""); return show(); }
+    if (asking) return;  // the PIN dialog is open: the 2 s refresh waits for it
+    const r = await fetch("/api/mounting/view.jpg", { cache: "no-store" });  // the session cookie signs it
+    if (r.status === 403) {
+      asking = true;
+      const signedIn = await J.askPin(await r.text());
+      asking = false;
+      if (signedIn) show();
+      return;
+    }
     if (!r.ok) { J.toast(await r.text()); return; }
     const old = img.src;
     img.src = URL.createObjectURL(await r.blob());

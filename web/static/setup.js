@@ -60,7 +60,6 @@
     if (running.end) body.end_running = true;
     const res = await J.write("/api/games", body);
     if (!res) return;
-    if (body.new_pin) J.setPin(body.new_pin);
     location.href = res.url;
   });
 })();

@@ -4,17 +4,15 @@
   const $ = (id) => document.getElementById(id);
   const { el, put, t } = J;
 
-  // Any method, any body, with the table PIN (asks for it when missing or refused).
+  // Any method, any body, with this phone's session (asks for the PIN when the server wants it).
   async function call(method, url, body) {
     for (let attempt = 0; attempt < 3; attempt++) {
-      let pin = J.pin();
-      if (!pin) { pin = await J.askPin(); if (!pin) return null; }
-      const headers = { "X-Table-Pin": pin };
+      const headers = {};
       let payload = body;
       if (body && !(body instanceof FormData)) { headers["Content-Type"] = "application/json"; payload = JSON.stringify(body); }
       const r = await fetch(url, { method, headers, body: payload });
       const data = await r.json().catch(() => ({ error: r.statusText }));
-      if (r.status === 403) { J.setPin(""); if (!(await J.askPin(t("pin_wrong")))) return null; continue; }
+      if (r.status === 403 && /PIN/.test(data.error || "")) { if (!(await J.askPin())) return null; continue; }
       if (!r.ok) { J.toast(J.errorText(data) || r.statusText, true); return null; }
       return data;
     }

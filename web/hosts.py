@@ -1,0 +1,76 @@
+"""Which ``Host`` the dashboard answers, and which ``Origin`` may write (DNS rebinding, CSRF).
+
+Why: a web page a phone on the table's Wi-Fi opens elsewhere can point its own domain
+name at the appliance's address (DNS rebinding) and then read the dashboard as if it
+were its own site. Its requests still carry its domain in ``Host``. So only hosts the
+appliance is known by are served:
+
+- IP literals (v4 or v6): a rebinding page cannot make the browser send one for its
+  own domain, so any address the appliance is reached at is fine;
+- ``localhost``, this machine's host name and ``<name>.local`` (mDNS), the host of
+  ``public_url`` and any names configured in ``dashboard.allowed_hosts``.
+
+Writes (anything but GET/HEAD/OPTIONS) that carry an ``Origin`` must come from the
+same origin as the request, and ``Sec-Fetch-Site: cross-site`` is refused, so another
+site's page cannot post with a phone's session cookie (SameSite=Strict stops that too;
+this holds for browsers that ignore it).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def host_name(host: str) -> str:
+    """The name or address of a ``Host`` header value, without port and brackets, lower case."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host[1:]
+    if host.count(":") == 1:
+        host = host.split(":", 1)[0]
+    return host.rstrip(".")
+
+
+def is_ip_literal(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name.split("%", 1)[0])
+    except ValueError:
+        return False
+    return True
+
+
+class HostCheck:
+    """The names the appliance answers to; see the module docstring."""
+
+    def __init__(self, public_url: str | None = None, extra: Iterable[str] = ()) -> None:
+        names = {"localhost"}
+        hostname = socket.gethostname().lower()
+        if hostname:
+            names |= {hostname, f"{hostname}.local", hostname.split(".", 1)[0]}
+        if public_url:
+            public = urlsplit(public_url).hostname
+            if public:
+                names.add(public.lower())
+        names |= {host_name(h) for h in extra if h}
+        self.names = frozenset(n for n in names if n)
+
+    def host_allowed(self, host: str | None) -> bool:
+        if not host:
+            return False
+        name = host_name(host)
+        return is_ip_literal(name) or name in self.names or name.endswith(".localhost")
+
+    def write_allowed(self, method: str, host: str, scheme: str, origin: str | None, fetch_site: str | None) -> bool:
+        """False for a write from another site: a foreign ``Origin`` or ``Sec-Fetch-Site: cross-site``."""
+        if method.upper() in SAFE_METHODS:
+            return True
+        if fetch_site is not None and fetch_site.lower() == "cross-site":
+            return False
+        if origin is None:
+            return True  # not a browser's cross-origin request (curl, the appliance's own tools)
+        return origin.lower().rstrip("/") == f"{scheme}://{host}".lower()
