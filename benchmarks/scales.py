@@ -23,6 +23,7 @@ import numpy as np
 
 from benchmarks.recognizer import MIN_VISIBLE, false_detections, match
 from vision.recognizer.runtime import MODELS_DIR, Recognizer
+from vision.recognizer.scale import card_length
 from vision.synth.geometry import GUIDE, Geometry, guide_range, random_geometry
 from vision.synth.scene import Scene, render_scene
 
@@ -35,12 +36,6 @@ def bin_name(length: float) -> str:
         if lo <= length < hi:
             return f"<{hi}" if lo == 0 else (f">{lo}" if hi > 9_999 else f"{lo}-{hi}")
     raise ValueError(length)
-
-
-def card_length(corners: np.ndarray) -> float:
-    c = np.asarray(corners, np.float64)
-    sides = np.hypot(*(c - np.roll(c, -1, axis=0)).T)
-    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 
 class Tally:

@@ -116,7 +116,6 @@ def test_a_mounting_too_high_is_reported_too_small() -> None:
     scale = CardScale(least=2)
     scale.observe([_det(30.0), _det(31.0)])
     assert scale.verdict()["state"] == "too-small"
-    assert CardScale(fixed=50.0).verdict() | {"cards_seen": 0} == CardScale(fixed=50.0).verdict()
     assert CardScale(fixed=50.0).verdict()["state"] == "small" and not CardScale(fixed=50.0).verdict()["measured"]
 
 

@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from vision.recognizer.geometry import DETECTOR_SIZE, PAD_VALUE
+from vision.recognizer.scale import card_length
 from vision.synth import train_decks
 from vision.synth.geometry import guide_range, random_geometry
 from vision.synth.scene import render_scene
@@ -41,11 +42,6 @@ class TileJob:
     count: int
     family: str
     tiles_per_scene: int = 2
-
-
-def _length(corners: np.ndarray) -> float:
-    sides = np.linalg.norm(corners - corners[[1, 2, 3, 0]], axis=1)
-    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 
 def _clipped_share(quad: np.ndarray, size: int) -> float:
@@ -75,7 +71,7 @@ def render_tiles(job: TileJob) -> Path:
             scene = train_decks.render_scene(seed, style=style, geometry=geometry)
         else:
             scene = render_scene(seed, style=style, geometry=geometry)
-        seen = [_length(np.asarray(c.corners)) for c in scene.cards if c.visible >= 0.5]
+        seen = [card_length(c.corners) for c in scene.cards if c.visible >= 0.5]
         if not seen:
             continue
         scale = CARD_INPUT_PX * float(rng.uniform(0.7, 1.45)) / float(np.median(seen))
