@@ -109,11 +109,15 @@ def speed(models: Path, frames: list[np.ndarray], lengths: list[float], repeats:
     """Median ms of the whole recognition (one thread, the mounting's card length known, as in
     the appliance once it has learnt it) and of the peer YOLOv8n-640 (its letterbox
     included), interleaved frame by frame so both see the same machine load."""
+    import cv2
     import onnxruntime as ort
 
     from vision.recognizer.geometry import letterbox
     from vision.recognizer.runtime import RecognizerSettings
 
+    # One thread in all: OpenCV's resize and warps would otherwise take a second core.
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
     rec = Recognizer(models, RecognizerSettings(threads=1))
     peer = None
     if PEER.is_file():
@@ -134,6 +138,7 @@ def speed(models: Path, frames: list[np.ndarray], lengths: list[float], repeats:
                 x = np.ascontiguousarray(img.transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
                 peer.run(None, {peer.get_inputs()[0].name: x})
                 theirs.append(time.perf_counter() - t0)
+    cv2.setNumThreads(threads)
     out = {"median_ms": 1000 * float(np.median(ours)), "p90_ms": 1000 * float(np.percentile(ours, 90)),
            "cards_per_frame": cards / (repeats * len(frames))}
     if theirs:
@@ -143,7 +148,8 @@ def speed(models: Path, frames: list[np.ndarray], lengths: list[float], repeats:
 
 
 MEMORY_SCRIPT = """
-import sys, numpy as np
+import sys, cv2, numpy as np
+cv2.setNumThreads(1)
 from vision.recognizer import Recognizer, RecognizerSettings
 with np.load(sys.argv[1]) as z:
     frames = [z[k] for k in z.files]

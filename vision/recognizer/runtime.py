@@ -341,8 +341,11 @@ class Recognizer:
         return scaled_input(frame, self.detector_scale(frame.shape, card_length))
 
     #: Card lengths tried by ``find_card_length``, as fractions of the frame's short side,
-    #: largest first: from a phone photo of a few cards to a camera hung high over a big table.
-    PROBE_FRACTIONS = (0.55, 0.34, 0.2, 0.12, 0.07)
+    #: largest first: from a phone photo of one card filling it to a camera hung high over a
+    #: big table. The largest is there for photos: a card 0.8 of the short side read at the
+    #: next scale comes out near the band's top, peaks weakly, and a smaller "card" in the
+    #: carpet or the print won.
+    PROBE_FRACTIONS = (0.85, 0.55, 0.34, 0.2, 0.12, 0.07)
     #: ... the peak at which a card there is sure (the search stops at the first such scale),
     #: and the least peak a card found at some scale must reach to be believed at all.
     PROBE_SURE = 0.8

@@ -49,6 +49,10 @@ def main(argv: list[str] | None = None) -> int:
         t.add_argument("--init", type=Path, default=None, help="start from this checkpoint's weights (fresh schedule)")
         if name == "detector":
             t.add_argument("--freeze-bn", action="store_true", help="keep the batch norms as they are (a checkpoint from an ONNX file)")
+            t.add_argument(
+                "--input-scale", type=float, default=1.0,
+                help="resize every tile (and its cards) by this factor at load: trains the detector for cards that much shorter in its input",
+            )
     for cmd, out, seed, what in (
         ("refiner-data", "data/refine", 600_000, "run the shipped detector, cut outline crops for the refiner"),
         ("verifier-data", "data/verify", 700_000, "run the shipped detector and refiner, cut candidate crops for the verifier"),
@@ -103,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         import importlib
 
         mod = importlib.import_module(f"vision.train.{a.cmd}")
-        extra = {"freeze_bn": a.freeze_bn} if a.cmd == "detector" else {}
+        extra = {"freeze_bn": a.freeze_bn, "input_scale": a.input_scale} if a.cmd == "detector" else {}
         mod.train(a.data, a.val, epochs=a.epochs, batch=a.batch, lr=a.lr, threads=a.threads, resume=a.resume, name=a.name, minutes=a.minutes, init=a.init, **extra)
     elif a.cmd in ("refiner-data", "verifier-data"):
         from vision.train.outlines import render_dataset as render_outlines

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -110,10 +111,23 @@ def corner_loss(pred: torch.Tensor, target: torch.Tensor, weight: torch.Tensor) 
 
 
 class DetectorData:
-    def __init__(self, folder: Path) -> None:
+    """Detector tiles with their cards; ``scale`` resizes them at load.
+
+    Why a load-time scale: the tiles are rendered with cards about the length the runtime
+    brings them to (``RecognizerSettings.card_input_px``); a detector for shorter cards (a
+    smaller, faster input) trains on the same tiles shrunk, with no new rendering.
+    """
+
+    def __init__(self, folder: Path, scale: float = 1.0) -> None:
         d = load_chunks(folder)
         self.img = d["det_img"]
         self.quad, self.cls, self.vis, obj_img = d["obj_quad"], d["obj_cls"], d["obj_vis"], d["obj_img"]
+        if not 0.25 <= scale <= 1.0:
+            raise ValueError(f"tile scale must be in [0.25, 1], got {scale}")
+        if scale != 1.0:
+            side = round(self.img.shape[1] * scale)
+            self.img = np.stack([cv2.resize(t, (side, side), interpolation=cv2.INTER_AREA) for t in self.img])
+            self.quad = self.quad * (side / d["det_img"].shape[1])
         self.known = d["obj_known"] if "obj_known" in d else np.ones(len(self.quad), np.int8)
         order = np.argsort(obj_img, kind="stable")
         self.quad, self.cls, self.vis, obj_img = self.quad[order], self.cls[order], self.vis[order], obj_img[order]
@@ -223,12 +237,14 @@ def _train_mode(model: Detector, freeze_bn: bool) -> None:
 def train(
     data_dir: Path, val_dir: Path, *, epochs: int, batch: int, lr: float, threads: int, resume: bool,
     name: str = "detector", minutes: float | None = None, init: Path | None = None, freeze_bn: bool = False,
+    input_scale: float = 1.0,
 ) -> None:
     """Train (or, from ``init``, train on) the detector. ``freeze_bn``: keep every batch norm
-    as it is (a checkpoint made from an exported file, whose batch norms were folded)."""
+    as it is (a checkpoint made from an exported file, whose batch norms were folded).
+    ``input_scale``: see ``DetectorData``."""
     torch.set_num_threads(threads)
     run = Run(name)
-    data, val = DetectorData(data_dir), DetectorData(val_dir)
+    data, val = DetectorData(data_dir, input_scale), DetectorData(val_dir, input_scale)
     model = Detector().to(memory_format=torch.channels_last)  # type: ignore[call-overload]
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps_per_epoch = len(data) // batch

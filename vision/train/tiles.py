@@ -24,7 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.recognizer.geometry import DETECTOR_SIZE, PAD_VALUE
+from vision.recognizer.geometry import DETECTOR_SIZE, PAD_VALUE, resized
 from vision.recognizer.scale import card_length
 from vision.synth import train_decks
 from vision.synth.geometry import guide_range, random_geometry
@@ -77,8 +77,7 @@ def render_tiles(job: TileJob) -> Path:
         scale = CARD_INPUT_PX * float(rng.uniform(0.7, 1.45)) / float(np.median(seen))
         h, w = scene.image.shape[:2]
         nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-        interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-        big = cv2.resize(scene.image, (nw, nh), interpolation=interp)
+        big = resized(scene.image, nw, nh)
         sx, sy = nw / w, nh / h
         for _ in range(job.tiles_per_scene):
             if rng.random() < 0.75:  # about a card (most often the trick), else anywhere
@@ -178,7 +177,7 @@ def render_real_tiles(folder: Path, out: Path, *, per_photo: int = 6, seed: int 
             scale = CARD_INPUT_PX * float(rng.uniform(0.65, 1.5)) / length
             h, w = image.shape[:2]
             nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-            big = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+            big = resized(image, nw, nh)
             if rng.random() < 0.5:
                 big = np.ascontiguousarray(big[:, ::-1])
                 b = boxes.copy()
