@@ -84,7 +84,7 @@ def test_the_shipped_refiner_moves_an_outline_that_is_off_onto_the_card() -> Non
     off = canonical_corners((TRUE - TRUE.mean(0)) * 1.08 + TRUE.mean(0) + np.array([4.0, -3.0], np.float32))
     out = off
     for _ in range(2):
-        out = refined(frame, out[None], rec._refine_run)[0]
+        out = refined(frame, out[None], rec.refiner.run)[0]
     truth = canonical_corners(TRUE)
     before = np.linalg.norm(off - truth, axis=1).mean()
     after = np.linalg.norm(out - truth, axis=1).mean()

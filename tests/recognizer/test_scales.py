@@ -68,8 +68,8 @@ def test_a_card_moved_by_whole_cells_is_outlined_moved_by_as_much(recognizer: Re
     shifted = np.full((img.shape[0] + 64, img.shape[1] + 32, 3), 114, np.uint8)
     shifted[64:, 32:] = img
     a = [np.ascontiguousarray(x.transpose(2, 0, 1)[None], dtype=np.float32) for x in (img, shifted)]
-    peak_a, corners_a = recognizer._det.run(None, {"image": a[0]})
-    peak_b, corners_b = recognizer._det.run(None, {"image": a[1]})
+    peak_a, corners_a = recognizer.detector.session.run(None, {"image": a[0]})
+    peak_b, corners_b = recognizer.detector.session.run(None, {"image": a[1]})
     y, x = np.unravel_index(np.argmax(peak_a[0].max(axis=0)), peak_a.shape[2:])
     assert peak_a[0].max() > 0.5
     # Away from the borders the network sees the same pixels, 8 and 4 cells further on.

@@ -78,7 +78,7 @@ def test_an_outline_reaching_past_its_card_is_cut_to_the_size_of_the_tables_othe
     frame, cards = _table()
     rec = Recognizer(settings=RecognizerSettings(threads=1))
     drawn = np.stack([*cards[1:], _outlined_across(cards[0])])
-    cover = verified(frame, drawn, rec._verify_run)
+    cover = verified(frame, drawn, rec.verifier.run)
     scores = np.full(len(drawn), 0.9, np.float32)
     quads, scores_out, _, cover_out = rec._sized_to_table(frame, drawn, scores, np.zeros(len(drawn), bool), cover)
     assert len(quads) == len(drawn)
@@ -97,7 +97,7 @@ def test_an_outline_is_left_alone_without_other_cards_to_compare_or_when_it_cove
     quads, _, _, _ = rec._sized_to_table(frame, across, np.array([0.9], np.float32), np.array([False]), np.array([0.5], np.float32))
     assert np.array_equal(quads, across)  # alone on the table: no size to compare with
     drawn = np.stack([*cards[1:], across[0]])
-    cover = verified(frame, drawn, rec._verify_run)
+    cover = verified(frame, drawn, rec.verifier.run)
     for judged in (0.1, 0.9):  # under reject_below: no card (a phone, a notepad); over size_covered: a card outlined right
         cover[-1] = judged
         quads, _, _, _ = rec._sized_to_table(frame, drawn, np.full(len(drawn), 0.9, np.float32), np.zeros(len(drawn), bool), cover)
@@ -127,7 +127,7 @@ def test_a_back_outlined_across_is_sized_but_not_the_back_of_a_deck_whose_outlin
     is_back = np.zeros(len(drawn), bool)
     is_back[-1] = True
     scores = np.full(len(drawn), 0.9, np.float32)
-    cover = verified(frame, drawn, rec._verify_run)
+    cover = verified(frame, drawn, rec.verifier.run)
     sized, _, _, _ = rec._sized_to_table(frame, drawn, scores, is_back, cover.copy())
     assert not any(np.array_equal(q, drawn[-1]) for q in sized)
     moved = UNIT_QUAD.copy()
@@ -148,13 +148,13 @@ def test_a_deck_whose_outlines_move_is_sized_where_its_cards_are() -> None:
     rec = Recognizer(settings=RecognizerSettings(threads=1))
     rec.prototypes = dataclasses.replace(rec.prototypes, outline=moved)
     drawn = from_outline_frame(np.stack([*cards[1:], _outlined_across(cards[0])]), drawn_frame)
-    cover = verified(frame, drawn, rec._verify_run)
+    cover = verified(frame, drawn, rec.verifier.run)
     size = TableSize(tolerance=0.15, aspect=rec.prototypes.card_aspect, aspect_tolerance=0.08, sure=0.5, gain=0.1, least=0.6,
                      least_drawn=0.2, most_drawn=0.85)
     # No refiner pass on the tries: it would put them on this (Swiss) card's own edges, which the
     # networks outline whole; a deck with coloured end bands is outlined at the bands by both.
     quads, _, moved_ones = sized_to_table(
-        frame, drawn, np.full(len(drawn), 0.9, np.float32), cover, size, None, rec._verify_run, moved, np.zeros(len(drawn), bool)
+        frame, drawn, np.full(len(drawn), 0.9, np.float32), cover, size, None, rec.verifier.run, moved, np.zeros(len(drawn), bool)
     )
     assert moved_ones.tolist() == [False] * (len(drawn) - 1) + [True]
     found = rec.prototypes.card_outlines(quads)

@@ -65,7 +65,7 @@ def test_the_shipped_verifier_rates_a_cards_own_outline_over_one_across_two_or_i
         a, b = full[0], full[1]
         across = canonical_corners(cv2.boxPoints(cv2.minAreaRect(np.concatenate([a, b]))).astype(np.float32))
         inside = canonical_corners(a * 0.6 + a.mean(axis=0) * 0.4)
-        cover = verified(scene.image, np.stack([*full, across, inside]), rec._verify_run)
+        cover = verified(scene.image, np.stack([*full, across, inside]), rec.verifier.run)
         own += list(cover[: len(full)])
         wrong += list(cover[len(full) :])
         assert min(cover[: len(full)]) > max(cover[len(full) :]), (k, cover)
@@ -92,7 +92,7 @@ def test_the_verifier_chooses_the_outlines_and_the_detector_keeps_its_score() ->
         frame = render_scene(20_200_000 + k, style="hard").image
         quads, scores, _ = judge_all.detect_quads(frame)
         # Every outline reported is one the verifier takes for a card ...
-        assert np.all(verified(frame, quads, judge_all._verify_run) >= judge_all.settings.score_threshold - 1e-5)
+        assert np.all(verified(frame, quads, judge_all.verifier.run) >= judge_all.settings.score_threshold - 1e-5)
         # ... and its score is still the detector's, down to the candidates' threshold.
         assert np.all(scores >= judge_all.settings.candidate_threshold)
         lowest = min(lowest, float(scores.min(initial=1.0)))
