@@ -94,6 +94,15 @@ def test_the_card_length_is_found_on_one_frame_of_an_unknown_mounting(recognizer
     assert found is not None and abs(found - true) <= 0.2 * true, (found, true)
 
 
+def test_a_photo_of_one_card_filling_it_is_measured(recognizer: Recognizer) -> None:
+    """A phone photo of a card to enrol or to check: the card 60 % of the short side, upright frame."""
+    for seed in (SEED + 100, SEED + 107):
+        scene = render_scene(seed, style="mixed", geometry=Geometry(480, 640, (0.6, 0.6), "module3", 0.3))
+        true = np.median([card_length(c.corners) for c in scene.cards if c.visible >= 0.7])
+        found = recognizer.find_card_length(scene.image)
+        assert found is not None and abs(found - true) <= 0.2 * true, (seed, found, true)
+
+
 def _det(length: float, confidence: float = 0.95) -> Detection:
     w = length * 0.64
     return Detection(card="rosen-6", confidence=confidence, box=(0, 0, w, length), corners=((0, 0), (w, 0), (w, length), (0, length)))

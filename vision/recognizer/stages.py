@@ -91,6 +91,10 @@ class DetectorStage:
     #: and the least peak a card found at some scale must reach to be believed at all.
     PROBE_SURE = 0.8
     PROBE_LEAST = 0.4
+    #: Without a sure card, the largest cards whose best peak comes within this of the
+    #: highest win: on real photos a whole card read at a coarse scale and a blob of carpet
+    #: weave read at a fine one peaked alike (0.6-0.7), and the weave is never a card.
+    PROBE_TIE = 0.1
 
     def find_card_length(self, frame: np.ndarray) -> float | None:
         """A card's long side in ``frame``'s pixels, found without knowing the mounting; None if no card is seen.
@@ -100,8 +104,8 @@ class DetectorStage:
         would bring a card of each ``PROBE_FRACTIONS`` length to that size, largest cards
         (smallest input) first. The first scale at which a card the detector is sure of
         (``PROBE_SURE``) comes out inside the band (0.6-1.6x ``card_input_px``) wins;
-        without one, the scale whose best card inside the band peaks highest (at least
-        ``PROBE_LEAST``). The answer is the median length of that scale's cards inside the
+        without one, the largest-card scale whose best card inside the band peaks within
+        ``PROBE_TIE`` of the highest (at least ``PROBE_LEAST``). The answer is the median length of that scale's cards inside the
         band whose peak is within 0.2 of its best. Largest first because a fine scale turns
         the weave of a carpet or the grain of wood into card-sized blobs, and coarse scales
         are cheap. The appliance asks this until it has learnt its mounting
@@ -111,7 +115,7 @@ class DetectorStage:
             return None
         h, w = frame.shape[:2]
         target = self.settings.card_input_px
-        best: tuple[float, float] | None = None  # (best peak, length in frame pixels)
+        found: list[tuple[float, float]] = []  # (best peak, length in frame pixels), largest cards first
         for fraction in self.PROBE_FRACTIONS:
             scale = self.scale(frame.shape, fraction * min(h, w))
             img, lb = scaled_input(frame, scale)
@@ -133,9 +137,11 @@ class DetectorStage:
             length = float(np.median(lengths[inside & (scores >= top - 0.2)])) / lb.scale
             if top >= self.PROBE_SURE:
                 return length
-            if best is None or top > best[0]:
-                best = (top, length)
-        return None if best is None else best[1]
+            found.append((top, length))
+        if not found:
+            return None
+        best = max(top for top, _ in found)
+        return next(length for top, length in found if top >= best - self.PROBE_TIE)
 
 
 class CropNetwork:
