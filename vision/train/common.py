@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -112,43 +113,73 @@ def start(
     return step, best, Budget(total, minutes, spent)
 
 
-def train_on_crops(
+def train_loop(
     run: Run, model: Any, opt: Any, data: Any, val: Any, *, batch: int, lr: float, epochs: int,
-    minutes: float | None, resume: bool, init: Path | None, loss_fn: Any, evaluate: Any,
+    minutes: float | None, resume: bool, init: Path | None, step_loss: Callable[[Any, tuple[Any, ...]], tuple[Any, dict[str, float]]],
+    evaluate: Callable[[Any, Any], dict[str, float]], metric: str, unit: str = "crops", log_every: int = 50,
+    train_mode: Callable[[Any], None] | None = None,
 ) -> float:
-    """The loop of the two crop networks (refiner, verifier): shuffled epochs of
-    ``data.batch(idx, rng) -> (x, target)``, cosine rate, a progress line every 50 steps,
-    validation and checkpoint every epoch and every 10 minutes; returns the best score."""
-    steps_per_epoch = len(data) // batch
+    """The one training loop of every network: shuffled epochs of ``data.batch(idx, rng)``,
+    a cosine rate, a progress line every ``log_every`` steps with the mean of each part
+    ``step_loss(model, batch) -> (loss, parts)`` names, validation (``evaluate(model, val)[metric]``)
+    and a checkpoint every epoch, every 10 minutes and at the end; returns the best score.
+
+    ``train_mode`` puts the model back to training after validation (default
+    ``model.train()``; the detector keeps frozen batch norms in eval mode).
+    """
+    to_train: Callable[[Any], None] = train_mode or (lambda m: m.train())
+    steps_per_epoch = max(1, len(data) // batch)
     total = epochs * steps_per_epoch
     step, best, budget = start(run, model, opt, total=total, minutes=minutes, resume=resume, init=init, best=-1e9)
-    run.log(f"{run.dir.name}: {len(data)} train / {len(val)} val crops, {sum(p.numel() for p in model.parameters())} params, {total} steps")
+    run.log(f"{run.dir.name}: {len(data)} train / {len(val)} val {unit}, {sum(p.numel() for p in model.parameters())} params, {total} steps")
     rng = np.random.default_rng(step + 1)
-    t_last, n_last, t_save, agg = time.time(), 0, time.time(), 0.0
+    to_train(model)
+    t_last, n_last, t_save = time.time(), 0, time.time()
+    agg: dict[str, float] = {}
     while budget.progress(step) < 1.0:
         perm = rng.permutation(len(data))
         for b in range(steps_per_epoch):
             if budget.progress(step) >= 1.0:
                 break
-            x, target = data.batch(perm[b * batch : (b + 1) * batch], rng)
+            batch_data = data.batch(perm[b * batch : (b + 1) * batch], rng)
             for gr in opt.param_groups:
                 gr["lr"] = cosine_lr(step, budget.progress(step), lr)
-            loss = loss_fn(model(x), target)
+            loss, parts = step_loss(model, batch_data)
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
             step += 1
-            n_last += len(x)
-            agg += loss.item()
-            if step % 50 == 0:
-                rate = n_last / (time.time() - t_last)
+            n_last += len(batch_data[0])
+            for k, v in parts.items():
+                agg[k] = agg.get(k, 0.0) + v
+            if step % log_every == 0:
+                rate = n_last / max(time.time() - t_last, 1e-9)
+                means = " ".join(f"{k} {v / log_every:.5f}" for k, v in agg.items())
                 run.log(
-                    f"step {step}/{total} ep {step / steps_per_epoch:.2f} loss {agg / 50:.5f} "
-                    f"lr {opt.param_groups[0]['lr']:.2e} {rate:.0f} crops/s eta {eta(budget.remaining_s(step, rate / batch))}"
+                    f"step {step}/{total} ep {step / steps_per_epoch:.2f} {means} "
+                    f"lr {opt.param_groups[0]['lr']:.2e} {rate:.1f} {unit}/s eta {eta(budget.remaining_s(step, rate / batch))}"
                 )
-                t_last, n_last, agg = time.time(), 0, 0.0
+                t_last, n_last, agg = time.time(), 0, {}
             last = budget.progress(step) >= 1.0
             if step % steps_per_epoch == 0 or last or time.time() - t_save > 600:
-                best = checkpoint(run, model, opt, step, best, budget, evaluate(model, val), "score")
+                best = checkpoint(run, model, opt, step, best, budget, evaluate(model, val), metric)
+                to_train(model)
                 t_save = t_last = time.time()
     return best
+
+
+def train_on_crops(
+    run: Run, model: Any, opt: Any, data: Any, val: Any, *, batch: int, lr: float, epochs: int,
+    minutes: float | None, resume: bool, init: Path | None, loss_fn: Any, evaluate: Any,
+) -> float:
+    """``train_loop`` for the two crop networks (refiner, verifier): ``data.batch`` gives
+    ``(x, target)``, the loss is ``loss_fn(model(x), target)``, the score ``evaluate(...)["score"]``."""
+
+    def step_loss(m: Any, b: tuple[Any, ...]) -> tuple[Any, dict[str, float]]:
+        loss = loss_fn(m(b[0]), b[1])
+        return loss, {"loss": float(loss.item())}
+
+    return train_loop(
+        run, model, opt, data, val, batch=batch, lr=lr, epochs=epochs, minutes=minutes, resume=resume, init=init,
+        step_loss=step_loss, evaluate=evaluate, metric="score",
+    )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import cv2
@@ -18,7 +17,7 @@ from vision.recognizer.geometry import (
     nms_quads,
     quad_iou,
 )
-from vision.train.common import Run, checkpoint, cosine_lr, eta, start
+from vision.train.common import Run, train_loop
 from vision.train.data import load_chunks
 from vision.train.nets import Detector
 
@@ -247,44 +246,16 @@ def train(
     data, val = DetectorData(data_dir, input_scale), DetectorData(val_dir, input_scale)
     model = Detector().to(memory_format=torch.channels_last)  # type: ignore[call-overload]
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
-    steps_per_epoch = len(data) // batch
-    total = epochs * steps_per_epoch
-    step, best, budget = start(run, model, opt, total=total, minutes=minutes, resume=resume, init=init, best=-1.0)
-    run.log(f"detector: {len(data)} train / {len(val)} val images, {sum(p.numel() for p in model.parameters())} params, {total} steps")
-    rng = np.random.default_rng(step)
-    _train_mode(model, freeze_bn)
-    t_last, n_last, t_save = time.time(), 0, time.time()
-    agg = np.zeros(2)
-    while budget.progress(step) < 1.0:
-        perm = rng.permutation(len(data))
-        for b in range(steps_per_epoch):
-            if budget.progress(step) >= 1.0:
-                break
-            x, hm, hw, reg, rw = data.batch(perm[b * batch : (b + 1) * batch], rng)
-            for gr in opt.param_groups:
-                gr["lr"] = cosine_lr(step, budget.progress(step), lr)
-            logits, pred = model(x)
-            l_hm = focal_loss(logits, hm, hw)
-            l_reg = corner_loss(pred, reg, rw)
-            loss = l_hm + 2.0 * l_reg
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            opt.step()
-            step += 1
-            n_last += len(x)
-            agg += [l_hm.item(), l_reg.item()]
-            if step % 25 == 0:
-                dt = time.time() - t_last
-                rate = n_last / dt
-                run.log(
-                    f"step {step}/{total} ep {step / steps_per_epoch:.2f} heat {agg[0] / 25:.4f} corners {agg[1] / 25:.4f} "
-                    f"lr {opt.param_groups[0]['lr']:.2e} {rate:.1f} img/s eta {eta(budget.remaining_s(step, rate / batch))}"
-                )
-                t_last, n_last, agg = time.time(), 0, np.zeros(2)
-            last = budget.progress(step) >= 1.0
-            if step % steps_per_epoch == 0 or last or time.time() - t_save > 600:
-                best = checkpoint(run, model, opt, step, best, budget, evaluate(model, val), "f1")
-                _train_mode(model, freeze_bn)
-                t_save = time.time()
-                t_last = time.time()
+
+    def step_loss(m: Detector, b: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, dict[str, float]]:
+        x, hm, hw, reg, rw = b
+        logits, pred = m(x)
+        l_hm, l_reg = focal_loss(logits, hm, hw), corner_loss(pred, reg, rw)
+        return l_hm + 2.0 * l_reg, {"heat": float(l_hm.item()), "corners": float(l_reg.item())}
+
+    best = train_loop(
+        run, model, opt, data, val, batch=batch, lr=lr, epochs=epochs, minutes=minutes, resume=resume, init=init,
+        step_loss=step_loss, evaluate=evaluate, metric="f1", unit="images", log_every=25,
+        train_mode=lambda m: _train_mode(m, freeze_bn),
+    )
     run.log(f"done, best val f1 {best:.4f}")

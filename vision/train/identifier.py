@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
-from vision.train.common import Run, checkpoint, cosine_lr, eta, start
+from vision.train.common import Run, train_loop
 from vision.train.data import load_chunks
 from vision.train.labels import LABELS
 from vision.train.nets import Identifier
@@ -97,38 +96,15 @@ def train(
     data, val = CropData(data_dir), CropData(val_dir, min_visible=0.7)
     model = Identifier(n_classes=len(LABELS)).to(memory_format=torch.channels_last)  # type: ignore[call-overload]
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
-    steps_per_epoch = len(data) // batch
-    total = epochs * steps_per_epoch
-    step, best, budget = start(run, model, opt, total=total, minutes=minutes, resume=resume, init=init, best=-1.0)
-    run.log(f"identifier: {len(data)} train / {len(val)} val crops, {sum(p.numel() for p in model.parameters())} params, {total} steps")
-    rng = np.random.default_rng(step + 1)
-    t_last, n_last, t_save = time.time(), 0, time.time()
-    agg = np.zeros(3)
-    while budget.progress(step) < 1.0:
-        perm = rng.permutation(len(data))
-        for b in range(steps_per_epoch):
-            if budget.progress(step) >= 1.0:
-                break
-            x, y, flip = data.batch(perm[b * batch : (b + 1) * batch], rng)
-            for gr in opt.param_groups:
-                gr["lr"] = cosine_lr(step, budget.progress(step), lr)
-            l_cls, l_flip, cos = losses(model, x, y, flip)
-            loss = l_cls + 0.5 * l_flip
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            opt.step()
-            step += 1
-            n_last += len(x)
-            agg += [l_cls.item(), l_flip.item(), float((cos.argmax(1) == y).float().mean())]
-            if step % 50 == 0:
-                rate = n_last / (time.time() - t_last)
-                run.log(
-                    f"step {step}/{total} ep {step / steps_per_epoch:.2f} cls {agg[0] / 50:.4f} flip {agg[1] / 50:.4f} "
-                    f"acc {agg[2] / 50:.3f} lr {opt.param_groups[0]['lr']:.2e} {rate:.0f} crops/s eta {eta(budget.remaining_s(step, rate / batch))}"
-                )
-                t_last, n_last, agg = time.time(), 0, np.zeros(3)
-            last = budget.progress(step) >= 1.0
-            if step % steps_per_epoch == 0 or last or time.time() - t_save > 600:
-                best = checkpoint(run, model, opt, step, best, budget, evaluate(model, val), "accuracy")
-                t_save = t_last = time.time()
+
+    def step_loss(m: Identifier, b: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, dict[str, float]]:
+        x, y, flip = b
+        l_cls, l_flip, cos = losses(m, x, y, flip)
+        acc = float((cos.argmax(1) == y).float().mean())
+        return l_cls + 0.5 * l_flip, {"cls": float(l_cls.item()), "flip": float(l_flip.item()), "acc": acc}
+
+    best = train_loop(
+        run, model, opt, data, val, batch=batch, lr=lr, epochs=epochs, minutes=minutes, resume=resume, init=init,
+        step_loss=step_loss, evaluate=evaluate, metric="accuracy",
+    )
     run.log(f"done, best val accuracy {best:.4f}")
