@@ -99,22 +99,34 @@ def render_chunk(job: RenderJob) -> Path:
                     crop_vis.append(float(c.visible))
                     crop_deck.append(deck_name)
                     crop_sym.append(bool(getattr(c, "symmetric", c.card == "back")))
-    job.out.mkdir(parents=True, exist_ok=True)
-    path = job.out / f"chunk-{job.first_seed:09d}.npz"
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez(
-        tmp,
-        det_img=np.stack(det_img),
-        obj_quad=np.array(obj_quad, np.float32).reshape(-1, 4, 2),
-        obj_cls=np.array(obj_cls, np.int8),
-        obj_vis=np.array(obj_vis, np.float32),
-        obj_img=np.array(obj_img, np.int32),
+    return save_chunk(
+        job.out / f"chunk-{job.first_seed:09d}.npz", det_img, obj_quad, obj_cls, obj_vis, obj_img,
         crop_img=np.stack(crop_img) if crop_img else np.zeros((0, 96, 64, 3), np.uint8),
         crop_label=np.array(crop_label, np.int16),
         crop_vis=np.array(crop_vis, np.float32),
         crop_deck=np.array(crop_deck, dtype="U32"),
         crop_sym=np.array(crop_sym, bool),
     )
+
+
+def save_chunk(
+    path: Path, images: list[np.ndarray], quads: list[np.ndarray], cls: list[int], vis: list[float], owner: list[int],
+    *, size: int = 320, **more: np.ndarray,
+) -> Path:
+    """One chunk of detector inputs and their cards (``obj_*``, ``obj_img`` naming each card's
+    image), plus ``more`` arrays, written whole or not at all (a temporary file renamed):
+    a render stopped halfway leaves no chunk that ``load_chunks`` would half read."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    arrays: dict[str, np.ndarray] = {
+        "det_img": np.stack(images) if images else np.zeros((0, size, size, 3), np.uint8),
+        "obj_quad": np.array(quads, np.float32).reshape(-1, 4, 2),
+        "obj_cls": np.array(cls, np.int8),
+        "obj_vis": np.array(vis, np.float32),
+        "obj_img": np.array(owner, np.int32),
+        **more,
+    }
+    np.savez(tmp, **arrays)  # type: ignore[arg-type]  # numpy's stub types the keywords as its own flags
     tmp.rename(path)
     return path
 
@@ -163,7 +175,8 @@ def load_chunks(folder: Path, prefix: str = "") -> dict[str, np.ndarray]:
     ``prefix`` loads only the arrays whose name starts with it: the identifier needs the
     crops, and the scenes beside them would double its memory (15,000 scenes are 4.6 GB).
     """
-    files = sorted(f for part in str(folder).split(",") for f in Path(part).glob("chunk-*.npz"))
+    # A ``.tmp.npz`` is a chunk whose writing was cut off (``save_chunk``), never a chunk.
+    files = sorted(f for part in str(folder).split(",") for f in Path(part).glob("chunk-*.npz") if not f.name.endswith(".tmp.npz"))
     if not files:
         raise FileNotFoundError(f"no chunk-*.npz in {folder}; run `python -m vision.train render` first")
     parts: dict[str, list[np.ndarray]] = {}

@@ -29,6 +29,7 @@ from vision.recognizer.scale import card_length
 from vision.synth import train_decks
 from vision.synth.geometry import guide_range, random_geometry
 from vision.synth.scene import render_scene
+from vision.train.data import save_chunk
 
 #: The card length the tiles bring cards to (``RecognizerSettings.card_input_px``).
 CARD_INPUT_PX = 64.0
@@ -103,19 +104,7 @@ def render_tiles(job: TileJob) -> Path:
                 cls.append(1 if t.card == "back" else 0)
                 vis.append(float(t.visible) * share)
                 owner.append(index)
-    job.out.mkdir(parents=True, exist_ok=True)
-    path = job.out / f"chunk-{job.first_seed:09d}.npz"
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez(
-        tmp,
-        det_img=np.stack(imgs) if imgs else np.zeros((0, size, size, 3), np.uint8),
-        obj_quad=np.array(quads, np.float32).reshape(-1, 4, 2),
-        obj_cls=np.array(cls, np.int8),
-        obj_vis=np.array(vis, np.float32),
-        obj_img=np.array(owner, np.int32),
-    )
-    tmp.rename(path)
-    return path
+    return save_chunk(job.out / f"chunk-{job.first_seed:09d}.npz", imgs, quads, cls, vis, owner, size=size)
 
 
 def render_tile_dataset(out: Path, first_seed: int, scenes: int, *, family: str = "any", chunk: int = 100, workers: int = 2) -> None:
@@ -202,15 +191,4 @@ def render_real_tiles(folder: Path, out: Path, *, per_photo: int = 6, seed: int 
                 vis.append(share)
                 owner.append(index)
                 known.append(0)
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / "chunk-real-train.npz"
-    np.savez(
-        path,
-        det_img=np.stack(imgs),
-        obj_quad=np.array(quads, np.float32).reshape(-1, 4, 2),
-        obj_cls=np.array(cls, np.int8),
-        obj_vis=np.array(vis, np.float32),
-        obj_img=np.array(owner, np.int32),
-        obj_known=np.array(known, np.int8),
-    )
-    return path
+    return save_chunk(out / "chunk-real-train.npz", imgs, quads, cls, vis, owner, obj_known=np.array(known, np.int8))
