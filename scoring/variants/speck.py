@@ -11,7 +11,7 @@ from scoring.events import RoundEntered, RoundStarted
 from scoring.ranking import Ranked, rank
 from scoring.rules import card_suit, play_contract, trump_suit
 from scoring.state import GameOver
-from scoring.variants.base import ROUND_POINTS, DoneRound, Taken, Variant, VariantRuleError, Written
+from scoring.variants.base import ROUND_POINTS, DoneRound, Variant, VariantRuleError
 
 #: The Speck Jass section each misplay flag cites (002, 2.8).
 SPECK_RULE: Final[dict[str, str]] = {
@@ -31,6 +31,9 @@ def speck_standings(games: Sequence[Sequence[int]], prior: Sequence[int] = (0, 0
 
 
 class Speck(Variant):
+    """002: «Jedes Spiel zählt 157 Punkte, auch ein Matchspiel. Es gibt keine Weis- und
+    Stöckpunkte.»: no Match bonus, and Weis and Stöck never count (``weis_counts``)."""
+
     name: ClassVar[str] = "speck"
     individual: ClassVar[bool] = True
     match_bonus: ClassVar[int | None] = None
@@ -69,10 +72,6 @@ class Speck(Variant):
         if code == "out_of_turn" and not leading:
             return "2.8.6"
         return SPECK_RULE.get(code)
-
-    def write(self, taken: Taken, factor: int) -> Written:
-        # 002: «Jedes Spiel zählt 157 Punkte, auch ein Matchspiel. Es gibt keine Weis- und Stöckpunkte.»
-        return super().write(taken, factor)
 
     def game_over(self, done: Sequence[DoneRound]) -> GameOver | None:
         cfg = self.config
