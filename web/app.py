@@ -28,6 +28,7 @@ from scoring.events import (
     BLOCKS,
     CONTRACTS,
     MULTIPLIER_TABLES,
+    VARIANTS,
     EventError,
     GameConfigured,
     event_to_dict,
@@ -37,10 +38,13 @@ from web.auth import COOKIE, SESSION_MAX_AGE_S, PinGuard, authorize, check_pin, 
 from web.enroll import register_enroll
 from web.errors import ApiError, error_response
 from web.games import end_running, game_status, running_game
+from web.history import matches as history_matches
+from web.history import players_of
 from web.hosts import HostCheck
 from web.i18n import LANGUAGES, STRINGS, pick_language
 from web.live import Hub, TooManyClients
 from web.speck import register_speck
+from web.stats import game_meta, register_stats, words
 from web.store import EventStore
 from web.trickshot import FrameAt, Seen, annotate, card_namer, jpeg
 from web.view import fold_state, game_view, sheet_csv
@@ -254,8 +258,8 @@ def create_app(
         return render_template(
             template,
             lang=code,
-            t=STRINGS[code],
-            strings_json=json.dumps(STRINGS[code], ensure_ascii=False),
+            t=words(code),
+            strings_json=json.dumps(words(code), ensure_ascii=False),
             languages=[(c, STRINGS[c]["lang_name"]) for c in LANGUAGES],
             **context,
         )
@@ -378,7 +382,7 @@ def create_app(
 
     @app.get("/games")
     def games_page() -> str:
-        return page("games.html")
+        return page("games.html", variants=VARIANTS)
 
     @app.get("/lang/<code>")
     def set_language(code: str) -> Response:
@@ -395,8 +399,13 @@ def create_app(
 
     @app.get("/api/games")
     def api_games() -> Response:
+        """Every game, oldest first; ``?player=`` and ``?variant=`` keep the games with that player, of that variant."""
         out = []
-        for summary in store.games():
+        player, variant = request.args.get("player"), request.args.get("variant")
+        rows = store.games()
+        for summary in rows:
+            if not history_matches(summary.get("config"), player, variant):
+                continue
             row = dict(summary)
             row["status"] = game_status(row)
             try:
@@ -408,7 +417,7 @@ def create_app(
             except Exception as exc:  # one unreadable game must not hide the others
                 row["error"] = str(exc)
             out.append(row)
-        return jsonify(games=out, current=store.current_game())
+        return jsonify(games=out, current=store.current_game(), players=players_of(rows))
 
     @app.get("/api/games/<int:game_id>")
     def api_game(game_id: int) -> Response:
@@ -463,7 +472,7 @@ def create_app(
     @app.get("/api/games/<int:game_id>/export.json")
     def export_json(game_id: int) -> Response:
         events = known_game(game_id)
-        body = {"game": game_id, "events": [event_to_dict(e) for e in events], "state": fold_state(events)}
+        body = {"game": game_id, **game_meta(store, game_id), "events": [event_to_dict(e) for e in events], "state": fold_state(events)}
         response = make_response(json.dumps(body, ensure_ascii=False, indent=1))
         response.mimetype = "application/json"
         response.headers["Content-Disposition"] = f'attachment; filename="jass-{game_id}.json"'
@@ -471,7 +480,7 @@ def create_app(
 
     @app.get("/api/games/<int:game_id>/export.csv")
     def export_csv(game_id: int) -> Response:
-        response = make_response(sheet_csv(fold_state(known_game(game_id))))
+        response = make_response(sheet_csv(fold_state(known_game(game_id)), {"game": game_id, **game_meta(store, game_id)}))
         response.mimetype = "text/csv"
         response.headers["Content-Disposition"] = f'attachment; filename="jass-{game_id}.csv"'
         return response
@@ -575,6 +584,7 @@ def create_app(
     def favicon() -> Response:
         abort(404)
 
+    register_stats(app)  # statistics, known players and the history exports
     register_speck(app)  # Speck Jass tournament screens at /speck
     register_enroll(app)  # deck enrolment and the active deck's card pictures at /enroll
     return app

@@ -30,8 +30,29 @@
     if (res) { J.toast(t("deleted")); load(); }
   }
 
+  // Filters by player and variant (the server's ``?player=&variant=``), kept in the address.
+  const filter = document.getElementById("games-filter");
+  const query = () => {
+    const q = new URLSearchParams();
+    for (const k of ["player", "variant"]) if (filter.elements[k].value) q.set(k, filter.elements[k].value);
+    return q;
+  };
+  filter.addEventListener("change", () => { history.replaceState(null, "", `/games?${query()}`); load(); });
+  const asked = new URLSearchParams(location.search);
+  if (asked.get("variant")) filter.elements.variant.value = asked.get("variant");
+
   async function load() {
-    const data = await fetch("/api/games", { cache: "no-store" }).then((r) => r.json());
+    const q = query();
+    if (!filter.elements.player.value && asked.get("player")) q.set("player", asked.get("player"));  // before the names arrive
+    const data = await fetch(`/api/games?${q}`, { cache: "no-store" }).then((r) => r.json());
+    const sel = filter.elements.player;
+    if (sel.options.length === 1) {
+      sel.append(...data.players.map((n) => el("option", { value: n, text: n })));
+      if (asked.get("player")) sel.value = asked.get("player");
+    }
+    document.getElementById("history-csv").href = `/api/history.csv?${q}`;
+    document.getElementById("history-json").href = `/api/history.json?${q}`;
+    document.body.dataset.shown = String(data.games.length);
     if (!data.games.length) { J.put(list, el("li", { class: "muted", text: t("no_game") })); return; }
     J.put(list, data.games.slice().reverse().map((g) => el("li", { "data-game": g.id, "data-status": g.status, class: `game ${g.status}` },
       el("a", { href: g.config && g.config.variant === "speck" ? `/speck/${g.id}` : `/game/${g.id}` },

@@ -25,6 +25,25 @@
   });
   showEdges();
   showTeams();
+  // The players the table has had (web.stats: from the stored games), offered as you type
+  // and as chips that fill the next free seat; and the last game's table in one tap.
+  fetch("/api/players", { cache: "no-store" }).then((r) => r.json()).then((data) => {
+    const seats = [0, 1, 2, 3].map((i) => form.elements["p" + i]);
+    J.put(document.getElementById("known-players"), data.players.map((n) => J.el("option", { value: n })));
+    const fill = (name) => {
+      if (seats.some((s) => s.value.trim().toLowerCase() === name.toLowerCase())) return;
+      const free = seats.find((s) => !s.value.trim());
+      if (free) { free.value = name; showTeams(); }
+    };
+    J.put(document.getElementById("known-chips"), data.players.slice(0, 16).map((n) =>
+      J.el("button", { type: "button", class: "chip known", "data-name": n, onclick: () => fill(n) }, n)));
+    const last = document.getElementById("last-table");
+    if (data.last_table) {
+      last.hidden = false;
+      last.addEventListener("click", () => { seats.forEach((s, i) => { s.value = data.last_table[i]; }); showTeams(); });
+    }
+    document.getElementById("known").hidden = !data.players.length;
+  }).catch(() => {});
   J.cameraBox(document.getElementById("camera-box"));
 
   form.addEventListener("submit", async (ev) => {
