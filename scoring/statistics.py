@@ -47,6 +47,10 @@ def name_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+def _tidy(name: str) -> str:
+    return " ".join(name.split())
+
+
 def play_seconds(times: Sequence[float], pause: float = PAUSE_S) -> float:
     """Seconds played: the sum of the gaps between consecutive events, pauses left out."""
     return float(sum(b - a for a, b in zip(times, times[1:], strict=False) if 0 <= b - a <= pause))
@@ -296,8 +300,8 @@ def table_statistics(summaries: Iterable[GameSummary], anonymous: Callable[[str]
                 if anonymous(names[seat]):
                     continue
                 key = name_key(names[seat])
-                figures = players.setdefault(key, Figures((names[seat],)))
-                figures.names = (names[seat],)  # the latest spelling
+                figures = players.setdefault(key, Figures(()))
+                figures.names = (_tidy(names[seat]),)  # the latest spelling
                 figures.add(summary, index, (seat,))
             if len(side) == 2 and not any(anonymous(names[s]) for s in side):
                 ordered = sorted(side, key=lambda s: name_key(names[s]))
@@ -305,7 +309,7 @@ def table_statistics(summaries: Iterable[GameSummary], anonymous: Callable[[str]
                 if pair_key[0] == pair_key[1]:
                     continue
                 pair = pairs.setdefault(pair_key, Figures(()))
-                pair.names = tuple(names[s] for s in ordered)
+                pair.names = tuple(_tidy(names[s]) for s in ordered)
                 pair.add(summary, index, tuple(ordered))
     order = sorted(players.values(), key=lambda f: (-f.games, -f.last_game, name_key(f.names[0])))
     pair_order = sorted(pairs.values(), key=lambda f: (-f.games, -f.last_game, [name_key(n) for n in f.names]))
@@ -321,5 +325,5 @@ def known_players(configs: Iterable[tuple[int, GameConfigured]], anonymous: Call
                 continue
             key = name_key(name)
             if key not in latest or latest[key][0] <= game:
-                latest[key] = (game, " ".join(name.split()))
+                latest[key] = (game, _tidy(name))
     return [name for _game, name in sorted(latest.values(), key=lambda item: (-item[0], name_key(item[1])))]
