@@ -42,7 +42,7 @@ THEMES: Final[dict[str, Style]] = {
 
 def _chart(kind: Any, title: str, theme: str, height: int) -> Any:
     return kind(
-        title=title, style=THEMES.get(theme, THEMES["dark"]), js=[], width=640, height=height,
+        title=title, style=THEMES.get(theme, THEMES["dark"]), js=[], width=520, height=height,
         disable_xml_declaration=True, explicit_size=False, legend_at_bottom=True, print_values=True,
         print_zeroes=False, margin=12, truncate_label=24, no_data_text="–",
     )
@@ -50,6 +50,13 @@ def _chart(kind: Any, title: str, theme: str, height: int) -> Any:
 
 def _svg(chart: Any) -> bytes:
     return str(chart.render(is_unicode=True)).encode("utf-8")
+
+
+def _whole_numbers(chart: Any, values: Sequence[int]) -> None:
+    """Counts get whole-number axis labels (no «1.2 games»), about eight of them."""
+    top = max([1, *values])
+    step = max(1, -(-top // 8))
+    chart.y_labels = list(range(0, top + step, step))
 
 
 def _who(f: Figures) -> str:
@@ -69,6 +76,7 @@ def games_and_wins(figures: Sequence[Figures], t: Callable[[str], str], theme: s
     chart.add(t("st_games"), [f.games for f in shown])
     chart.add(t("st_wins"), [f.wins for f in shown])
     chart.add(t("st_bergpreise"), [f.bergpreise for f in shown])
+    _whole_numbers(chart, [f.games for f in shown])
     return _svg(chart)
 
 
@@ -79,6 +87,7 @@ def matches(figures: Sequence[Figures], t: Callable[[str], str], theme: str) -> 
     chart.x_labels = [_who(f) for f in shown]
     chart.add(t("st_matches_made"), [f.matches_made for f in shown])
     chart.add(t("st_matches_received"), [f.matches_received for f in shown])
+    _whole_numbers(chart, [max(f.matches_made, f.matches_received) for f in shown])
     return _svg(chart)
 
 
