@@ -24,7 +24,23 @@ from scoring.ending import TARGET_RULES, over_target
 SCHEMA_VERSION: Final[int] = 1
 
 CONTRACTS: Final[tuple[str, ...]] = ("eicheln", "schilten", "rosen", "schellen", "obenabe", "undenufe")
-VARIANTS: Final[tuple[str, ...]] = ("schieber", "speck")
+#: Contracts only Coiffeur rows play: Slalom (Obenabe and Undenufe trick by trick,
+#: Obenabe first) and Misère (played as Obenabe, the team writes what it did not take).
+ROW_ONLY_CONTRACTS: Final[tuple[str, ...]] = ("slalom", "misere")
+#: Every contract a round may be played in (``CONTRACTS`` in every variant, the rest in Coiffeur).
+ROUND_CONTRACTS: Final[tuple[str, ...]] = CONTRACTS + ROW_ONLY_CONTRACTS
+VARIANTS: Final[tuple[str, ...]] = ("schieber", "speck", "coiffeur", "differenzler")
+#: Variants where each of the four plays for themselves (scores per seat, not per team).
+INDIVIDUAL_VARIANTS: Final[tuple[str, ...]] = ("speck", "differenzler")
+#: Coiffeur's default rows, factor 1 up to 8 in this order.
+DEFAULT_COIFFEUR_ROWS: Final[tuple[tuple[str, int], ...]] = (
+    ("eicheln", 1), ("schellen", 2), ("rosen", 3), ("schilten", 4),
+    ("obenabe", 5), ("undenufe", 6), ("slalom", 7), ("misere", 8),
+)
+#: The most points a forecast may name (Differenzler): every card and the last trick,
+#: or with Weis and Stöck counted, a generous bound on what a hand can add.
+MAX_FORECAST: Final[int] = 157
+MAX_FORECAST_WITH_WEIS: Final[int] = 1000
 BLOCKS: Final[tuple[str, ...]] = ("weis", "stoeck", "tricks")
 MULTIPLIER_TABLES: Final[tuple[str, ...]] = ("default", "common", "ascending", "custom")
 #: The camera image's edges, counter-clockwise as seen on screen.
@@ -89,8 +105,34 @@ class GameConfigured:
     #: layout; the camera's evidence on who laid a card and who took a trick is read
     #: against it). None: not recorded, seat 0 at the bottom and play counter-clockwise.
     seat_edges: tuple[str, str, str, str] | None = None
+    #: Coiffeur: the rows each team plays once, as (contract, factor) pairs in the order
+    #: of the Tafel; None means ``DEFAULT_COIFFEUR_ROWS``.
+    coiffeur_rows: tuple[tuple[str, int], ...] | None = None
+    #: Coiffeur: points a Match adds to the row before its factor (100: 157 becomes 257).
+    coiffeur_match_bonus: int = 100
+    #: Coiffeur and Differenzler: whether Weis and Stöck count. None is the variant's
+    #: default (Coiffeur yes, as in the Schieber; Differenzler no).
+    count_weis: bool | None = None
+    #: Differenzler: the rounds the game runs.
+    differenzler_rounds: int = 12
     t: float | None = None
     type: str = field(default="game_configured", init=False)
+
+    @property
+    def rows(self) -> tuple[tuple[str, int], ...]:
+        """Coiffeur's rows as played: the set ones, else the default eight."""
+        return self.coiffeur_rows if self.coiffeur_rows is not None else DEFAULT_COIFFEUR_ROWS
+
+    @property
+    def weis_counts(self) -> bool:
+        """Whether Weis and Stöck count in this game (Schieber always, Speck never)."""
+        if self.variant == "schieber":
+            return True
+        if self.variant == "speck":
+            return False
+        if self.count_weis is not None:
+            return self.count_weis
+        return self.variant == "coiffeur"
 
 
 @dataclass(frozen=True)
@@ -106,6 +148,9 @@ class RoundStarted:
     declarer: int | None = None
     schoben: bool = False
     bodentrumpf: str | None = None
+    #: Coiffeur: the row (index into ``GameConfigured.rows``) the declarer's team plays;
+    #: ``contract`` is that row's contract.
+    row: int | None = None
     t: float | None = None
     type: str = field(default="round_started", init=False)
 
@@ -210,6 +255,51 @@ class MisplayRuled:
     type: str = field(default="misplay_ruled", init=False)
 
 
+@dataclass(frozen=True)
+class ForecastMade:
+    """Differenzler: ``seat`` forecasts the points it will take this round.
+
+    Secret until the round ends: ``GameState.to_dict`` shows only that a seat has
+    forecast, and ``scoring.differenzler.hidden_positions`` names the events a screen
+    must not show yet. Made before the round's first card (for the round about to be
+    played: the one started with no card yet, else the next); a seat's later forecast
+    before that card replaces its earlier one.
+    """
+
+    seat: int
+    points: int
+    t: float | None = None
+    type: str = field(default="forecast_made", init=False)
+
+
+@dataclass(frozen=True)
+class RoundEntered:
+    """A whole round written by hand (the camera was off or missed it).
+
+    ``points`` are the card points (with the last trick) that ``team`` took; the other
+    team took 157 - ``points``. ``match``: ``team`` took all nine tricks (``points`` is
+    then 157 and the team writes 257). Speck and Differenzler give ``player_points``
+    instead (per seat, adding up to 157). ``weis`` is what each team (per seat in
+    Differenzler) writes for Weis, ``stoeck`` the team (seat) with Stöck. The engine
+    writes it as it writes a round the camera saw: the factor, Misère's reversal, the
+    Coiffeur row.
+    """
+
+    contract: str
+    forehand: int | None = None
+    declarer: int | None = None
+    schoben: bool = False
+    row: int | None = None
+    team: int | None = None
+    points: int | None = None
+    match: bool = False
+    player_points: tuple[int, int, int, int] | None = None
+    weis: tuple[int, ...] = ()
+    stoeck: int | None = None
+    t: float | None = None
+    type: str = field(default="round_entered", init=False)
+
+
 Event = (
     GameConfigured
     | RoundStarted
@@ -220,6 +310,8 @@ Event = (
     | CardCorrected
     | EventVoided
     | MisplayRuled
+    | ForecastMade
+    | RoundEntered
 )
 
 EVENT_TYPES: Final[dict[str, type]] = {
@@ -234,6 +326,8 @@ EVENT_TYPES: Final[dict[str, type]] = {
         CardCorrected,
         EventVoided,
         MisplayRuled,
+        ForecastMade,
+        RoundEntered,
     )
 }
 
@@ -373,7 +467,10 @@ def _validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
         for key in ("scorer", "dealer"):
             if out.get(key) is not None:
                 out[key] = _seat(out[key], key)
+        _variant_settings(out)
         if out.get("prior_totals") is not None:
+            if out.get("variant") in ("coiffeur", "differenzler"):
+                raise EventError(f"prior_totals: a {out['variant']} game cannot be continued from paper")
             out["prior_totals"] = _prior_totals(out)
         if "prior_games" in out or out.get("variant") == "speck":
             out["prior_games"] = _prior_games(out)
@@ -386,14 +483,17 @@ def _validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
             out["seat_edges"] = tuple(edges)
     elif cls is RoundStarted:
         out["forehand"] = _seat(out.get("forehand"), "forehand")
-        if out.get("contract") not in CONTRACTS:
-            raise EventError(f"contract must be one of {', '.join(CONTRACTS)}, got {out.get('contract')!r}")
-        if out.get("declarer") is not None:
-            out["declarer"] = _seat(out["declarer"], "declarer")
-        if not isinstance(out.get("schoben", False), bool):
-            raise EventError("schoben must be true or false")
+        _round_head(out)
         if out.get("bodentrumpf") is not None:
             out["bodentrumpf"] = _card(out["bodentrumpf"], "bodentrumpf")
+    elif cls is ForecastMade:
+        out["seat"] = _seat(out.get("seat"))
+        out["points"] = _whole(out.get("points"), "points", MAX_FORECAST_WITH_WEIS)
+    elif cls is RoundEntered:
+        if out.get("forehand") is not None:
+            out["forehand"] = _seat(out["forehand"], "forehand")
+        _round_head(out)
+        _entered_points(out)
     elif cls is CardPlayed:
         out["seat"] = _seat(out.get("seat"))
         out["card"] = _card(out.get("card"))
@@ -445,6 +545,104 @@ def _validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _whole(value: Any, name: str, most: int | None = None) -> int:
+    """A whole number >= 0 (and at most ``most``)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0 or (most is not None and value > most):
+        bound = f" and at most {most}" if most is not None else ""
+        raise EventError(f"{name} must be a whole number >= 0{bound}, got {value!r}")
+    return value
+
+
+def _round_head(out: dict[str, Any]) -> None:
+    """The fields a played and an entered round share: contract, declarer, Schieben, row."""
+    if out.get("contract") not in ROUND_CONTRACTS:
+        raise EventError(f"contract must be one of {', '.join(ROUND_CONTRACTS)}, got {out.get('contract')!r}")
+    if out.get("declarer") is not None:
+        out["declarer"] = _seat(out["declarer"], "declarer")
+    if not isinstance(out.get("schoben", False), bool):
+        raise EventError("schoben must be true or false")
+    if out.get("row") is not None:
+        out["row"] = _whole(out["row"], "row")
+
+
+#: Weis a team can write in one round add up to one of these: every Weis is worth a
+#: multiple of 10 from 20 on, so 10 and 30 cannot be made.
+_NO_WEIS_SUM: Final[frozenset[int]] = frozenset({10, 30})
+
+
+def _entered_points(out: dict[str, Any]) -> None:
+    """A round entered by hand: one team's points (or every seat's), Weis and Stöck by value.
+
+    Only the form is checked here; which of the two forms the variant takes, and the
+    variant's own limits, the fold checks (``scoring.variants``).
+    """
+    team_form = out.get("team") is not None or out.get("points") is not None
+    if team_form == (out.get("player_points") is not None):
+        raise EventError("round_entered needs team and points (a team game) or player_points (Speck, Differenzler), not both")
+    if team_form:
+        out["team"] = _seat(out.get("team"), "team")
+        if out["team"] > 1:
+            raise EventError(f"team must be 0 or 1, got {out['team']!r}")
+        out["points"] = _whole(out.get("points"), "points", 157)
+        if not isinstance(out.get("match", False), bool):
+            raise EventError("match must be true or false")
+        if out.get("match") and out["points"] != 157:
+            raise EventError(f"a Match is all nine tricks: its points are 157 (written 257), got {out['points']}")
+    else:
+        pp = out["player_points"]
+        if not isinstance(pp, (list, tuple)) or len(pp) != 4:
+            raise EventError("player_points must be four whole numbers, seat 0 first")
+        out["player_points"] = tuple(_whole(v, "player_points", 157) for v in pp)
+        if sum(out["player_points"]) != 157:
+            raise EventError(f"player_points add up to {sum(out['player_points'])}; a round's points are 157")
+        if out.get("match"):
+            raise EventError("match belongs to a team's points (a player alone with all tricks still takes 157)")
+    weis = out.get("weis", ())
+    if not isinstance(weis, (list, tuple)) or len(weis) not in (0, 2, 4):
+        raise EventError("weis must list what each team writes for Weis (two numbers; four, one per seat, in Differenzler)")
+    out["weis"] = tuple(_whole(v, "weis") for v in weis)
+    for v in out["weis"]:
+        if v % 10 or v in _NO_WEIS_SUM:
+            raise EventError(f"weis: {v} cannot be made of Weis (each is 20, 50, 100, 150, 200 or more)")
+    if out.get("stoeck") is not None:
+        out["stoeck"] = _seat(out["stoeck"], "stoeck")
+
+
+def _variant_settings(out: dict[str, Any]) -> None:
+    """The Coiffeur and Differenzler settings: each only in its own variant, in range."""
+    variant = out.get("variant", "schieber")
+    rows = out.get("coiffeur_rows")
+    if rows is not None:
+        if variant != "coiffeur":
+            raise EventError("coiffeur_rows belongs to Coiffeur")
+        if not isinstance(rows, (list, tuple)) or not rows:
+            raise EventError("coiffeur_rows must be a non-empty list of [contract, factor] pairs")
+        parsed: list[tuple[str, int]] = []
+        for i, row in enumerate(rows):
+            if not isinstance(row, (list, tuple)) or len(row) != 2 or row[0] not in ROUND_CONTRACTS:
+                raise EventError(f"coiffeur_rows[{i}] must be [contract, factor] with a contract of {', '.join(ROUND_CONTRACTS)}")
+            factor = row[1]
+            if isinstance(factor, bool) or not isinstance(factor, int) or factor <= 0:
+                raise EventError(f"coiffeur_rows[{i}]: the factor must be a positive whole number, got {factor!r}")
+            parsed.append((row[0], factor))
+        out["coiffeur_rows"] = tuple(parsed)
+    if "coiffeur_match_bonus" in out:
+        if variant != "coiffeur" and out["coiffeur_match_bonus"] != 100:
+            raise EventError("coiffeur_match_bonus belongs to Coiffeur")
+        out["coiffeur_match_bonus"] = _whole(out["coiffeur_match_bonus"], "coiffeur_match_bonus")
+    if out.get("count_weis") is not None:
+        if variant not in ("coiffeur", "differenzler"):
+            raise EventError("count_weis is a Coiffeur and Differenzler setting (the Schieber counts Weis, Speck never)")
+        if not isinstance(out["count_weis"], bool):
+            raise EventError("count_weis must be true or false")
+    if "differenzler_rounds" in out:
+        rounds = out["differenzler_rounds"]
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds <= 0:
+            raise EventError(f"differenzler_rounds must be a positive whole number, got {rounds!r}")
+        if variant != "differenzler" and rounds != 12:
+            raise EventError("differenzler_rounds belongs to Differenzler")
+
+
 def parse_event(data: Any) -> Event:
     """Validate one event (a dict, as read from JSON) and return its dataclass."""
     if not isinstance(data, dict):
@@ -487,7 +685,14 @@ def _plain(value: Any) -> Any:
 
 #: Settings added after version 1 was first written, left out at their default so a log
 #: that does not use them stays readable by a build that does not know them.
-_LATER_DEFAULTS: Final[dict[str, Any]] = {"target_rule": "reached", "weis_card_once": False, "prior_games": 0}
+_LATER_DEFAULTS: Final[dict[str, Any]] = {
+    "target_rule": "reached",
+    "weis_card_once": False,
+    "prior_games": 0,
+    "coiffeur_match_bonus": 100,
+    "differenzler_rounds": 12,
+    "match": False,
+}
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:

@@ -44,11 +44,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Final
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from scoring.cards import CARD_INDEX
-from scoring.ending import decide
 from scoring.events import (
     BLOCKS,
     CardCorrected,
@@ -56,8 +55,10 @@ from scoring.events import (
     Event,
     EventError,
     EventVoided,
+    ForecastMade,
     GameConfigured,
     MisplayRuled,
+    RoundEntered,
     RoundStarted,
     StoeckCalled,
     TrickCollected,
@@ -65,21 +66,37 @@ from scoring.events import (
     event_to_dict,
     parse_event,
 )
-from scoring.multipliers import multiplier as _multiplier
-from scoring.ranking import Ranked, rank
 from scoring.rules import (
     LAST_TRICK_BONUS,
-    MATCH_BONUS,
     card_points,
     card_suit,
     legal_cards,
     next_seat,
     partner_of,
+    play_contract,
     trick_winner,
     trump_suit,
     turn_order,
 )
-from scoring.stoeck import STOECK_POINTS, StoeckState, StoeckTracker
+from scoring.state import (
+    WEIS_LATE_AFTER_TRICKS,
+    Blocks,
+    Flag,
+    GameOver,
+    GameState,
+    PlayedCard,
+    RoundScore,
+    RoundState,
+    SheetRow,
+    Trick,
+    WeisEntry,
+)
+from scoring.stoeck import StoeckTracker
+from scoring.variants import Schieber, Taken, Variant, VariantRuleError, Written, variant_for
+from scoring.variants.base import DoneRound, entered_taken
+from scoring.variants.base import declarer_of as _declarer_of
+from scoring.variants.differenzler import penalties
+from scoring.variants.speck import SPECK_RULE, speck_standings
 from scoring.weis import Declared, WeisError, evaluate, evaluate_each, judge
 
 SPECK_GAME_POINTS = 157
@@ -91,272 +108,6 @@ class RuleError(ValueError):
     def __init__(self, message: str, ref: int | None = None) -> None:
         super().__init__(message if ref is None else f"event {ref}: {message}")
         self.ref = ref
-
-
-# --------------------------------------------------------------------------- state types
-
-
-#: A Weis entered once this many tricks of the round are complete is late (000: it is
-#: announced on the first trick, its cards are shown on the second).
-WEIS_LATE_AFTER_TRICKS: Final[int] = 2
-
-
-@dataclass(frozen=True)
-class Flag:
-    """A warning for the table. ``ref``: the event it is about; ``evidence_ref``: the later
-    event that proved it (e.g. the card of the suit that was kept back); ``rule``: the
-    Speck Jass rule section for misplays.
-
-    ``message`` is German with seats counted from 0 (for logs and the CLI); ``cards``
-    (the card ids concerned), ``other`` (a second seat: whose turn it was, who won the
-    trick, who should be forehand) and ``trick`` (0-based) let a screen say the same in
-    its own language with the players' names.
-    """
-
-    code: str
-    message: str
-    ref: int | None = None
-    round: int | None = None
-    seat: int | None = None
-    evidence_ref: int | None = None
-    rule: str | None = None
-    cards: tuple[str, ...] = ()
-    other: int | None = None
-    trick: int | None = None
-
-
-@dataclass(frozen=True)
-class PlayedCard:
-    """One card in a trick; ``void``: it lost its trick value by a ``misplay_ruled`` penalty."""
-
-    seat: int
-    card: str
-    ref: int
-    void: bool = False
-
-
-@dataclass(frozen=True)
-class Trick:
-    """A completed trick: cards in play order, winning seat, card points (+5 on the last).
-
-    ``unseen``: the seat whose card the camera never saw; ``cards`` then holds three and
-    ``winner`` and ``points`` are the three seen cards' (provisional until it is known).
-    """
-
-    index: int
-    cards: tuple[PlayedCard, ...]
-    leader: int
-    winner: int
-    points: int
-    last: bool
-    collected: bool = False
-    unseen: int | None = None
-
-
-@dataclass(frozen=True)
-class WeisEntry:
-    """One declared Weis and its fate.
-
-    ``status``: ``counts`` (its team writes it), ``loses`` (the other team holds the best
-    Weis; provisional while the round runs), ``late``,
-    ``not_in_hand``, ``duplicate``, ``not_best_of_player`` (setting one Weis per player),
-    ``shares_card`` (setting one card one Weis: a stronger Weis of the same player uses one
-    of its cards), ``no_trick`` (setting Weis needs a trick and the team took none: left
-    out before the comparison).
-    """
-
-    seat: int
-    team: int
-    kind: str
-    label: str
-    cards: tuple[str, ...]
-    points: int
-    ref: int
-    status: str
-    best: bool = False
-
-
-@dataclass(frozen=True)
-class Blocks:
-    """Points of one team split into the three blocks of the Jasstafel."""
-
-    weis: int = 0
-    stoeck: int = 0
-    tricks: int = 0
-    #: Points carried over from paper (``prior_totals``), in no block: only totals have them.
-    carried: int = 0
-
-    @property
-    def total(self) -> int:
-        return self.weis + self.stoeck + self.tricks + self.carried
-
-    def __add__(self, other: Blocks) -> Blocks:
-        return Blocks(
-            self.weis + other.weis, self.stoeck + other.stoeck, self.tricks + other.tricks, self.carried + other.carried
-        )
-
-    def times(self, factor: int) -> Blocks:
-        return Blocks(self.weis * factor, self.stoeck * factor, self.tricks * factor, self.carried)
-
-    def get(self, block: str) -> int:
-        return int(getattr(self, block))
-
-    def to_dict(self) -> dict[str, int]:
-        """``{weis, stoeck, tricks, total}``, and ``carried`` when there are prior totals."""
-        out = {"weis": self.weis, "stoeck": self.stoeck, "tricks": self.tricks, "total": self.total}
-        if self.carried:
-            out["carried"] = self.carried
-        return out
-
-
-@dataclass(frozen=True)
-class RoundScore:
-    """What a round is worth per team (index 0/1). ``raw``: before the multiplier;
-    ``written``: after it (what goes on the Jasstafel). ``player_points``: Speck Jass,
-    per seat. Provisional while the round runs."""
-
-    card_points: tuple[int, int]
-    tricks_won: tuple[int, int]
-    raw: tuple[Blocks, Blocks]
-    written: tuple[Blocks, Blocks]
-    match_team: int | None
-    last_trick_team: int | None
-    last_trick_seat: int | None
-    player_points: tuple[int, int, int, int]
-
-
-@dataclass(frozen=True)
-class RoundState:
-    """One round (Speck Jass: one game). ``trick`` is the cards on the table now (a
-    complete trick stays there until collected or the next card is laid)."""
-
-    index: int
-    ref: int
-    contract: str
-    trump: str | None
-    multiplier: int
-    forehand: int
-    declarer: int
-    schoben: bool
-    bodentrumpf: str | None
-    leader: int | None
-    to_play: int | None
-    trick: tuple[PlayedCard, ...]
-    tricks: tuple[Trick, ...]
-    played: tuple[str, ...]
-    complete: bool
-    abandoned: bool
-    weis: tuple[WeisEntry, ...]
-    weis_team: int | None
-    stoeck: StoeckState
-    score: RoundScore
-
-
-@dataclass(frozen=True)
-class SheetRow:
-    """One line of the Jasstafel: a finished round, written blocks and running totals."""
-
-    round: int
-    contract: str
-    multiplier: int
-    written: tuple[Blocks, Blocks]
-    totals: tuple[Blocks, Blocks]
-    match_team: int | None
-    last_trick_team: int | None
-    player_points: tuple[int, int, int, int]
-    player_totals: tuple[int, int, int, int]
-
-
-@dataclass(frozen=True)
-class GameOver:
-    """Schieber: ``winner`` team (None on a draw) and the ``deciding_block`` (None on a draw).
-    Speck: ``ranking`` of seats, best first, ties broken by the best single game, and
-    ``places`` alongside it: the place of each, shared when still equal (competition
-    ranking 1, 1, 3, 4), so no caller has to rank again."""
-
-    round: int
-    winner: int | None
-    deciding_block: str | None
-    reason: str
-    ranking: tuple[int, ...] = ()
-    places: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class GameState:
-    """Everything the dashboard and the score sheet need, derived from the events."""
-
-    config: GameConfigured
-    variant: str
-    events_total: int
-    events_applied: int
-    round_index: int
-    round: RoundState | None
-    rounds: tuple[RoundState, ...]
-    sheet: tuple[SheetRow, ...]
-    totals: tuple[Blocks, Blocks]
-    player_totals: tuple[int, int, int, int]
-    flags: tuple[Flag, ...]
-    game_over: GameOver | None
-    #: Who leads the next round (None before the first: any seat); see ``_Folder.next_forehand``.
-    next_forehand: int | None = None
-
-    @property
-    def contract(self) -> str | None:
-        return self.round.contract if self.round else None
-
-    @property
-    def to_play(self) -> int | None:
-        return self.round.to_play if self.round and not self.game_over else None
-
-    @property
-    def stoeck_window(self) -> int | None:
-        """The seat whose Stöck call would count right now (enables the button), or None."""
-        return self.round.stoeck.window_seat if self.round else None
-
-    @property
-    def weis_open(self) -> bool:
-        """Whether a Weis entered now would count by its timing (no ``weis_late``).
-
-        A Weis is announced on the first trick and its cards are shown on the second
-        (000), which is when the table enters it: so until the second trick is complete.
-        """
-        r = self.round
-        if r is None or self.game_over is not None or self.variant == "speck" or r.complete or r.abandoned:
-            return False
-        return len(r.tricks) < WEIS_LATE_AFTER_TRICKS
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-able form; see docs/events.md for the fields."""
-        out = _jsonable(asdict(self))
-        out["config"] = event_to_dict(self.config)
-        out["contract"] = self.contract
-        out["to_play"] = self.to_play
-        out["stoeck_window"] = self.stoeck_window
-        out["weis_open"] = self.weis_open
-        out["totals"] = [b.to_dict() for b in self.totals]
-        out["sheet"] = [
-            {**_jsonable(asdict(row)), "written": [b.to_dict() for b in row.written], "totals": [b.to_dict() for b in row.totals]}
-            for row in self.sheet
-        ]
-        out["rounds"] = [_round_dict(r) for r in self.rounds]
-        out["round"] = _round_dict(self.round) if self.round else None
-        return out
-
-
-def _round_dict(r: RoundState) -> dict[str, Any]:
-    d = _jsonable(asdict(r))
-    d["score"]["raw"] = [b.to_dict() for b in r.score.raw]
-    d["score"]["written"] = [b.to_dict() for b in r.score.written]
-    return d
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return value
 
 
 # --------------------------------------------------------------------------- resolution
@@ -485,6 +236,13 @@ class _Round:
     starts: list[int] = field(default_factory=list)
     #: Positions of cards the fold filled in as the one card nobody else played.
     deduced: set[int] = field(default_factory=set)
+    #: The round was entered by hand (``round_entered``): no cards, its points as entered.
+    entered: RoundEntered | None = None
+    #: Differenzler: each seat's forecast (the latest before the first card) and its position.
+    forecasts: dict[int, tuple[int, int]] = field(default_factory=dict)
+    #: Position of the event that ended the round (its last card, its entry, or the next
+    #: round's start when it was abandoned); None while it runs.
+    ended: int | None = None
 
     @property
     def contract(self) -> str:
@@ -492,7 +250,12 @@ class _Round:
 
     @property
     def complete(self) -> bool:
-        return len(self.plays) == 36
+        return self.entered is not None or len(self.plays) == 36
+
+    @property
+    def trick_contract(self) -> str:
+        """The contract the next trick to close is played in (Slalom changes trick by trick)."""
+        return play_contract(self.contract, len(self.tricks))
 
     @property
     def open_trick(self) -> list[PlayedCard]:
@@ -548,20 +311,19 @@ class _Folder:
     def __init__(self, rulings: dict[int, str]) -> None:
         self.rulings = rulings
         self.config: GameConfigured | None = None
+        self.variant: Variant = Schieber(GameConfigured())
         self.rounds: list[_Round] = []
         self.flags: list[Flag] = []
         self.gaps: list[_Gap] = []
+        #: Differenzler forecasts made before the round they are for has started.
+        self.pending: dict[int, tuple[int, int]] = {}
 
     # -- helpers
     def flag(self, code: str, message: str, ref: int | None, seat: int | None = None, **kw: Any) -> None:
         rnd = self.rounds[-1].index if self.rounds else None
-        if self.speck and code in _SPECK_RULE and kw.get("rule") is None:
-            kw["rule"] = _SPECK_RULE[code]
+        if kw.get("rule") is None:
+            kw["rule"] = self.variant.rule_of(code, leading=True)
         self.flags.append(Flag(code, message, ref, rnd, seat, **kw))
-
-    @property
-    def speck(self) -> bool:
-        return self.config is not None and self.config.variant == "speck"
 
     def current(self, ref: int, what: str) -> _Round:
         if not self.rounds or self.rounds[-1].abandoned:
@@ -578,6 +340,7 @@ class _Folder:
             except EventError as exc:
                 raise RuleError(str(exc), pos) from None
             self.config = ev
+            self.variant = variant_for(ev)
             return
         if self.config is None:
             raise RuleError(f"{ev.type} before game_configured; a game starts with game_configured", pos)
@@ -591,31 +354,57 @@ class _Folder:
             self.weis_declared(pos, ev)
         elif isinstance(ev, StoeckCalled):
             self.stoeck_called(pos, ev)
+        elif isinstance(ev, ForecastMade):
+            self.forecast_made(pos, ev)
+        elif isinstance(ev, RoundEntered):
+            self.round_entered(pos, ev)
         else:  # pragma: no cover - resolve() removed the rest
             raise RuleError(f"unexpected event type {ev.type}", pos)
 
     def round_started(self, pos: int, ev: RoundStarted) -> None:
-        cfg = self.config
-        assert cfg is not None
+        self.open_round(pos, ev)
+
+    def round_entered(self, pos: int, ev: RoundEntered) -> None:
+        """A whole round entered by hand: opened and finished at once.
+
+        A round started with no card yet is the one the table now enters (the camera saw
+        the contract, then nothing): it is replaced, and its forecasts carry over.
+        """
+        prev = self.rounds[-1] if self.rounds else None
+        replaces = prev is not None and not prev.plays and not prev.complete and not prev.abandoned
+        forehand = ev.forehand
+        if forehand is None:
+            forehand = prev.start.forehand if replaces and prev is not None else self.next_forehand()
+        if forehand is None:
+            raise RuleError("round_entered: name the forehand of the game's first round", pos)
+        start = RoundStarted(forehand=forehand, contract=ev.contract, declarer=ev.declarer, schoben=ev.schoben, row=ev.row, t=ev.t)
+        self.open_round(pos, start, ev)
+
+    def open_round(self, pos: int, ev: RoundStarted, entered: RoundEntered | None = None) -> None:
         over = self.game_over()
         if over is not None:
             raise RuleError(f"the game is over ({over.reason}); no new round", pos)
-        if self.speck:
-            if trump_suit(ev.contract) is None:
-                raise RuleError("Speck Jass is played with Bodentrumpf: the contract must be a suit", pos)
-            if ev.bodentrumpf is not None and card_suit(ev.bodentrumpf) != ev.contract:
-                raise RuleError(f"Bodentrumpf {ev.bodentrumpf} makes {card_suit(ev.bodentrumpf)} trump, not {ev.contract}", pos)
-        elif ev.bodentrumpf is not None:
-            raise RuleError("bodentrumpf belongs to Speck Jass, not to the Schieber", pos)
+        try:
+            self.variant.check_start(ev, ev.forehand, self.done_rounds())
+            if entered is not None:
+                self.variant.check_entry(entered)
+        except VariantRuleError as exc:
+            raise RuleError(str(exc), pos) from None
         if ev.declarer is not None:
             expected = partner_of(ev.forehand) if ev.schoben else ev.forehand
             if ev.declarer != expected:
                 how = "after Schieben the partner of forehand" if ev.schoben else "without Schieben forehand"
                 raise RuleError(f"declarer must be seat {expected}: {how} chooses the contract", pos)
-        if self.rounds:
-            prev = self.rounds[-1]
+        forecasts, self.pending = self.pending, {}
+        prev = self.rounds[-1] if self.rounds else None
+        if entered is not None and prev is not None and not prev.plays and not prev.complete and not prev.abandoned:
+            self.rounds.pop()
+            forecasts = {**prev.forecasts, **forecasts}
+        elif prev is not None:
             prev.stoeck.on_round_end()
             self.stoeck_flush(prev)
+            if prev.ended is None:
+                prev.ended = pos
             if not prev.complete and not prev.abandoned:
                 prev.abandoned = True
                 self.flag(
@@ -623,19 +412,44 @@ class _Folder:
                     f"Runde {prev.index + 1} nach {len(prev.plays)} Karten abgebrochen (nicht gewertet)",
                     prev.ref,
                 )
+        if self.rounds:
             want = self.next_forehand()
             if want is not None and ev.forehand != want:
                 self.flag("forehand_order", f"Vorhand wäre Platz {want}, nicht {ev.forehand}", pos, ev.forehand, other=want)
-        mult = 1 if self.speck else _multiplier(ev.contract, cfg.multipliers, cfg.custom_multipliers)
-        trump = trump_suit(ev.contract)
+        mult = self.variant.multiplier(ev.contract, ev.row)
+        trump = trump_suit(play_contract(ev.contract))
+        stoeck = StoeckTracker(trump, enabled=self.variant.weis_counts and entered is None)
         self.rounds.append(
-            _Round(len(self.rounds), pos, ev, mult, trump, StoeckTracker(trump, enabled=not self.speck))
+            _Round(len(self.rounds), pos, ev, mult, trump, stoeck, entered=entered, forecasts=forecasts,
+                   ended=pos if entered is not None else None)
         )
+
+    def forecast_made(self, pos: int, ev: ForecastMade) -> None:
+        """A Differenzler forecast: for the round started with no card yet, else the next one."""
+        if not self.variant.forecasts:
+            raise RuleError(f"forecast_made belongs to Differenzler, this game is {self.variant.name}", pos)
+        most = self.variant.max_forecast()
+        if ev.points > most:
+            raise RuleError(f"a forecast is at most {most} points, got {ev.points}", pos)
+        r = self.rounds[-1] if self.rounds else None
+        if r is not None and not r.complete and not r.abandoned:
+            if r.plays:
+                raise RuleError(f"the forecasts of round {r.index + 1} closed with its first card", pos)
+            r.forecasts[ev.seat] = (ev.points, pos)
+            return
+        over = self.game_over()
+        if over is not None:
+            raise RuleError(f"the game is over ({over.reason}); no more forecasts", pos)
+        self.pending[ev.seat] = (ev.points, pos)
 
     def card_played(self, pos: int, ev: CardPlayed) -> None:
         r = self.current(pos, "card_played")
+        if r.entered is not None:
+            raise RuleError(f"round {r.index + 1} was entered by hand; start a new round first", pos)
         if r.complete:
             raise RuleError(f"round {r.index + 1} already has all 36 cards; start a new round first", pos)
+        if not r.plays and self.variant.forecasts:
+            self.forecasts_closed(r, pos)
         if len(r.table) == 4:
             r.table = []
         if any(p.seat == ev.seat for p in r.table):
@@ -644,7 +458,7 @@ class _Folder:
         if expected is not None and ev.seat != expected:
             leading = not r.table
             lead = "ausgespielt" if leading else "gespielt"
-            rule = ("2.8.3" if leading else "2.8.6") if self.speck else None
+            rule = self.variant.rule_of("out_of_turn", leading)
             self.flag(
                 "out_of_turn",
                 f"Platz {ev.seat} hat {lead}, an der Reihe war Platz {expected}",
@@ -672,7 +486,19 @@ class _Folder:
             self.lay_in_turn(r)
             self.close_trick(r)
         if r.complete:
+            r.ended = pos
             self.round_complete(r)
+
+    def forecasts_closed(self, r: _Round, pos: int) -> None:
+        """The first card closes the forecasts: a seat without one is flagged (it counts 0)."""
+        for seat in range(4):
+            if seat not in r.forecasts:
+                self.flag(
+                    "forecast_missing",
+                    f"Platz {seat} hat vor der ersten Karte keine Prognose abgegeben (zählt als 0)",
+                    pos,
+                    seat,
+                )
 
     def lay_in_turn(self, r: _Round) -> None:
         """Keep a full trick in turn order from its rightful leader, whatever order its cards were seen in.
@@ -704,9 +530,9 @@ class _Folder:
 
     def close_trick(self, r: _Round) -> None:
         cards = tuple(r.table)
-        idx = trick_winner([c.card for c in cards], r.contract, void=[c.void for c in cards])
+        idx = trick_winner([c.card for c in cards], r.contract, void=[c.void for c in cards], trick=len(r.tricks))
         last = len(r.tricks) == 8
-        points = sum(card_points(c.card, r.contract) for c in cards) + (LAST_TRICK_BONUS if last else 0)
+        points = sum(card_points(c.card, r.contract, len(r.tricks)) for c in cards) + (LAST_TRICK_BONUS if last else 0)
         r.tricks.append(Trick(len(r.tricks), cards, cards[0].seat, cards[idx].seat, points, last))
 
     def trick_collected(self, pos: int, ev: TrickCollected) -> None:
@@ -752,9 +578,9 @@ class _Folder:
         assert ev.unseen is not None
         cards = tuple(r.table)
         leader = r.leader
-        idx = trick_winner([c.card for c in cards], r.contract, void=[c.void for c in cards])
+        idx = trick_winner([c.card for c in cards], r.contract, void=[c.void for c in cards], trick=len(r.tricks))
         last = len(r.tricks) == 8
-        points = sum(card_points(c.card, r.contract) for c in cards) + (LAST_TRICK_BONUS if last else 0)
+        points = sum(card_points(c.card, r.contract, len(r.tricks)) for c in cards) + (LAST_TRICK_BONUS if last else 0)
         trick = Trick(len(r.tricks), cards, leader, cards[idx].seat, points, last, collected=True, unseen=ev.unseen)
         r.tricks.append(trick)
         r.stoeck.on_collect()
@@ -803,8 +629,8 @@ class _Folder:
 
     def weis_declared(self, pos: int, ev: WeisDeclared) -> None:
         r = self.current(pos, "weis_declared")
-        if self.speck:
-            self.flag("weis_not_in_variant", "im Speck Jass gibt es keinen Weis", pos, ev.seat)
+        if not self.variant.weis_counts:
+            self.flag("weis_not_in_variant", self.variant.no_weis_reason(), pos, ev.seat)
             return
         try:
             parts = evaluate_each(ev.weis) if ev.weis else evaluate(ev.cards)
@@ -824,8 +650,8 @@ class _Folder:
         self.check_weis_cards(r)
 
     def stoeck_called(self, pos: int, ev: StoeckCalled) -> None:
-        if self.speck:
-            self.flag("stoeck_no_trump", "im Speck Jass gibt es keine Stöck", pos, ev.seat)
+        if not self.variant.weis_counts:
+            self.flag("stoeck_no_trump", self.variant.no_stoeck_reason(), pos, ev.seat)
             return
         r = self.current(pos, "stoeck_called")
         verdict = r.stoeck.on_call(ev.seat)
@@ -877,10 +703,9 @@ class _Folder:
     def round_complete(self, r: _Round) -> None:
         r.stoeck.on_round_counted()
         self.check_weis_cards(r)
-        if self.speck:
-            total = sum(t.points for t in r.tricks)
-            if total != SPECK_GAME_POINTS:
-                self.flag("speck_sum", f"Spiel {r.index + 1} ergibt {total} statt 157 Punkte", r.ref)
+        wrong_sum = self.variant.round_sum_flag(r.index, sum(t.points for t in r.tricks))
+        if wrong_sum is not None:
+            self.flag(wrong_sum[0], wrong_sum[1], r.ref)
 
     # -- derived
     def next_forehand(self) -> int | None:
@@ -892,28 +717,26 @@ class _Folder:
         last = self.rounds[-1]
         return next_seat(last.start.forehand) if last.complete and not last.abandoned else last.start.forehand
 
+    def done_rounds(self) -> list[DoneRound]:
+        """The finished rounds (complete, not abandoned), as the variant judges the game's end."""
+        out: list[DoneRound] = []
+        for r in self.rounds:
+            if not r.complete or r.abandoned:
+                continue
+            score = self.score(r)
+            out.append(DoneRound(r.index, r.contract, declarer_of(r.start), r.start.row, score[1], score[2]))
+        return out
+
     def game_over(self) -> GameOver | None:
-        cfg = self.config
-        assert cfg is not None
-        done = [r for r in self.rounds if r.complete and not r.abandoned]
-        if self.speck:
-            if len(done) < cfg.speck_games - cfg.prior_games:
-                return None
-            games = [score_round(r, cfg).player_points for r in done]
-            ranked = speck_standings(games, prior_players(cfg))
-            return GameOver(
-                done[-1].index, None, None, f"{len(done) + cfg.prior_games} Spiele gespielt",
-                tuple(r.index for r in ranked), tuple(r.place for r in ranked),
-            )
-        totals = prior_blocks(cfg)
-        for r in done:
-            written = score_round(r, cfg).written
-            before = totals
-            totals = (totals[0] + written[0], totals[1] + written[1])
-            decision = decide((before[0].total, before[1].total), written, cfg.target, cfg.end_order, cfg.target_rule)
-            if decision is not None:
-                return GameOver(r.index, decision.winner, decision.block, decision.reason)
-        return None
+        return self.variant.game_over(self.done_rounds())
+
+    def score(self, r: _Round) -> tuple[RoundScore, Written, tuple[int, int, int, int] | None]:
+        """The round's score, as the variant writes it, and its Differenzler penalties (once over)."""
+        score, written = _score(r, self.variant)
+        pen = None
+        if self.variant.forecasts and r.complete and not r.abandoned:
+            pen = penalties([f[0] if f else None for f in (r.forecasts.get(s) for s in range(4))], written.player_points)
+        return score, written, pen
 
     def state(self, total: int, applied: int) -> GameState:
         cfg = self.config
@@ -921,8 +744,8 @@ class _Folder:
             raise RuleError("no game_configured event: an empty game has no state")
         rounds = tuple(self.round_state(r) for r in self.rounds)
         sheet: list[SheetRow] = []
-        totals = prior_blocks(cfg)
-        ptot = prior_players(cfg)
+        totals = self.variant.prior_blocks()
+        ptot = self.variant.prior_players()
         over = self.game_over()
         for r in rounds:
             if not r.complete or r.abandoned:
@@ -932,7 +755,7 @@ class _Folder:
             ptot = _add4(ptot, r.score.player_points)
             sheet.append(
                 SheetRow(r.index, r.contract, r.multiplier, w, totals, r.score.match_team, r.score.last_trick_team,
-                         r.score.player_points, ptot)
+                         r.score.player_points, ptot, r.by_hand, r.row, r.forecasts, r.penalties)
             )
         return GameState(
             config=cfg,
@@ -948,13 +771,21 @@ class _Folder:
             flags=tuple(self.flags),
             game_over=over,
             next_forehand=self.next_forehand(),
+            pending_forecasts=(0 in self.pending, 1 in self.pending, 2 in self.pending, 3 in self.pending),
         )
 
     def round_state(self, r: _Round) -> RoundState:
         cfg = self.config
         assert cfg is not None
-        score = score_round(r, cfg)
-        entries, team = weis_entries(r, cfg)
+        score, _written, pen = self.score(r)
+        entries, team = weis_entries(r, cfg, individual=self.variant.individual)
+        over = r.complete or r.abandoned
+        forecasts = given = None
+        if self.variant.forecasts:
+            # Secret until the round is over: the state never holds an open forecast.
+            given = (0 in r.forecasts, 1 in r.forecasts, 2 in r.forecasts, 3 in r.forecasts)
+            shown = [r.forecasts[s][0] if over and s in r.forecasts else None for s in range(4)]
+            forecasts = (shown[0], shown[1], shown[2], shown[3])
         return RoundState(
             index=r.index,
             ref=r.ref,
@@ -976,17 +807,20 @@ class _Folder:
             weis_team=team,
             stoeck=r.stoeck.state(),
             score=score,
+            by_hand=r.entered is not None,
+            row=r.start.row,
+            forecasts=forecasts,
+            forecast_given=given,
+            penalties=pen,
         )
 
 
 #: Flags of a card that broke the follow rules (``_illegal_reason``).
 _ILLEGAL = frozenset({"not_following_suit", "not_following_trump", "undertrump"})
 
-_SPECK_RULE = {"out_of_turn": "2.8.3", "not_following_suit": "2.8.4", "not_following_trump": "2.8.4", "undertrump": "2.8.5"}
-
 #: Flag codes that are misplays under Speck Jass section 2.8: the table rules on each
 #: (``misplay_ruled``); see ``scoring.speck.misplay_cards`` for the cards a ruling covers.
-MISPLAY_CODES: frozenset[str] = frozenset(_SPECK_RULE)
+MISPLAY_CODES: frozenset[str] = frozenset(SPECK_RULE)
 
 
 def _add4(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
@@ -995,7 +829,7 @@ def _add4(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[i
 
 def _illegal_reason(card: str, hand: Sequence[str], before: Sequence[str], contract: str) -> tuple[str, str, str | None]:
     """Why ``card`` was not allowed: (flag code, German message, the kept-back card)."""
-    trump = trump_suit(contract)
+    trump = trump_suit(play_contract(contract))
     lead = card_suit(before[0])
     suit = card_suit(card)
     if trump is not None and lead != trump and suit == trump:
@@ -1008,11 +842,15 @@ def _illegal_reason(card: str, hand: Sequence[str], before: Sequence[str], contr
     return "not_following_suit", f"{card} gespielt, ohne Farbe zu bekennen ({kept} war in der Hand)", kept
 
 
-def weis_entries(r: _Round, cfg: GameConfigured) -> tuple[tuple[WeisEntry, ...], int | None]:
+def weis_entries(
+    r: _Round, cfg: GameConfigured, *, individual: bool = False
+) -> tuple[tuple[WeisEntry, ...], int | None]:
     """Judge the round's Weis: which team writes, and the status of every declared Weis.
 
     With ``weis_needs_trick`` a team that took no trick is left out of the comparison once
-    the round is complete (while it runs, every team may still take one).
+    the round is complete (while it runs, every team may still take one). ``individual``
+    (Differenzler): each plays for themselves, so only the player holding the best Weis
+    writes (all of theirs), the partner's Weis lose.
     """
     valid = [w for d in r.decls if not (d.late or d.not_in_hand) for i, w in enumerate(d.weis) if i not in d.dups]
     trickless = (
@@ -1024,7 +862,7 @@ def weis_entries(r: _Round, cfg: GameConfigured) -> tuple[tuple[WeisEntry, ...],
         valid, r.trump, r.start.forehand,
         one_per_player=cfg.weis_one_per_player, card_once=cfg.weis_card_once, without_teams=trickless,
     )
-    counted = {id(w) for w in result.counted}
+    counted = {id(w) for w in result.counted if not individual or result.best is None or w.seat == result.best.seat}
     shared = {id(w) for w in result.shares_card}
     left_out = {id(w) for w in result.left_out}
     team = result.team
@@ -1043,7 +881,7 @@ def weis_entries(r: _Round, cfg: GameConfigured) -> tuple[tuple[WeisEntry, ...],
                 status = "no_trick"
             elif id(w) in counted:
                 status = "counts"
-            elif team is not None and d.seat % 2 != team:
+            elif team is not None and (d.seat % 2 != team or individual):
                 status = "loses"
             else:
                 status = "not_best_of_player"
@@ -1054,8 +892,10 @@ def weis_entries(r: _Round, cfg: GameConfigured) -> tuple[tuple[WeisEntry, ...],
     return tuple(entries), team
 
 
-def score_round(r: _Round, cfg: GameConfigured) -> RoundScore:
-    """Card points, last trick, Match, Weis and Stöck of a round (provisional while running)."""
+def _taken(r: _Round, variant: Variant) -> Taken:
+    """What the round's tricks, Weis and Stöck gave (or what the table entered by hand)."""
+    if r.entered is not None:
+        return entered_taken(r.entered, declarer_of(r.start), r.trump)
     cp = [0, 0]
     won = [0, 0]
     pp = [0, 0, 0, 0]
@@ -1065,55 +905,67 @@ def score_round(r: _Round, cfg: GameConfigured) -> RoundScore:
         pp[t.winner] += t.points
     last_seat = r.tricks[-1].winner if r.complete else None
     last_team = None if last_seat is None else last_seat % 2
-    speck = cfg.variant == "speck"
-    match = next((t for t in (0, 1) if won[t] == 9), None) if r.complete and not speck else None
-    tricks = [cp[t] + (LAST_TRICK_BONUS if last_team == t else 0) + (MATCH_BONUS if match == t else 0) for t in (0, 1)]
     weis = [0, 0]
-    stoeck = [0, 0]
-    if not speck:
-        entries, _team = weis_entries(r, cfg)
+    seat_weis = [0, 0, 0, 0]
+    stoeck_seat = None
+    if variant.weis_counts:
+        entries, _team = weis_entries(r, variant.config, individual=variant.individual)
         for e in entries:
             if e.status == "counts":
                 weis[e.team] += e.points
+                seat_weis[e.seat] += e.points
         st = r.stoeck.state()
         if st.status == "called" and st.team is not None:
-            stoeck[st.team] = STOECK_POINTS
-    raw = (Blocks(weis[0], stoeck[0], tricks[0]), Blocks(weis[1], stoeck[1], tricks[1]))
-    written = (raw[0].times(r.multiplier), raw[1].times(r.multiplier))
-    return RoundScore(
-        (cp[0], cp[1]), (won[0], won[1]), raw, written, match, last_team, last_seat, (pp[0], pp[1], pp[2], pp[3])
+            stoeck_seat = st.holder
+    stoeck_team = None if stoeck_seat is None else stoeck_seat % 2
+    return Taken(
+        contract=r.contract,
+        declarer=declarer_of(r.start),
+        row=r.start.row,
+        card_points=(cp[0], cp[1]),
+        tricks_won=(won[0], won[1]),
+        tricks=(cp[0] + (LAST_TRICK_BONUS if last_team == 0 else 0), cp[1] + (LAST_TRICK_BONUS if last_team == 1 else 0)),
+        seat_points=(pp[0], pp[1], pp[2], pp[3]),
+        all_tricks=next((t for t in (0, 1) if won[t] == 9), None) if r.complete else None,
+        last_trick_team=last_team,
+        last_trick_seat=last_seat,
+        weis=(weis[0], weis[1]),
+        seat_weis=(seat_weis[0], seat_weis[1], seat_weis[2], seat_weis[3]),
+        stoeck_team=stoeck_team,
+        stoeck_seat=stoeck_seat,
     )
+
+
+def _score(r: _Round, variant: Variant) -> tuple[RoundScore, Written]:
+    taken = _taken(r, variant)
+    w = variant.write(taken, r.multiplier)
+    score = RoundScore(
+        taken.card_points, taken.tricks_won, w.raw, w.written, w.match_team,
+        taken.last_trick_team, taken.last_trick_seat, w.player_points,
+    )
+    return score, w
+
+
+def score_round(r: _Round, cfg: GameConfigured) -> RoundScore:
+    """Card points, last trick, Match, Weis and Stöck of a round (provisional while running),
+    written as the game's variant writes them."""
+    return _score(r, variant_for(cfg))[0]
 
 
 def declarer_of(start: RoundStarted) -> int:
     """Who chose the contract: forehand, or after Schieben forehand's partner (the event
     may leave it out; when it names one, the fold has checked it against this)."""
-    if start.declarer is not None:
-        return start.declarer
-    return partner_of(start.forehand) if start.schoben else start.forehand
+    return _declarer_of(start, start.forehand)
 
 
 def prior_blocks(cfg: GameConfigured) -> tuple[Blocks, Blocks]:
     """The Schieber totals the game starts from: the teams' ``prior_totals``, else 0."""
-    if cfg.variant == "speck" or cfg.prior_totals is None:
-        return (Blocks(), Blocks())
-    return (Blocks(carried=cfg.prior_totals[0]), Blocks(carried=cfg.prior_totals[1]))
+    return variant_for(cfg).prior_blocks()
 
 
 def prior_players(cfg: GameConfigured) -> tuple[int, int, int, int]:
     """The Speck totals per seat the game starts from: ``prior_totals``, else 0."""
-    p = cfg.prior_totals if cfg.variant == "speck" and cfg.prior_totals is not None else (0, 0, 0, 0)
-    return (p[0], p[1], p[2], p[3])
-
-
-def speck_standings(
-    games: Sequence[Sequence[int]], prior: Sequence[int] = (0, 0, 0, 0)
-) -> tuple[Ranked, ...]:
-    """Seats ranked by total points (with ``prior`` totals from paper), ties broken by the
-    better best single game (2.9.2), still equal sharing the place (``scoring.ranking``)."""
-    totals = [prior[s] + sum(g[s] for g in games) for s in range(4)]
-    best = [max((g[s] for g in games), default=0) for s in range(4)]
-    return rank(totals, best)
+    return variant_for(cfg).prior_players()
 
 
 def speck_ranking(games: Sequence[Sequence[int]], prior: Sequence[int] = (0, 0, 0, 0)) -> tuple[int, ...]:
@@ -1128,13 +980,32 @@ def fold(events: Sequence[Event]) -> GameState:
     correction and crash recovery are all the same call.
     """
     res = resolve(events)
+    return _folded(res).state(len(events), len(res.events))
+
+
+def _folded(res: Resolved) -> _Folder:
     seq = list(res.events)
     while True:
         folder = _fold_seq(seq, res.rulings)
         fill = folder.next_fill(res.fills) or _deduce_several(folder, seq, res.rulings)
         if fill is None:
-            return folder.state(len(events), len(res.events))
+            return folder
         seq = _insert(seq, fill)
+
+
+def hidden_forecasts(events: Sequence[Event]) -> set[int]:
+    """Positions of ``forecast_made`` events whose round is not over: shown without points.
+
+    A forecast belongs to the first round that ends after it (it is refused once its
+    round's first card is down), so it stays hidden until that round is complete,
+    entered by hand or abandoned. Voided forecasts count too: undoing a forecast must
+    not reveal the number it took back.
+    """
+    forecasts = [i for i, ev in enumerate(events) if isinstance(ev, ForecastMade)]
+    if not forecasts:
+        return set()
+    ends = sorted(r.ended for r in _folded(resolve(events)).rounds if r.ended is not None)
+    return {i for i in forecasts if not any(end > i for end in ends)}
 
 
 #: Rounds with this many tricks whose card was never seen (or fewer, but more than one)

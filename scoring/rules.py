@@ -16,10 +16,12 @@ from collections.abc import Sequence
 from typing import Final
 
 from scoring.cards import ALL_CARD_IDS, CARD_INDEX, NATURAL_ORDER, SUITS
-from scoring.events import CONTRACTS
+from scoring.events import CONTRACTS, ROUND_CONTRACTS
 
 OBENABE: Final = "obenabe"
 UNDENUFE: Final = "undenufe"
+SLALOM: Final = "slalom"
+MISERE: Final = "misere"
 
 #: Trump ranking, lowest first: Under > 9 > Ass > König > Ober > 10 > 8 > 7 > 6.
 TRUMP_ORDER: Final[tuple[str, ...]] = ("6", "7", "8", "10", "ober", "koenig", "ass", "9", "under")
@@ -52,8 +54,28 @@ def _check_contract(contract: str) -> None:
         raise UnknownContractError(f"unknown contract {contract!r}; expected one of {', '.join(CONTRACTS)}")
 
 
+def play_contract(contract: str, trick: int = 0) -> str:
+    """The contract a trick is played and counted in: itself for the six Schieber ones.
+
+    The Coiffeur rows Slalom and Misère have no card table of their own: Slalom plays
+    Obenabe and Undenufe trick by trick, Obenabe first (trick 0, 2, 4, ... Obenabe), so
+    both the winner and the card points change with the trick; Misère is played as
+    Obenabe (the team's aim is to take little, which the scoring turns round, not the play).
+    The functions that play a trick (:func:`trick_winner`, :func:`card_points`,
+    :func:`legal_cards`) take them through this; the contract tests
+    (:func:`is_trump_contract`, :func:`trump_suit`) know only the six.
+    """
+    if contract not in ROUND_CONTRACTS:
+        raise UnknownContractError(f"unknown contract {contract!r}; expected one of {', '.join(ROUND_CONTRACTS)}")
+    if contract == SLALOM:
+        return OBENABE if trick % 2 == 0 else UNDENUFE
+    if contract == MISERE:
+        return OBENABE
+    return contract
+
+
 def is_trump_contract(contract: str) -> bool:
-    """True for the four suit contracts, False for Obenabe and Undenufe."""
+    """True for the four suit contracts, False for Obenabe, Undenufe, Slalom and Misère."""
     _check_contract(contract)
     return contract in SUITS
 
@@ -108,16 +130,17 @@ _STRENGTH: Final = _build_strength()
 
 
 def _card_key(card_id: str, contract: str, table: dict[str, dict[str, int]]) -> int:
-    _check_contract(contract)
+    contract = play_contract(contract)
     try:
         return table[contract][card_id]
     except KeyError:
         raise ValueError(f"unknown card id {card_id!r}; expected canonical '<suit>-<rank>' such as 'rosen-10'") from None
 
 
-def card_points(card_id: str, contract: str) -> int:
-    """Counting value of one card under ``contract`` (152 over the whole deck in every contract)."""
-    return _card_key(card_id, contract, _POINTS)
+def card_points(card_id: str, contract: str, trick: int = 0) -> int:
+    """Counting value of one card under ``contract`` (152 over the whole deck in every
+    contract) in trick ``trick`` (0-based; only Slalom counts differently per trick)."""
+    return _card_key(card_id, play_contract(contract, trick), _POINTS)
 
 
 _SUIT_OF: Final[dict[str, str]] = {cid: _split(cid)[0] for cid in ALL_CARD_IDS}
@@ -144,18 +167,19 @@ def trump_beats(a: str, b: str, contract: str) -> bool:
     return _STRENGTH[contract][a] > _STRENGTH[contract][b]
 
 
-def trick_winner(cards: Sequence[str], contract: str, *, void: Sequence[bool] | None = None) -> int:
+def trick_winner(cards: Sequence[str], contract: str, *, void: Sequence[bool] | None = None, trick: int = 0) -> int:
     """Index (in play order, 0 = the lead) of the card that takes the trick.
 
     A trump beats every plain card; among trumps the trump order decides. Otherwise the
     highest card of the led suit wins (Undenufe: the lowest). ``void`` marks cards that
     lost their trick value (Speck Jass 2.8 penalties): they can never win, and if the lead
     itself is void the led suit is that of the first card that still counts. If every
-    card is void the lead keeps the trick (the table has to rule anyway).
+    card is void the lead keeps the trick (the table has to rule anyway). ``trick``: the
+    trick's index in the round (0-based), which Slalom plays alternately Obenabe and Undenufe.
     """
     if not cards:
         raise ValueError("trick_winner needs at least one card")
-    _check_contract(contract)
+    contract = play_contract(contract, trick)
     strength = _STRENGTH[contract]
     live = [i for i in range(len(cards)) if not (void and i < len(void) and void[i])]
     if not live:
@@ -194,11 +218,13 @@ def legal_cards(hand: Sequence[str], trick: Sequence[str], contract: str) -> lis
       trump in the trick), unless the hand holds only trumps (then any card).
     - Obenabe/Undenufe: follow suit if you can, else anything.
 
+    - Slalom and Misère: as Obenabe (no trump in any of their tricks).
+
     Order of the result: deck order (``scoring.cards.ALL_CARD_IDS``: Eicheln, Schilten,
     Rosen, Schellen, each 6 up to Ass), whatever order ``hand`` is in, so two callers
     with the same cards get the same list.
     """
-    _check_contract(contract)
+    contract = play_contract(contract)
     hand = sorted(hand, key=lambda c: CARD_INDEX.get(c, len(CARD_INDEX)))
     if not trick:
         return hand
@@ -260,6 +286,6 @@ def _check_seat(seat: int) -> None:
         raise ValueError(f"seat must be 0..3, got {seat!r}")
 
 
-def trick_points(cards: Sequence[str], contract: str, *, last: bool = False) -> int:
-    """Card points of a trick, plus the last-trick bonus if ``last``."""
-    return sum(card_points(c, contract) for c in cards) + (LAST_TRICK_BONUS if last else 0)
+def trick_points(cards: Sequence[str], contract: str, *, last: bool = False, trick: int = 0) -> int:
+    """Card points of trick ``trick`` (0-based), plus the last-trick bonus if ``last``."""
+    return sum(card_points(c, contract, trick) for c in cards) + (LAST_TRICK_BONUS if last else 0)

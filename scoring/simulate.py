@@ -13,8 +13,17 @@ from collections.abc import Callable
 from typing import Any
 
 from scoring.cards import ALL_CARD_IDS
-from scoring.events import CONTRACTS, CardPlayed, Event, GameConfigured, RoundStarted, StoeckCalled, TrickCollected
-from scoring.rules import card_suit, is_trump_contract, legal_cards, next_seat, trick_winner
+from scoring.events import (
+    CONTRACTS,
+    CardPlayed,
+    Event,
+    ForecastMade,
+    GameConfigured,
+    RoundStarted,
+    StoeckCalled,
+    TrickCollected,
+)
+from scoring.rules import card_suit, legal_cards, next_seat, play_contract, trick_winner, trump_suit
 
 
 def deal(rng: random.Random) -> list[list[str]]:
@@ -38,7 +47,7 @@ def play_round(
     remaining = [list(h) for h in hands]
     plays: list[tuple[int, str]] = []
     leader = forehand
-    for _ in range(9):
+    for n in range(9):
         trick: list[str] = []
         seats: list[int] = []
         seat = leader
@@ -52,7 +61,7 @@ def play_round(
             seats.append(seat)
             plays.append((seat, card))
             seat = next_seat(seat)
-        leader = seats[trick_winner(trick, contract)]
+        leader = seats[trick_winner(trick, contract, trick=n)]
     return plays
 
 
@@ -75,15 +84,20 @@ def round_events(
     stoeck: bool = True,
     collect: bool = True,
     bodentrumpf: str | None = None,
+    row: int | None = None,
+    forecasts: tuple[int, int, int, int] | None = None,
 ) -> list[Event]:
-    """Events of one random round: ``round_started``, Weis, cards, Stöck calls, collects."""
+    """Events of one random round: ``round_started`` (Coiffeur: with its ``row``), the
+    Differenzler ``forecasts``, Weis, cards, Stöck calls, collects."""
     from scoring.events import WeisDeclared
     from scoring.weis import find_weis
 
     hands, plays = random_round(rng, contract, forehand)
-    events: list[Event] = [RoundStarted(forehand=forehand, contract=contract, bodentrumpf=bodentrumpf)]
+    events: list[Event] = [RoundStarted(forehand=forehand, contract=contract, bodentrumpf=bodentrumpf, row=row)]
+    if forecasts is not None:
+        events += [ForecastMade(seat=seat, points=points) for seat, points in enumerate(forecasts)]
     played_by: dict[int, list[str]] = {s: [] for s in range(4)}
-    trump = contract if is_trump_contract(contract) else None
+    trump = trump_suit(play_contract(contract))
     trick: list[tuple[int, str]] = []
     for n, (seat, card) in enumerate(plays):
         second = (
@@ -107,7 +121,7 @@ def round_events(
         trick.append((seat, card))
         if len(trick) == 4:
             if collect:
-                winner = trick[trick_winner([c for _, c in trick], contract)][0]
+                winner = trick[trick_winner([c for _, c in trick], contract, trick=n // 4)][0]
                 events.append(TrickCollected(seat=winner))
             trick = []
     return events
@@ -133,6 +147,8 @@ def random_game_events(
     from scoring.game import fold
 
     events: list[Event] = [GameConfigured(variant=variant, **config)]
+    if variant in ("coiffeur", "differenzler"):
+        return events + _rounds_of(rng, events[0], weis=weis, stoeck=stoeck, collect=collect)  # type: ignore[arg-type]
     speck = variant == "speck"
     n_games = events[0].speck_games - events[0].prior_games if isinstance(events[0], GameConfigured) else 12
     forehand = rng.randrange(4)
@@ -146,5 +162,28 @@ def random_game_events(
             events += round_events(rng, rng.choice(contracts), forehand, weis=weis, stoeck=stoeck, collect=collect)
             if fold(events).game_over:
                 break
+        forehand = next_seat(forehand)
+    return events
+
+
+def _rounds_of(rng: random.Random, config: GameConfigured, *, weis: bool, stoeck: bool, collect: bool) -> list[Event]:
+    """Coiffeur: every row once per team, the declaring team taking a random open row;
+    Differenzler: its rounds, each with four random forecasts."""
+    forehand = rng.randrange(4)
+    events: list[Event] = []
+    if config.variant == "coiffeur":
+        open_rows = [list(range(len(config.rows))), list(range(len(config.rows)))]
+        while open_rows[0] or open_rows[1]:
+            team = forehand % 2
+            if not open_rows[team]:
+                forehand = next_seat(forehand)
+                continue
+            row = open_rows[team].pop(rng.randrange(len(open_rows[team])))
+            events += round_events(rng, config.rows[row][0], forehand, weis=weis, stoeck=stoeck, collect=collect, row=row)
+            forehand = next_seat(forehand)
+        return events
+    for _ in range(config.differenzler_rounds):
+        guess = (rng.randrange(158), rng.randrange(158), rng.randrange(158), rng.randrange(158))
+        events += round_events(rng, rng.choice(CONTRACTS), forehand, weis=weis, stoeck=stoeck, collect=collect, forecasts=guess)
         forehand = next_seat(forehand)
     return events
