@@ -40,6 +40,8 @@ from scoring.game import GameState, fold
 PAUSE_S: Final[float] = 20 * 60
 #: Variants played in two teams of two (partners sit opposite: seats 0+2 and 1+3).
 TEAM_VARIANTS: Final[frozenset[str]] = frozenset({"schieber", "coiffeur"})
+#: Variants played to a target, where the first team over half of it wins the Bergpreis.
+TARGET_VARIANTS: Final[frozenset[str]] = frozenset({"schieber"})
 
 
 def name_key(name: str) -> str:
@@ -66,7 +68,7 @@ def bergpreis(state: GameState) -> int | None:
     """The team that first got over half the target (Bergpreis), or None (not yet, a tie
     that no block separates, a game of each for themselves, or passed on paper)."""
     cfg = state.config
-    if cfg.variant not in TEAM_VARIANTS:
+    if cfg.variant not in TARGET_VARIANTS:
         return None
     half = _half(cfg.target, cfg.target_rule)
     prior = cfg.prior_totals or (0, 0)

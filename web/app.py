@@ -27,6 +27,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from scoring.events import (
     BLOCKS,
     CONTRACTS,
+    DEFAULT_COIFFEUR_ROWS,
     MULTIPLIER_TABLES,
     VARIANTS,
     EventError,
@@ -73,6 +74,9 @@ MAX_JSON_BYTES = 64 * 1024
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024 + 64 * 1024
 
 EDGES = ("bottom", "right", "top", "left")
+#: The variants this set-up starts (Speck Jass has its own, web.speck) and the settings of theirs it passes on.
+SETUP_VARIANTS = ("schieber", "coiffeur", "differenzler")
+SETUP_VARIANT_KEYS = ("coiffeur_rows", "coiffeur_match_bonus", "count_weis", "differenzler_rounds")
 END_ORDERS = (("weis", "stoeck", "tricks"), ("stoeck", "weis", "tricks"), ("tricks", "stoeck", "weis"))
 
 
@@ -170,7 +174,10 @@ def config_from_form(data: dict[str, Any]) -> tuple[GameConfigured, str]:
     # Seat 0 sits at ``edge``, the others follow counter-clockwise (as the set-up shows).
     seat_edges = [EDGES[(EDGES.index(edge) + seat) % 4] for seat in range(4)]
     raw: dict[str, Any] = {"type": "game_configured", "players": players, "seat_edges": seat_edges}
-    for key in ("variant", "target", "target_rule", "multipliers", "custom_multipliers", "end_order", "prior_totals"):
+    for key in (
+        "variant", "target", "target_rule", "multipliers", "custom_multipliers", "end_order", "prior_totals",
+        *SETUP_VARIANT_KEYS,
+    ):
         if data.get(key) is not None:
             raw[key] = data[key]
     for flag in ("weis_one_per_player", "weis_needs_trick", "weis_card_once"):
@@ -180,8 +187,8 @@ def config_from_form(data: dict[str, Any]) -> tuple[GameConfigured, str]:
         if not raw["target"].strip().isdigit():
             raise BadRequest("target must be a positive whole number of points")
         raw["target"] = int(raw["target"])
-    if raw.get("variant", "schieber") != "schieber":
-        raise BadRequest("only the Schieber can be set up here so far")
+    if raw.get("variant", "schieber") not in SETUP_VARIANTS:
+        raise BadRequest(f"this set-up starts {', '.join(SETUP_VARIANTS)}; Speck Jass has its own at /speck/setup")
     try:
         config = parse_event(raw)
     except EventError as exc:
@@ -363,6 +370,7 @@ def create_app(
             edges=EDGES,
             running=running_game(store),
             speck_url="/speck/setup" if "speck" in app.blueprints else None,
+            coiffeur_rows=DEFAULT_COIFFEUR_ROWS,
         )
 
     @app.get("/game/<int:game_id>")

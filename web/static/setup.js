@@ -19,7 +19,19 @@
       `${J.t("team")} A: ${n[0]} & ${n[2]} · ${J.t("team")} B: ${n[1]} & ${n[3]}`;
   };
   form.addEventListener("input", showTeams);
+  // Coiffeur and Differenzler have their own settings and no target; Weis counts by default in Coiffeur only.
+  let variantShown = "schieber";
+  const showVariant = () => {
+    const v = form.elements.variant.value;
+    document.getElementById("coiffeur-settings").hidden = v !== "coiffeur";
+    document.getElementById("differenzler-settings").hidden = v !== "differenzler";
+    document.getElementById("count-weis-box").hidden = v === "schieber";
+    document.getElementById("target-settings").hidden = v !== "schieber";
+    if (v !== variantShown) form.elements.count_weis.checked = v === "coiffeur";
+    variantShown = v;
+  };
   form.addEventListener("change", () => {
+    showVariant();
     form.elements.target_other.hidden = form.elements.target.value !== "other";
     document.getElementById("custom-mult").hidden = form.elements.multipliers.value !== "custom";
   });
@@ -65,9 +77,19 @@
       target_rule: f.target_exceeded.checked ? "exceeded" : "reached",
       new_pin: f.new_pin.value.trim(),
     };
+    if (body.variant === "coiffeur") {
+      body.coiffeur_rows = [...form.querySelectorAll(".cf-row")].map((i) => [i.dataset.contract, Number(i.value)]);
+      body.coiffeur_match_bonus = Number(f.coiffeur_match_bonus.value);
+    }
+    if (body.variant === "differenzler") body.differenzler_rounds = Number(f.differenzler_rounds.value);
+    if (body.variant !== "schieber") {
+      body.count_weis = f.count_weis.checked;
+      delete body.target;
+      delete body.target_rule;
+    }
     // A game continued from paper: the server checks the totals against the target.
     const prior = [f.prior_0.value.trim(), f.prior_1.value.trim()];
-    if (prior.some((p) => p !== "")) body.prior_totals = prior.map((p) => (p === "" ? 0 : Number(p)));
+    if (body.variant === "schieber" && prior.some((p) => p !== "")) body.prior_totals = prior.map((p) => (p === "" ? 0 : Number(p)));
     if (body.multipliers === "custom") {
       body.custom_multipliers = {};
       for (const c of ["eicheln", "schilten", "rosen", "schellen", "obenabe", "undenufe"]) {
