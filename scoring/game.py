@@ -532,7 +532,7 @@ class _Folder:
         cards = tuple(r.table)
         idx = trick_winner([c.card for c in cards], r.contract, void=[c.void for c in cards], trick=len(r.tricks))
         last = len(r.tricks) == 8
-        points = sum(card_points(c.card, r.contract, len(r.tricks)) for c in cards) + (LAST_TRICK_BONUS if last else 0)
+        points = sum(card_points(c.card, r.contract) for c in cards) + (LAST_TRICK_BONUS if last else 0)
         r.tricks.append(Trick(len(r.tricks), cards, cards[0].seat, cards[idx].seat, points, last))
 
     def trick_collected(self, pos: int, ev: TrickCollected) -> None:
@@ -580,7 +580,7 @@ class _Folder:
         leader = r.leader
         idx = trick_winner([c.card for c in cards], r.contract, void=[c.void for c in cards], trick=len(r.tricks))
         last = len(r.tricks) == 8
-        points = sum(card_points(c.card, r.contract, len(r.tricks)) for c in cards) + (LAST_TRICK_BONUS if last else 0)
+        points = sum(card_points(c.card, r.contract) for c in cards) + (LAST_TRICK_BONUS if last else 0)
         trick = Trick(len(r.tricks), cards, leader, cards[idx].seat, points, last, collected=True, unseen=ev.unseen)
         r.tricks.append(trick)
         r.stoeck.on_collect()

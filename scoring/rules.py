@@ -59,7 +59,7 @@ def play_contract(contract: str, trick: int = 0) -> str:
 
     The Coiffeur rows Slalom and Misère have no card table of their own: Slalom plays
     Obenabe and Undenufe trick by trick, Obenabe first (trick 0, 2, 4, ... Obenabe), so
-    both the winner and the card points change with the trick; Misère is played as
+    the winner changes with the trick (the cards count as in Obenabe, :func:`card_points`); Misère is played as
     Obenabe (the team's aim is to take little, which the scoring turns round, not the play).
     The functions that play a trick (:func:`trick_winner`, :func:`card_points`,
     :func:`legal_cards`) take them through this; the contract tests
@@ -137,10 +137,14 @@ def _card_key(card_id: str, contract: str, table: dict[str, dict[str, int]]) -> 
         raise ValueError(f"unknown card id {card_id!r}; expected canonical '<suit>-<rank>' such as 'rosen-10'") from None
 
 
-def card_points(card_id: str, contract: str, trick: int = 0) -> int:
-    """Counting value of one card under ``contract`` (152 over the whole deck in every
-    contract) in trick ``trick`` (0-based; only Slalom counts differently per trick)."""
-    return _card_key(card_id, play_contract(contract, trick), _POINTS)
+def card_points(card_id: str, contract: str) -> int:
+    """Counting value of one card under ``contract`` (152 over the whole deck in every contract).
+
+    Slalom counts every card as Obenabe does, whichever way its trick was played: counted
+    trick by trick in its own mode an Ass won in an Undenufe trick would be worth nothing
+    and the round would not add up to 157.
+    """
+    return _card_key(card_id, play_contract(contract), _POINTS)
 
 
 _SUIT_OF: Final[dict[str, str]] = {cid: _split(cid)[0] for cid in ALL_CARD_IDS}
@@ -286,6 +290,6 @@ def _check_seat(seat: int) -> None:
         raise ValueError(f"seat must be 0..3, got {seat!r}")
 
 
-def trick_points(cards: Sequence[str], contract: str, *, last: bool = False, trick: int = 0) -> int:
-    """Card points of trick ``trick`` (0-based), plus the last-trick bonus if ``last``."""
-    return sum(card_points(c, contract, trick) for c in cards) + (LAST_TRICK_BONUS if last else 0)
+def trick_points(cards: Sequence[str], contract: str, *, last: bool = False) -> int:
+    """Card points of a trick, plus the last-trick bonus if ``last``."""
+    return sum(card_points(c, contract) for c in cards) + (LAST_TRICK_BONUS if last else 0)

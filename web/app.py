@@ -24,6 +24,7 @@ import segno
 from flask import Flask, Response, abort, g, jsonify, make_response, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+from scoring.differenzler import hidden_positions, redact
 from scoring.events import (
     BLOCKS,
     CONTRACTS,
@@ -44,6 +45,7 @@ from web.history import players_of
 from web.hosts import HostCheck
 from web.i18n import LANGUAGES, STRINGS, pick_language
 from web.live import Hub, TooManyClients
+from web.rounds import register_rounds
 from web.speck import register_speck
 from web.stats import game_meta, register_stats, words
 from web.store import EventStore
@@ -61,6 +63,7 @@ WRITABLE = frozenset(
         "card_corrected",
         "event_voided",
         "misplay_ruled",
+        "round_entered",
     }
 )
 
@@ -250,6 +253,7 @@ def create_app(
         status=(lambda: camera_status(status())) if status is not None else None,  # type: ignore[misc]
     )
     write_lock = threading.Lock()
+    app.extensions["jasscam_write_lock"] = write_lock  # web.rounds writes under the same lock
     RuleError = _rule_error()
     app.extensions["jasscam_hub"] = hub
     app.extensions["jasscam_store"] = store
@@ -480,7 +484,9 @@ def create_app(
     @app.get("/api/games/<int:game_id>/export.json")
     def export_json(game_id: int) -> Response:
         events = known_game(game_id)
-        body = {"game": game_id, **game_meta(store, game_id), "events": [event_to_dict(e) for e in events], "state": fold_state(events)}
+        hidden = hidden_positions(events)  # a forecast stays secret in the export too until its round ends
+        rows = [redact(event_to_dict(e)) if i in hidden else event_to_dict(e) for i, e in enumerate(events)]
+        body = {"game": game_id, **game_meta(store, game_id), "events": rows, "state": fold_state(events)}
         response = make_response(json.dumps(body, ensure_ascii=False, indent=1))
         response.mimetype = "application/json"
         response.headers["Content-Disposition"] = f'attachment; filename="jass-{game_id}.json"'
@@ -546,6 +552,8 @@ def create_app(
         authorize()
         data = _json_body()
         kind = data.get("type")
+        if kind == "forecast_made":
+            raise BadRequest("a forecast is made with POST /api/games/<id>/forecast, so only its phone is shown it back")
         if kind not in WRITABLE:
             raise BadRequest(
                 f"type must be one of {', '.join(sorted(WRITABLE))}; a new game is set up with POST /api/games"
@@ -593,6 +601,7 @@ def create_app(
         abort(404)
 
     register_stats(app)  # statistics, known players and the history exports
+    register_rounds(app)  # Coiffeur rows, Differenzler forecasts, rounds entered by hand
     register_speck(app)  # Speck Jass tournament screens at /speck
     register_enroll(app)  # deck enrolment and the active deck's card pictures at /enroll
     return app

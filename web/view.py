@@ -45,14 +45,19 @@ def event_rows(events: list[Event], by_hand: list[bool | None] | None = None) ->
     ``by_hand``: per position whether a phone wrote it (the store's record); missing or
     None entries are guessed from the event type.
     """
+    from scoring.differenzler import hidden_positions, redact
     from scoring.game import voided_positions
 
     voided = voided_positions(events)
+    try:
+        hidden = hidden_positions(events)
+    except Exception:  # a game the engine rejects: hide every forecast rather than show one
+        hidden = {i for i, e in enumerate(events) if e.type == "forecast_made"}
     marks = by_hand or []
     rows = [
         {
             "pos": i,
-            **event_to_dict(e),
+            **(redact(event_to_dict(e)) if i in hidden else event_to_dict(e)),
             "voided": i in voided,
             "by_hand": marks[i] if i < len(marks) and marks[i] is not None else _written_by_hand(e),
         }

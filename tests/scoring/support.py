@@ -61,7 +61,7 @@ def round_events(
     events: list[Event] = [RoundStarted(forehand=forehand, contract=contract, **start)]  # type: ignore[arg-type]
     laid: dict[int, list[str]] = {s: [] for s in range(4)}
     trick: list[tuple[int, str]] = []
-    for seat, card in plays:
+    for n, (seat, card) in enumerate(plays):
         events.append(CardPlayed(seat=seat, card=card))
         if not laid[seat]:
             for wseat, cards in weis:
@@ -74,7 +74,7 @@ def round_events(
         trick.append((seat, card))
         if len(trick) == 4:
             if collect:
-                events.append(TrickCollected(seat=trick[trick_winner([c for _, c in trick], contract)][0]))
+                events.append(TrickCollected(seat=trick[trick_winner([c for _, c in trick], contract, trick=n // 4)][0]))
             trick = []
     return events
 
