@@ -46,7 +46,8 @@ class Row:
 @dataclass(frozen=True)
 class Tafel:
     """The Coiffeur grid. ``open``: per team the row indexes still to play; ``difference``:
-    team 1 minus team 2; ``leader``: the team ahead (None when level)."""
+    team 1 minus team 2; ``leader``: the team ahead (None when level); ``playing``: the
+    (row, team) of the round under way, still open until it is complete."""
 
     rows: tuple[Row, ...]
     open: tuple[tuple[int, ...], tuple[int, ...]]
@@ -54,6 +55,7 @@ class Tafel:
     difference: int
     leader: int | None
     complete: bool
+    playing: tuple[int, int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -72,6 +74,7 @@ class Tafel:
             "difference": self.difference,
             "leader": self.leader,
             "complete": self.complete,
+            "playing": None if self.playing is None else {"row": self.playing[0], "team": self.playing[1]},
         }
 
 
@@ -99,6 +102,8 @@ def tafel(state: GameState) -> Tafel:
         sum(c.written for (_r, team), c in cells.items() if team == 1),
     )
     diff = totals[0] - totals[1]
+    r = state.round
+    playing = (r.row, r.declarer % 2) if r is not None and r.row is not None and not r.complete and not r.abandoned else None
     return Tafel(
         rows,
         (open_rows[0], open_rows[1]),
@@ -106,6 +111,7 @@ def tafel(state: GameState) -> Tafel:
         diff,
         None if diff == 0 else (0 if diff > 0 else 1),
         not open_rows[0] and not open_rows[1],
+        playing,
     )
 
 

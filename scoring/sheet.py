@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from scoring.coiffeur import tafel
+from scoring.differenzler import sheet as differenzler_sheet
+from scoring.events import INDIVIDUAL_VARIANTS
 from scoring.game import SPECK_GAME_POINTS, GameState
 
 CONTRACT_LABEL = {
@@ -20,6 +23,8 @@ CONTRACT_LABEL = {
     "schellen": "Schellen",
     "obenabe": "Obenabe",
     "undenufe": "Undenufe",
+    "slalom": "Slalom",
+    "misere": "Misère",
 }
 BLOCK_LABEL = {"weis": "Weis", "stoeck": "Stöck", "tricks": "Stiche"}
 
@@ -42,8 +47,15 @@ def sheet_dict(state: GameState) -> dict[str, Any]:
         "game_over": None,
     }
     for row in state.sheet:
-        entry: dict[str, Any] = {"round": row.round + 1, "contract": row.contract, "multiplier": row.multiplier}
-        if cfg.variant == "speck":
+        entry: dict[str, Any] = {
+            "round": row.round + 1, "contract": row.contract, "multiplier": row.multiplier, "by_hand": row.by_hand
+        }
+        if row.row is not None:
+            entry["row"] = row.row
+        if cfg.variant == "differenzler":
+            entry["forecasts"] = list(row.forecasts or ())
+            entry["penalties"] = list(row.penalties or ())
+        if cfg.variant in INDIVIDUAL_VARIANTS:
             entry["points"] = list(row.player_points)
             entry["sum"] = sum(row.player_points)
             entry["totals"] = list(row.player_totals)
@@ -65,6 +77,10 @@ def sheet_dict(state: GameState) -> dict[str, Any]:
         }
     else:
         out["totals"] = [b.to_dict() for b in state.totals]
+    if cfg.variant == "coiffeur":
+        out["coiffeur"] = tafel(state).to_dict()
+    elif cfg.variant == "differenzler":
+        out["differenzler"] = differenzler_sheet(state).to_dict()
     if state.game_over is not None:
         over = state.game_over
         out["game_over"] = {
@@ -80,7 +96,8 @@ def sheet_dict(state: GameState) -> dict[str, Any]:
 
 def format_sheet(state: GameState) -> str:
     """A readable Jasstafel (German labels) for the terminal."""
-    return _speck_text(state) if state.config.variant == "speck" else _schieber_text(state)
+    text = {"speck": _speck_text, "coiffeur": _coiffeur_text, "differenzler": _differenzler_text}
+    return text.get(state.config.variant, _schieber_text)(state)
 
 
 def _schieber_text(state: GameState) -> str:
@@ -103,7 +120,10 @@ def _schieber_text(state: GameState) -> str:
             b = row.written[team]
             cells.append(f"{b.weis:>5}{b.stoeck:>6}{b.tricks:>7}{row.totals[team].total:>7}")
         match = f"Team {row.match_team + 1}" if row.match_team is not None else ""
-        lines.append(f"{row.round + 1:<6}{CONTRACT_LABEL[row.contract]:<10}{row.multiplier:>2} │ {cells[0]} │ {cells[1]} │ {match}")
+        lines.append(
+            f"{row.round + 1:<6}{CONTRACT_LABEL[row.contract]:<10}{row.multiplier:>2} │ {cells[0]} │ {cells[1]} │ {match}"
+            + _by_hand(row.by_hand)
+        )
     lines.append("─" * len(head))
     tot = state.totals
     lines.append(
@@ -137,6 +157,7 @@ def _speck_text(state: GameState) -> str:
             f"{cfg.prior_games + n + 1:<6}{CONTRACT_LABEL[row.contract]:<10}"
             + "".join(f"{v:>11}" for v in row.player_points)
             + f"{s:>8}{mark}"
+            + _by_hand(row.by_hand)
         )
     lines.append("─" * len(head))
     total = sum(state.player_totals)
@@ -144,6 +165,58 @@ def _speck_text(state: GameState) -> str:
     expect = games * SPECK_GAME_POINTS
     lines.append(f"{'Total':<16}" + "".join(f"{v:>11}" for v in state.player_totals) + f"{total:>8}")
     lines.append(f"Kontrolle: {games} Spiele × 157 = {expect} ({'stimmt' if total == expect else 'FEHLER'})")
+    if state.game_over is not None:
+        over = state.game_over
+        lines.append("Rangliste: " + ", ".join(f"{p}. {cfg.players[s]}" for p, s in zip(over.places, over.ranking, strict=True)))
+    return "\n".join(lines + _flag_lines(state)) + "\n"
+
+
+def _by_hand(by_hand: bool) -> str:
+    return "  (von Hand)" if by_hand else ""
+
+
+def _coiffeur_text(state: GameState) -> str:
+    p = state.config.players
+    grid = tafel(state)
+    lines = [
+        f"Coiffeur · {len(grid.rows)} Zeilen",
+        f"Team 1: {p[0]} & {p[2]}    Team 2: {p[1]} & {p[3]}",
+        "",
+        f"{'Zeile':<10}{'×':>3} │ {'Team 1':>18} │ {'Team 2':>18}",
+    ]
+    lines.append("─" * len(lines[-1]))
+    for row in grid.rows:
+        cells = []
+        for cell in row.cells:
+            if cell is None:
+                cells.append(f"{'offen':>18}")
+            else:
+                note = (" M" if cell.match else "") + (" H" if cell.by_hand else "")
+                cells.append(f"{f'{cell.taken} → {cell.written}{note}':>18}")
+        lines.append(f"{row.label:<10}{row.factor:>3} │ {cells[0]} │ {cells[1]}")
+    lines.append("─" * len(lines[3]))
+    lines.append(f"{'Total':<13} │ {grid.totals[0]:>18} │ {grid.totals[1]:>18}")
+    lines.append(f"Differenz: {abs(grid.difference)}" + (f" für Team {grid.leader + 1}" if grid.leader is not None else ""))
+    lines.append("M = Match, H = von Hand eingetragen")
+    if state.game_over is not None:
+        lines.append(f"Spielende: {state.game_over.reason}")
+    return "\n".join(lines + _flag_lines(state)) + "\n"
+
+
+def _differenzler_text(state: GameState) -> str:
+    cfg = state.config
+    table = differenzler_sheet(state)
+    names = [n[:10] for n in cfg.players]
+    head = f"{'Runde':<6}{'Trumpf':<10}" + "".join(f"{n:>16}" for n in names)
+    lines = [f"Differenzler · {cfg.differenzler_rounds} Runden · Prognose/Punkte/Differenz", "", head, "─" * len(head)]
+    for line in table.rounds:
+        cells = "".join(
+            f"{f'{f if f is not None else 0}/{pts}/{pen}':>16}"
+            for f, pts, pen in zip(line.forecasts, line.points, line.penalties, strict=True)
+        )
+        lines.append(f"{line.round + 1:<6}{CONTRACT_LABEL[line.contract]:<10}{cells}" + _by_hand(line.by_hand))
+    lines.append("─" * len(head))
+    lines.append(f"{'Strafpunkte':<16}" + "".join(f"{v:>16}" for v in table.penalty_totals))
     if state.game_over is not None:
         over = state.game_over
         lines.append("Rangliste: " + ", ".join(f"{p}. {cfg.players[s]}" for p, s in zip(over.places, over.ranking, strict=True)))
