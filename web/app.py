@@ -424,6 +424,7 @@ def create_app(
                 state = fold_state(store.events(int(row["id"])))
                 row["totals"] = state.get("totals")
                 row["player_totals"] = state.get("player_totals")
+                row["penalties"] = (state.get("differenzler") or {}).get("penalty_totals")
                 row["game_over"] = state.get("game_over")
                 row["rounds"] = len(state.get("sheet", []))
             except Exception as exc:  # one unreadable game must not hide the others

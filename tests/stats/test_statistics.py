@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from scoring.events import Event, EventVoided, GameConfigured
+from scoring.events import Event, EventVoided, ForecastMade, GameConfigured, RoundEntered
 from scoring.game import fold
 from scoring.simulate import random_game_events
 from scoring.statistics import bergpreis, known_players, name_key, play_seconds, summarize, table_statistics
@@ -125,3 +125,60 @@ def test_known_players_come_latest_game_first_each_once() -> None:
     names = known_players(configs, anonymous=lambda n: n.startswith("Spieler"))
     assert names[:3] == ["beat", "Eva", "Fritz"]
     assert sorted(names[3:]) == ["Anna", "Claudia", "Dario"]
+
+
+# -- worked examples with rounds entered by hand (docs/rules.md «Statistics») -----------------
+
+
+def entered(config: GameConfigured, *rounds: RoundEntered) -> list[Event]:
+    return [config, *rounds]
+
+
+def test_a_match_is_made_by_one_team_and_received_by_the_other() -> None:
+    events = entered(GameConfigured(players=PLAYERS), RoundEntered(contract="rosen", forehand=0, team=0, points=157, match=True))
+    stats = table_statistics([summarize(1, events)])
+    by_name = {p.names[0]: p for p in stats.players}
+    assert (by_name["Anna"].matches_made, by_name["Claudia"].matches_made, by_name["Beat"].matches_made) == (1, 1, 0)
+    assert (by_name["Beat"].matches_received, by_name["Dario"].matches_received, by_name["Anna"].matches_received) == (1, 1, 0)
+    pairs = {p.names: p for p in stats.pairs}
+    assert pairs[("Anna", "Claudia")].matches_made == 1 and pairs[("Beat", "Dario")].matches_received == 1
+    # Rosen ×1, announced by Anna (forehand): team A's 257 are its points for Rosen; B announced nothing
+    assert by_name["Anna"].points == {"rosen": [257]} and by_name["Beat"].points == {}
+
+
+def test_the_bergpreis_goes_to_the_first_team_over_half_even_if_the_other_wins_the_game() -> None:
+    events = entered(
+        GameConfigured(players=PLAYERS, target=1000),
+        RoundEntered(contract="eicheln", forehand=0, team=0, points=100),  # ×1: A 100, B 57
+        RoundEntered(contract="schellen", forehand=1, team=1, points=157, match=True),  # ×2: B 57 + 514 = 571, over 500
+        RoundEntered(contract="undenufe", forehand=2, team=0, points=157, match=True),  # ×4: A 100 + 1028 wins
+    )
+    summary = summarize(1, events)
+    assert summary.bergpreis == 1 and summary.winners == (0,) and summary.finished
+    stats = table_statistics([summary])
+    by_name = {p.names[0]: p for p in stats.players}
+    assert (by_name["Beat"].bergpreise, by_name["Beat"].wins, by_name["Anna"].bergpreise, by_name["Anna"].wins) == (1, 0, 0, 1)
+
+
+def test_a_coiffeur_and_a_differenzler_game_count_their_own_winners_and_no_bergpreis() -> None:
+    rows = (("rosen", 1), ("obenabe", 2))
+    coiffeur = entered(
+        GameConfigured(players=PLAYERS, variant="coiffeur", coiffeur_rows=rows),
+        RoundEntered(contract="rosen", row=0, forehand=0, team=0, points=100),
+        RoundEntered(contract="rosen", row=0, forehand=1, team=1, points=157, match=True),
+        RoundEntered(contract="obenabe", row=1, forehand=2, team=0, points=90),
+        RoundEntered(contract="obenabe", row=1, forehand=3, team=1, points=80),
+    )
+    c = summarize(1, coiffeur)
+    assert c.finished and c.bergpreis is None and c.sides == ((0, 2), (1, 3))
+    assert c.winners == ((0,) if c.totals[0] > c.totals[1] else (1,))
+    assert c.seats[1].matches_made == 1 and c.seats[0].matches_received == 1
+    differenzler = [
+        GameConfigured(players=PLAYERS, variant="differenzler", differenzler_rounds=1),
+        ForecastMade(seat=0, points=50), ForecastMade(seat=1, points=10),
+        ForecastMade(seat=2, points=40), ForecastMade(seat=3, points=40),
+        RoundEntered(contract="rosen", forehand=0, player_points=(50, 30, 40, 37)),  # penalties 0, 20, 0, 3
+    ]
+    d = summarize(2, differenzler)
+    assert d.finished and d.sides == ((0,), (1,), (2,), (3,)) and d.winners == (0, 2)  # both at 0 share the first place
+    assert d.seats[1].points == {"rosen": [30]}

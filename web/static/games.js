@@ -4,14 +4,19 @@
   const list = document.getElementById("games-list");
   const el = J.el, t = J.t;
 
+  const variantOf = (g) => (g.config && g.config.variant) || "schieber";
+  // Speck Jass and the Differenzler are every player for themselves; Schieber and Coiffeur have two teams of two
+  const individual = (g) => ["speck", "differenzler"].includes(variantOf(g));
+
   function players(g) {
     const p = (g.config && g.config.players) || [];
-    // Speck Jass is every player for themselves; the Schieber has two teams of two
-    return g.config && g.config.variant === "speck" ? p.join(", ") : `${p[0] || ""} & ${p[2] || ""} – ${p[1] || ""} & ${p[3] || ""}`;
+    return individual(g) ? p.join(", ") : `${p[0] || ""} & ${p[2] || ""} – ${p[1] || ""} & ${p[3] || ""}`;
   }
 
   function score(g) {
-    if (g.config && g.config.variant === "speck") return el("span", { class: "score-line", text: (g.player_totals || []).join(" · ") });
+    // the Differenzler counts penalties (lowest wins), Speck points per player
+    if (variantOf(g) === "differenzler") return el("span", { class: "score-line", title: t("df_penalty"), text: (g.penalties || []).join(" · ") });
+    if (individual(g)) return el("span", { class: "score-line", text: (g.player_totals || []).join(" · ") });
     const tot = g.totals ? g.totals.map((b) => b.total) : ["–", "–"];
     return el("span", { class: "score-line" }, el("b", { class: "a", text: tot[0] }), " : ", el("b", { class: "b", text: tot[1] }));
   }
@@ -19,7 +24,7 @@
   function statusText(g) {
     if (g.status === "finished") {
       const w = g.game_over && g.game_over.winner;
-      return g.config && g.config.variant === "speck" ? t("finished") : `${t("finished")} · ${t("winner")}: ${t("team")} ${w === null || w === undefined ? "–" : "AB"[w]}`;
+      return individual(g) ? t("finished") : `${t("finished")} · ${t("winner")}: ${t("team")} ${w === null || w === undefined ? "–" : "AB"[w]}`;
     }
     return t(g.status);  // "running" or "abandoned"
   }
@@ -58,7 +63,7 @@
       el("a", { href: g.config && g.config.variant === "speck" ? `/speck/${g.id}` : `/game/${g.id}` },
         el("span", {}, el("strong", { text: `#${g.id} ` }), players(g), el("br"),
           el("small", { class: "muted" }, `${g.created.replace("T", " ").slice(0, 16)} · `,
-            el("span", { class: `status ${g.status}`, text: statusText(g) }), g.rounds ? ` · ${g.rounds} ${t("round_n")}` : "")),
+            el("span", { class: `status ${g.status}`, text: statusText(g) }), variantOf(g) !== "schieber" ? ` · ${t(variantOf(g))}` : "", g.rounds ? ` · ${g.rounds} ${t("round_n")}` : "")),
         score(g)),
       el("button", { type: "button", class: "danger icon delete", title: t("delete"), "aria-label": t("delete"), onclick: () => remove(g) }, "✕"))));
   }
