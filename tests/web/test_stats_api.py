@@ -98,3 +98,20 @@ def test_a_name_that_looks_like_markup_stays_text_in_charts_and_figures(client: 
     assert client.get("/api/stats/nothing.svg").status_code == 404
     assert client.get("/api/stats?player=" + "y" * 61).status_code == 400
     assert client.get("/api/stats?variant=poker").status_code == 400
+
+
+def test_every_language_has_every_word_the_new_screens_use() -> None:
+    import re
+    from pathlib import Path
+
+    from web.i18n import LANGUAGES
+    from web.table_i18n import TABLE_STRINGS
+    from web.stats import words
+
+    for code in LANGUAGES:
+        assert set(TABLE_STRINGS[code]) == set(TABLE_STRINGS["de"]), code
+        assert all(v.strip() for v in TABLE_STRINGS[code].values()), code
+    static = Path(__file__).parents[2] / "web" / "static"
+    used = {k for name in ("stats.js", "variants.js", "games.js", "setup.js") for k in re.findall(r'\bt\("(\w+)"\)', (static / name).read_text())}
+    for code in LANGUAGES:
+        assert used <= set(words(code)), (code, sorted(used - set(words(code))))
