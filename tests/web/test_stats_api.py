@@ -105,8 +105,8 @@ def test_every_language_has_every_word_the_new_screens_use() -> None:
     from pathlib import Path
 
     from web.i18n import LANGUAGES
-    from web.table_i18n import TABLE_STRINGS
     from web.stats import words
+    from web.table_i18n import TABLE_STRINGS
 
     for code in LANGUAGES:
         assert set(TABLE_STRINGS[code]) == set(TABLE_STRINGS["de"]), code
