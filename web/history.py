@@ -19,6 +19,7 @@ from scoring.events import GameConfigured, parse_event
 from scoring.statistics import GameSummary, known_players, name_key, summarize
 from web.i18n import STRINGS
 from web.store import EventStore
+from web.view import spreadsheet_text
 
 #: The names a seat has when nobody typed one: the engine's default and the set-up's
 #: placeholder in each language («Spieler 3»). They are nobody in particular.
@@ -115,12 +116,12 @@ def history_csv(summaries: Iterable[GameSummary]) -> str:
     writer.writerow(HISTORY_COLUMNS)
     for s in summaries:
         data = s.to_dict()
-        sides = [" & ".join(side) for side in data["sides"]]
+        sides = [spreadsheet_text(" & ".join(side)) for side in data["sides"]]
         status = "finished" if s.finished else "abandoned" if s.abandoned else "running"
         writer.writerow([
-            s.game, s.created or "", s.variant, status, ", ".join(s.players),
+            s.game, s.created or "", s.variant, status, spreadsheet_text(", ".join(s.players)),
             *(sides + [""] * 4)[:4], *(list(s.totals) + [""] * 4)[:4],
-            " / ".join(" & ".join(w) for w in data["winners"]), s.rounds, round(s.seconds / 60),
-            " & ".join(data["bergpreis"] or []),
+            spreadsheet_text(" / ".join(" & ".join(w) for w in data["winners"])), s.rounds, round(s.seconds / 60),
+            spreadsheet_text(" & ".join(data["bergpreis"] or [])),
         ])
     return out.getvalue()

@@ -8,6 +8,7 @@ from typing import Final
 
 TABLE_STRINGS: Final[dict[str, dict[str, str]]] = {
     "de": {
+        "cf_playing": "wird gespielt",
         "none": "keiner",
         "slalom": "Slalom",
         "misere": "Misère",
@@ -77,6 +78,7 @@ TABLE_STRINGS: Final[dict[str, dict[str, str]]] = {
         "differenzler": "Differenzler",
     },
     "fr": {
+        "cf_playing": "en cours",
         "none": "aucun",
         "slalom": "Slalom",
         "misere": "Misère",
@@ -146,6 +148,7 @@ TABLE_STRINGS: Final[dict[str, dict[str, str]]] = {
         "differenzler": "Differenzler",
     },
     "en": {
+        "cf_playing": "being played",
         "none": "none",
         "slalom": "Slalom",
         "misere": "Misère",

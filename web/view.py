@@ -129,6 +129,12 @@ def game_view(
 SHEET_COLUMNS = ["round", "contract", "multiplier", "match_team"] + [
     f"team{team}_{part}" for team in ("A", "B") for part in ("weis", "stoeck", "tricks", "round", "total")
 ]
+def spreadsheet_text(text: str) -> str:
+    """A name as a CSV cell a spreadsheet shows as text: a leading ``= + - @`` (or tab,
+    return) would make it a formula (CSV injection), so such a cell starts with ``'``."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 #: Appended to every line, so each line of a file that was passed on still says which game it is.
 META_COLUMNS = ["game", "date", "variant", "teamA_players", "teamB_players"]
 
@@ -149,7 +155,7 @@ def sheet_csv(state: dict[str, Any], meta: dict[str, Any] | None = None) -> str:
     tail = [
         (meta or {}).get("game", ""), (meta or {}).get("date") or "",
         (meta or {}).get("variant") or state.get("config", {}).get("variant", "schieber"),
-        f"{players[0]} & {players[2]}", f"{players[1]} & {players[3]}",
+        spreadsheet_text(f"{players[0]} & {players[2]}"), spreadsheet_text(f"{players[1]} & {players[3]}"),
     ]
     writer.writerow(SHEET_COLUMNS + META_COLUMNS)
     prior = state.get("config", {}).get("prior_totals")

@@ -96,6 +96,11 @@ def test_a_name_that_looks_like_markup_stays_text_in_charts_and_figures(client: 
         assert b"<script>alert" not in r.data
     assert "&lt;script&gt;" in client.get("/api/stats/players.svg").data.decode()
     assert client.get("/api/stats/nothing.svg").status_code == 404
+    played(store, 2, players=("=HYPERLINK(1)", "Beat", "Claudia", "Dario"))
+    history = list(csv.DictReader(io.StringIO(client.get("/api/history.csv").data.decode())))
+    assert history[-1]["side1"] == "'=HYPERLINK(1) & Claudia"  # a spreadsheet shows it as text, never runs it
+    sheet = list(csv.DictReader(io.StringIO(client.get(f"/api/games/{history[-1]['game']}/export.csv").data.decode())))
+    assert {r["teamA_players"] for r in sheet} == {"'=HYPERLINK(1) & Claudia"}
     assert client.get("/api/stats?player=" + "y" * 61).status_code == 400
     assert client.get("/api/stats?variant=poker").status_code == 400
 

@@ -51,6 +51,7 @@ def test_coiffeur_from_setup_the_team_taps_its_row_and_the_tafel_shows_open_rows
     phone.wait_for_selector("body[data-count='2']")
     start = store.events(game)[1]
     assert isinstance(start, RoundStarted) and (start.row, start.contract, start.schoben, start.declarer) == (2, "rosen", True, 2)
+    assert phone.locator("#cf-grid tr[data-row='2'] td.playing[data-team='0']").count() == 1  # the row being played
     # the camera is off this round: the table enters it by hand, 100 points to team A, a Weis of 20 and Stöck
     phone.click("#enter-round")
     phone.click("#pick-row button[data-value='2']")

@@ -44,6 +44,8 @@
       el("td", { class: "mult", text: `×${row.factor}` }),
       ...[0, 1].map((team) => {
         const c = row.cells[team];
+        const now = tf.playing && tf.playing.row === row.index && tf.playing.team === team;
+        if (now) return el("td", { class: `${"ab"[team]} open playing`, "data-team": team, text: `▶ ${t("cf_playing")}` });
         if (!c) return el("td", { class: `${"ab"[team]} open`, "data-team": team, text: t("cf_open") });
         return el("td", { class: `${"ab"[team]} played`, "data-team": team, title: `${c.taken} × ${row.factor}` },
           String(c.written), c.match ? el("span", { class: "badge", text: t("match") }) : null,
@@ -230,10 +232,24 @@
         const inputs = [0, 1, 2, 3].map((seat) => number(`hand-p${seat}`, "0"));
         parts.push(el("h2", { text: t("df_points") }), ...inputs.map((inp, seat) => el("label", { class: "field inline" }, el("span", { text: api.name(seat) }), inp)),
           el("p", { class: "muted small", text: t("hand_sum157") }));
+        // with Weis and Stöck counted (a setting): each player's Weis by value, and who had Stöck
+        const weisOf = s.config.count_weis ? [0, 1, 2, 3].map((seat) => number(`hand-w${seat}`, "0")) : null;
+        const stoeckSeat = s.config.count_weis ? api.choice("hand-stoeck", [["", t("none")], ...api.seatOptions()], "", "g3") : null;
+        if (weisOf) {
+          parts.push(el("h2", { text: t("weis") }), ...weisOf.map((inp, seat) => el("label", { class: "field inline" }, el("span", { text: api.name(seat) }), inp)),
+            el("h2", { text: t("stoeck") }), stoeckSeat.node);
+        }
         collect = () => {
           const pts = inputs.map((i) => i.value.trim());
           if (!pts.every((p) => /^[0-9]+$/.test(p))) return t("hand_points_q");
-          return { player_points: pts.map(Number) };
+          const entry = { player_points: pts.map(Number) };
+          if (weisOf) {
+            const w = weisOf.map((i) => i.value.trim() || "0");
+            if (!w.every((v) => /^[0-9]+$/.test(v))) return `${t("weis")}?`;
+            if (w.some((v) => v !== "0")) entry.weis = w.map(Number);
+            if (stoeckSeat.get() !== "") entry.stoeck = Number(stoeckSeat.get());
+          }
+          return entry;
         };
       } else {
         const team = api.choice("hand-team", [[0, `A · ${api.teamNames(0)}`], [1, `B · ${api.teamNames(1)}`]], declarerTeam, "g2");
