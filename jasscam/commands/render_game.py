@@ -11,10 +11,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from scoring.events import ROUND_CONTRACTS, VARIANTS
+
 NAME = "render-game"
 HELP = "render a simulated Jass game as a recording folder (video + metadata + ground-truth events)"
 
-CONTRACTS = ("eicheln", "schilten", "rosen", "schellen", "obenabe", "undenufe")
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -30,11 +31,14 @@ def _size(text: str) -> tuple[int, int]:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, required=True, help="seed of the game and of its look")
     parser.add_argument("--out", type=Path, required=True, help="recording folder to create (must be new or empty)")
-    parser.add_argument("--contract", choices=CONTRACTS, help="contract of every round (default: random per round)")
+    parser.add_argument(
+        "--contract", choices=ROUND_CONTRACTS,
+        help="contract of every round (default: random per round; slalom and misere are Coiffeur rows)",
+    )
     parser.add_argument("--deck", default="swiss-xvii", help="card art (default swiss-xvii; paris is held out)")
     parser.add_argument("--style", choices=("clean", "hard"), default="clean", help="camera and light quality")
     parser.add_argument("--rounds", type=int, default=1, help="rounds to play (Speck: games) (default 1)")
-    parser.add_argument("--variant", choices=("schieber", "speck"), default="schieber")
+    parser.add_argument("--variant", choices=VARIANTS, default="schieber")
     parser.add_argument("--fps", type=float, default=10.0, help="frames per second (default 10)")
     parser.add_argument(
         "--size", type=_size, default=None,

@@ -25,6 +25,7 @@ import numpy as np
 
 from scoring.events import (
     CONTRACTS,
+    ROUND_CONTRACTS,
     CardPlayed,
     Event,
     GameConfigured,
@@ -47,7 +48,7 @@ from vision.synth.textures import fine_noise, surface
 #: How a trick is laid (``make_table``).
 LAYOUTS = ("near-centre", "apart")
 
-VARIANTS = ("schieber", "speck")
+VARIANTS = ("schieber", "speck", "coiffeur", "differenzler")
 
 
 # ---------------------------------------------------------------- the game itself
@@ -63,15 +64,31 @@ def simulate_game(
         raise ValueError(f"rounds must be at least 1, got {rounds}")
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
-    if contract is not None and contract not in CONTRACTS:
-        raise ValueError(f"contract must be one of {', '.join(CONTRACTS)}, got {contract!r}")
+    allowed = ROUND_CONTRACTS if variant == "coiffeur" else CONTRACTS
+    if contract is not None and contract not in allowed:
+        raise ValueError(f"contract must be one of {', '.join(allowed)}, got {contract!r}")
     rng = random.Random(seed)
     if variant == "speck":
         return simulate.random_game_events(rng, variant="speck", speck_games=rounds)
-    events: list[Event] = [GameConfigured(variant="schieber")]
+    config = GameConfigured(variant=variant, differenzler_rounds=rounds if variant == "differenzler" else 12)
+    events: list[Event] = [config]
     forehand = rng.randrange(4)
+    played: set[tuple[int, int]] = set()  # Coiffeur: (team, row) already played
     for _ in range(rounds):
-        events += simulate.round_events(rng, contract or rng.choice(CONTRACTS), forehand)
+        if variant == "coiffeur":
+            # The declaring team takes the row of ``contract``, else a random row still open.
+            team = forehand % 2
+            rows = [i for i, (c, _f) in enumerate(config.rows) if (team, i) not in played and contract in (None, c)]
+            if not rows:
+                raise ValueError(f"team {team + 1} has no open Coiffeur row{' for ' + contract if contract else ''} left")
+            row = rng.choice(rows)
+            played.add((team, row))
+            events += simulate.round_events(rng, config.rows[row][0], forehand, row=row)
+        elif variant == "differenzler":
+            guess = (rng.randrange(158), rng.randrange(158), rng.randrange(158), rng.randrange(158))
+            events += simulate.round_events(rng, contract or rng.choice(CONTRACTS), forehand, weis=False, stoeck=False, forecasts=guess)
+        else:
+            events += simulate.round_events(rng, contract or rng.choice(CONTRACTS), forehand)
         forehand = next_seat(forehand)
     return events
 

@@ -20,7 +20,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from scoring.cards import CARD_INDEX
-from scoring.rules import card_suit, trump_suit
+from scoring.rules import card_suit, play_contract, trump_suit
 
 #: Vote weight left to a card the player has shown not to hold.
 SHOWN_VOID_WEIGHT = 0.3
@@ -90,7 +90,7 @@ def cards_not_held(lead: str, played: str, contract: str) -> set[str]:
     """
     lead_suit = card_suit(lead)
     suit = card_suit(played)
-    trump = trump_suit(contract)
+    trump = trump_suit(play_contract(contract))  # Slalom and Misère: no trump
     if suit == lead_suit or (trump is not None and suit == trump):
         return set()
     out = {c for c in CARD_INDEX if card_suit(c) == lead_suit}

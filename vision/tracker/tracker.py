@@ -508,7 +508,7 @@ class TrickTracker:
         cards = _in_turn([(laid.seat, laid.card) for laid in self._trick], self._leader)
         if len({seat for seat, _ in cards}) < 4 or cards[0][0] != self._leader:
             return None, set()
-        return cards[trick_winner([c for _, c in cards], self._contract)][0], set()
+        return cards[trick_winner([c for _, c in cards], self._contract, trick=len(self._done))][0], set()
 
     def _decide(self, track: Track, t: float, *, forced: bool) -> list[TrackerEvent]:
         """Count ``track`` as played if it is ready (``forced``: decide now, whatever the read)."""
@@ -1025,10 +1025,10 @@ class TrickTracker:
         assert self._contract is not None
         self._not_held = {s: set() for s in range(4)}
         leader: int | None = self._forehand
-        for trick in self._done:
+        for n, trick in enumerate(self._done):
             cards = _in_turn(trick, leader)
             self._note_follows(cards)
-            leader = cards[trick_winner([c for _, c in cards], self._contract)][0] if len(cards) == 4 else None
+            leader = cards[trick_winner([c for _, c in cards], self._contract, trick=n)][0] if len(cards) == 4 else None
         open_trick = [(laid.seat, laid.card) for laid in self._trick]
         if leader is not None:
             open_trick = _in_turn(open_trick, leader) if any(seat == leader for seat, _ in open_trick) else []
