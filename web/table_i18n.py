@@ -8,6 +8,7 @@ from typing import Final
 
 TABLE_STRINGS: Final[dict[str, dict[str, str]]] = {
     "de": {
+        "df_played": "gespielt",
         "cf_playing": "wird gespielt",
         "none": "keiner",
         "slalom": "Slalom",
@@ -78,6 +79,7 @@ TABLE_STRINGS: Final[dict[str, dict[str, str]]] = {
         "differenzler": "Differenzler",
     },
     "fr": {
+        "df_played": "jouées",
         "cf_playing": "en cours",
         "none": "aucun",
         "slalom": "Slalom",
@@ -148,6 +150,7 @@ TABLE_STRINGS: Final[dict[str, dict[str, str]]] = {
         "differenzler": "Differenzler",
     },
     "en": {
+        "df_played": "played",
         "cf_playing": "being played",
         "none": "none",
         "slalom": "Slalom",

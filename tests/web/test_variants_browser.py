@@ -139,6 +139,7 @@ def test_a_schieber_round_entered_by_hand_in_a_few_taps_is_marked_on_the_tafel(p
     assert phone.input_value("#hand-points") == "157" and phone.text_content("#hand-other") == "Match: 257"
     phone.click("#dlg-ok")
     phone.wait_for_selector("body[data-count='2']")
+    assert phone.is_visible("#by-hand") and not phone.is_visible("#trick-no")  # no «Stich 1/9» for a round without tricks
     phone.click("button[data-tab='tafel']")
     row = phone.locator("#tafel tr[data-round='0']")
     assert "von Hand eingegeben" in (row.text_content() or "")

@@ -31,6 +31,10 @@
     if (variant === "coiffeur") coiffeur(view, s, api);
     if (variant === "differenzler") differenzler(view, s, api);
     handEntryButton(view, s, api, variant);
+    // a round entered by hand has no tricks to count: say so instead of «Stich 1/9»
+    const r = s.round;
+    const trickNo = $("trick-no");
+    if (r && r.by_hand && trickNo) trickNo.replaceWith(el("span", { class: "badge hand", id: "by-hand", text: `✍ ${t("by_hand_mark")}` }));
   };
 
   // ------------------------------------------------------------------ Coiffeur
@@ -119,7 +123,7 @@
         el("thead", {}, el("tr", {}, el("th", { class: "l", text: t("player") }), el("th", { text: t("df_forecast") }),
           el("th", { text: t("df_points") }), el("th", { text: t("df_penalty") }))),
         el("tbody", {}, rowsOf)),
-      el("p", { class: "muted small", id: "df-given", text: `${t("df_given")}: ${given.filter(Boolean).length}/4 · ${t("round")} ${df.rounds.length + (running ? 1 : 0)}/${df.rounds_planned}` }),
+      el("p", { class: "muted small", id: "df-given", text: `${t("df_given")}: ${given.filter(Boolean).length}/4 · ${t("df_played")} ${df.rounds.length}/${df.rounds_planned}` }),
       canForecast ? el("button", { type: "button", class: "primary big wide", id: "df-forecast-btn", onclick: () => forecastDialog(s, api) }, t("df_make")) : null);
     // the sheet of the rounds played: forecasts shown only now that each round is over
     const sheet = panel("df-sheet", "tafel");
