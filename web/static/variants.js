@@ -173,7 +173,8 @@
     const max = s.config.count_weis ? 1000 : 157;
     const out = await api.dialog(t("df_make"), (body) => {
       const who = api.choice("df-seat", api.seatOptions(), remembered === null ? null : Number(remembered), "g2");
-      const points = el("input", { id: "df-points", type: "password", inputmode: "numeric", autocomplete: "off", pattern: "[0-9]*", class: "short" });
+      // shown as dots to anyone looking over the shoulder, yet no password the browser offers to save
+      const points = el("input", { id: "df-points", type: "text", inputmode: "numeric", autocomplete: "off", pattern: "[0-9]*", class: "short secret" });
       body.replaceChildren(el("h2", { text: t("df_who") }), who.node,
         el("label", { class: "field" }, el("span", { text: `${t("df_forecast")} (0–${max})` }), points),
         el("p", { class: "muted small", text: t("df_secret") }));
