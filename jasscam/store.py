@@ -508,6 +508,14 @@ class EventStore:
             ).fetchall()
             return [None if v is None else bool(v) for (v,) in rows]
 
+    def times(self, game_id: int) -> list[float]:
+        """Per position: when the event was stored (unix seconds); the statistics' time played."""
+        with self._lock:
+            self._check_open()
+            self._load(game_id)
+            rows = self._db.execute("SELECT stored FROM events WHERE game_id = ? ORDER BY position", (game_id,)).fetchall()
+            return [float(v) for (v,) in rows]
+
     def abandoned(self, game_id: int) -> str | None:
         """When the table ended the game unfinished (ISO 8601, UTC), or None."""
         with self._lock:
@@ -537,6 +545,27 @@ class EventStore:
                         "config": event_to_dict(events[0]) if events else None,
                         "events": len(events),
                         "finished": self._finished(events),
+                        "abandoned": None if abandoned is None else _iso(abandoned),
+                    }
+                )
+            return out
+
+    def catalog(self) -> list[dict[str, Any]]:
+        """What ``games`` says without folding a game: ``id``, ``created``, ``config``,
+        ``events``, ``abandoned``; oldest first. The statistics fold each game themselves
+        and only when it changed, so a list of many games stays quick."""
+        with self._lock:
+            self._check_open()
+            out = []
+            rows = self._db.execute("SELECT id, created, abandoned FROM games ORDER BY id").fetchall()
+            for game_id, created, abandoned in rows:
+                events = self._load(int(game_id))
+                out.append(
+                    {
+                        "id": int(game_id),
+                        "created": _iso(created),
+                        "config": event_to_dict(events[0]) if events else None,
+                        "events": len(events),
                         "abandoned": None if abandoned is None else _iso(abandoned),
                     }
                 )

@@ -28,7 +28,9 @@ from scoring.differenzler import hidden_positions, redact
 from scoring.events import (
     BLOCKS,
     CONTRACTS,
+    DEFAULT_COIFFEUR_ROWS,
     MULTIPLIER_TABLES,
+    VARIANTS,
     EventError,
     GameConfigured,
     event_to_dict,
@@ -38,11 +40,14 @@ from web.auth import COOKIE, SESSION_MAX_AGE_S, PinGuard, authorize, check_pin, 
 from web.enroll import register_enroll
 from web.errors import ApiError, error_response
 from web.games import end_running, game_status, running_game
+from web.history import matches as history_matches
+from web.history import players_of
 from web.hosts import HostCheck
 from web.i18n import LANGUAGES, STRINGS, pick_language
 from web.live import Hub, TooManyClients
 from web.rounds import register_rounds
 from web.speck import register_speck
+from web.stats import game_meta, register_stats, words
 from web.store import EventStore
 from web.trickshot import FrameAt, Seen, annotate, card_namer, jpeg
 from web.view import fold_state, game_view, sheet_csv
@@ -72,6 +77,9 @@ MAX_JSON_BYTES = 64 * 1024
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024 + 64 * 1024
 
 EDGES = ("bottom", "right", "top", "left")
+#: The variants this set-up starts (Speck Jass has its own, web.speck) and the settings of theirs it passes on.
+SETUP_VARIANTS = ("schieber", "coiffeur", "differenzler")
+SETUP_VARIANT_KEYS = ("coiffeur_rows", "coiffeur_match_bonus", "count_weis", "differenzler_rounds")
 END_ORDERS = (("weis", "stoeck", "tricks"), ("stoeck", "weis", "tricks"), ("tricks", "stoeck", "weis"))
 
 
@@ -169,7 +177,10 @@ def config_from_form(data: dict[str, Any]) -> tuple[GameConfigured, str]:
     # Seat 0 sits at ``edge``, the others follow counter-clockwise (as the set-up shows).
     seat_edges = [EDGES[(EDGES.index(edge) + seat) % 4] for seat in range(4)]
     raw: dict[str, Any] = {"type": "game_configured", "players": players, "seat_edges": seat_edges}
-    for key in ("variant", "target", "target_rule", "multipliers", "custom_multipliers", "end_order", "prior_totals"):
+    for key in (
+        "variant", "target", "target_rule", "multipliers", "custom_multipliers", "end_order", "prior_totals",
+        *SETUP_VARIANT_KEYS,
+    ):
         if data.get(key) is not None:
             raw[key] = data[key]
     for flag in ("weis_one_per_player", "weis_needs_trick", "weis_card_once"):
@@ -179,8 +190,8 @@ def config_from_form(data: dict[str, Any]) -> tuple[GameConfigured, str]:
         if not raw["target"].strip().isdigit():
             raise BadRequest("target must be a positive whole number of points")
         raw["target"] = int(raw["target"])
-    if raw.get("variant", "schieber") != "schieber":
-        raise BadRequest("only the Schieber can be set up here so far")
+    if raw.get("variant", "schieber") not in SETUP_VARIANTS:
+        raise BadRequest(f"this set-up starts {', '.join(SETUP_VARIANTS)}; Speck Jass has its own at /speck/setup")
     try:
         config = parse_event(raw)
     except EventError as exc:
@@ -258,8 +269,8 @@ def create_app(
         return render_template(
             template,
             lang=code,
-            t=STRINGS[code],
-            strings_json=json.dumps(STRINGS[code], ensure_ascii=False),
+            t=words(code),
+            strings_json=json.dumps(words(code), ensure_ascii=False),
             languages=[(c, STRINGS[c]["lang_name"]) for c in LANGUAGES],
             **context,
         )
@@ -363,6 +374,7 @@ def create_app(
             edges=EDGES,
             running=running_game(store),
             speck_url="/speck/setup" if "speck" in app.blueprints else None,
+            coiffeur_rows=DEFAULT_COIFFEUR_ROWS,
         )
 
     @app.get("/game/<int:game_id>")
@@ -382,7 +394,7 @@ def create_app(
 
     @app.get("/games")
     def games_page() -> str:
-        return page("games.html")
+        return page("games.html", variants=VARIANTS)
 
     @app.get("/lang/<code>")
     def set_language(code: str) -> Response:
@@ -399,20 +411,26 @@ def create_app(
 
     @app.get("/api/games")
     def api_games() -> Response:
+        """Every game, oldest first; ``?player=`` and ``?variant=`` keep the games with that player, of that variant."""
         out = []
-        for summary in store.games():
+        player, variant = request.args.get("player"), request.args.get("variant")
+        rows = store.games()
+        for summary in rows:
+            if not history_matches(summary.get("config"), player, variant):
+                continue
             row = dict(summary)
             row["status"] = game_status(row)
             try:
                 state = fold_state(store.events(int(row["id"])))
                 row["totals"] = state.get("totals")
                 row["player_totals"] = state.get("player_totals")
+                row["penalties"] = (state.get("differenzler") or {}).get("penalty_totals")
                 row["game_over"] = state.get("game_over")
                 row["rounds"] = len(state.get("sheet", []))
             except Exception as exc:  # one unreadable game must not hide the others
                 row["error"] = str(exc)
             out.append(row)
-        return jsonify(games=out, current=store.current_game())
+        return jsonify(games=out, current=store.current_game(), players=players_of(rows))
 
     @app.get("/api/games/<int:game_id>")
     def api_game(game_id: int) -> Response:
@@ -469,7 +487,7 @@ def create_app(
         events = known_game(game_id)
         hidden = hidden_positions(events)  # a forecast stays secret in the export too until its round ends
         rows = [redact(event_to_dict(e)) if i in hidden else event_to_dict(e) for i, e in enumerate(events)]
-        body = {"game": game_id, "events": rows, "state": fold_state(events)}
+        body = {"game": game_id, **game_meta(store, game_id), "events": rows, "state": fold_state(events)}
         response = make_response(json.dumps(body, ensure_ascii=False, indent=1))
         response.mimetype = "application/json"
         response.headers["Content-Disposition"] = f'attachment; filename="jass-{game_id}.json"'
@@ -477,7 +495,7 @@ def create_app(
 
     @app.get("/api/games/<int:game_id>/export.csv")
     def export_csv(game_id: int) -> Response:
-        response = make_response(sheet_csv(fold_state(known_game(game_id))))
+        response = make_response(sheet_csv(fold_state(known_game(game_id)), {"game": game_id, **game_meta(store, game_id)}))
         response.mimetype = "text/csv"
         response.headers["Content-Disposition"] = f'attachment; filename="jass-{game_id}.csv"'
         return response
@@ -583,6 +601,7 @@ def create_app(
     def favicon() -> Response:
         abort(404)
 
+    register_stats(app)  # statistics, known players and the history exports
     register_rounds(app)  # Coiffeur rows, Differenzler forecasts, rounds entered by hand
     register_speck(app)  # Speck Jass tournament screens at /speck
     register_enroll(app)  # deck enrolment and the active deck's card pictures at /enroll

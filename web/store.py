@@ -27,8 +27,16 @@ class EventStore(Protocol):
         """One summary dict per game (``id``, ``created``, ``config``, ``events``, ``finished``, ``abandoned``)."""
         ...
 
+    def catalog(self) -> list[dict[str, Any]]:
+        """``games`` without ``finished`` (no game is folded): ``id``, ``created``, ``config``, ``events``, ``abandoned``."""
+        ...
+
     def by_hand(self, game_id: int) -> list[bool | None]:
         """Per position: True if a phone wrote the event, False the camera, None if unknown."""
+        ...
+
+    def times(self, game_id: int) -> list[float]:
+        """Per position: when the event was stored (unix seconds)."""
         ...
 
     def abandoned(self, game_id: int) -> str | None:

@@ -129,30 +129,47 @@ def game_view(
 SHEET_COLUMNS = ["round", "contract", "multiplier", "match_team"] + [
     f"team{team}_{part}" for team in ("A", "B") for part in ("weis", "stoeck", "tricks", "round", "total")
 ]
+def spreadsheet_text(text: str) -> str:
+    """A name as a CSV cell a spreadsheet shows as text: a leading ``= + - @`` (or tab,
+    return) would make it a formula (CSV injection), so such a cell starts with ``'``."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def sheet_csv(state: dict[str, Any]) -> str:
+#: Appended to every line, so each line of a file that was passed on still says which game it is.
+META_COLUMNS = ["game", "date", "variant", "teamA_players", "teamB_players"]
+
+
+def sheet_csv(state: dict[str, Any], meta: dict[str, Any] | None = None) -> str:
     """The Jasstafel as CSV: one line per written round, both teams' blocks side by side.
 
     ``round`` is 1-based as on a paper Jasstafel; ``match_team`` is A, B or empty. A game
     continued from paper starts with a line ``prior`` carrying the teams' totals. A last
-    line ``winner`` names the winning team and the block that decided.
+    line ``winner`` names the winning team and the block that decided. ``meta`` (game,
+    date, variant, players: ``web.stats.game_meta``) fills the columns ``META_COLUMNS``
+    on every line.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(SHEET_COLUMNS)
+    players = list((meta or {}).get("players") or state.get("config", {}).get("players") or [])
+    players += [""] * (4 - len(players))
+    tail = [
+        (meta or {}).get("game", ""), (meta or {}).get("date") or "",
+        (meta or {}).get("variant") or state.get("config", {}).get("variant", "schieber"),
+        spreadsheet_text(f"{players[0]} & {players[2]}"), spreadsheet_text(f"{players[1]} & {players[3]}"),
+    ]
+    writer.writerow(SHEET_COLUMNS + META_COLUMNS)
     prior = state.get("config", {}).get("prior_totals")
     if prior:
-        writer.writerow(["prior", "", "", ""] + [v for team in (0, 1) for v in ("", "", "", "", prior[team])])
+        writer.writerow(["prior", "", "", ""] + [v for team in (0, 1) for v in ("", "", "", "", prior[team])] + tail)
     for row in state.get("sheet", []):
         match = row.get("match_team")
         line: list[Any] = [row["round"] + 1, row["contract"], row["multiplier"], "" if match is None else "AB"[match]]
         for team in (0, 1):
             written, total = row["written"][team], row["totals"][team]
             line += [written["weis"], written["stoeck"], written["tricks"], written["total"], total["total"]]
-        writer.writerow(line)
+        writer.writerow(line + tail)
     over = state.get("game_over")
     if over:
         winner = "" if over.get("winner") is None else "AB"[over["winner"]]
-        writer.writerow(["winner", winner, over.get("deciding_block") or "", ""] + [""] * 10)
+        writer.writerow(["winner", winner, over.get("deciding_block") or "", ""] + [""] * 10 + tail)
     return out.getvalue()

@@ -78,7 +78,7 @@
   const contractLabel = (c) => (SUITS.includes(c) ? J.suitName(c) : t(c));
   function contractIcon(c) {
     if (SUITS.includes(c)) return el("img", { class: "icon-card", src: `/enroll/cards/${c}-ass.png`, alt: "", width: 22 });
-    return el("span", { class: "icon-arrow", text: c === "obenabe" ? "⬆" : "⬇" });
+    return el("span", { class: "icon-arrow", text: { obenabe: "⬆", undenufe: "⬇", slalom: "⇅", misere: "∅" }[c] || "?" });
   }
   const writes = () => view.events.filter((r) => !r.voided);
 
@@ -107,6 +107,7 @@
     renderChart(s);
     renderBoard(s);
     renderEvents();
+    if (J.variantRender) J.variantRender(view, api);  // Coiffeur, Differenzler, a round by hand (variants.js)
   }
 
   function renderBanner(s) {
@@ -309,7 +310,8 @@
       return el("tr", { class: deciding ? "decide" : "", "data-round": row.round },
         el("td", { class: "l", text: row.round + 1 }),
         el("td", { class: "l nowrap", title: contractLabel(row.contract) }, contractIcon(row.contract), ` ×${row.multiplier}`,
-          row.match_team !== null ? el("span", { class: "badge", text: `${t("match")} ${"AB"[row.match_team]}` }) : null),
+          row.match_team !== null ? el("span", { class: "badge", text: `${t("match")} ${"AB"[row.match_team]}` }) : null,
+          row.by_hand ? el("span", { class: "badge hand", title: t("by_hand_mark"), text: "✍ " + t("by_hand_mark") }) : null),
         ...[0, 1].flatMap((team) => blocks(row.written[team], team, row.totals[team].total)));
     });
     // A game continued from paper: the carried-over totals are the first row.
@@ -437,6 +439,10 @@
       case "card_corrected": return `${t("ev_card_corrected")} #${row.ref} → ${J.cardName(row.card)}${row.seat !== undefined ? " (" + name(row.seat) + ")" : ""}`;
       case "event_voided": return `${t("ev_event_voided")} #${row.ref}`;
       case "misplay_ruled": return `${t("ev_misplay_ruled")} #${row.ref}: ${row.ruling}`;
+      case "round_entered": return `${t("ev_round_entered")}: ${contractLabel(row.contract)}${row.player_points ? " · " + row.player_points.join(" / ")
+        : row.team !== undefined ? ` · ${t("team")} ${"AB"[row.team]} ${row.points}${row.match ? " " + t("match") : ""}` : ""}`;
+      // a forecast's points stay hidden (the server leaves them out) until its round is over
+      case "forecast_made": return `${t("ev_forecast_made")}: ${name(row.seat)}${row.points === undefined ? " 🔒" : " " + row.points}`;
       default: return row.type;
     }
   }
@@ -693,6 +699,13 @@
     });
     if (ev) await send(ev);
   }
+
+  // What variants.js draws with: the same writes, dialogs and names as this page.
+  const api = {
+    st, cfg, name, teamNames, contractIcon, contractLabel, dialog, choice, seatOptions, send,
+    count: () => view.count,
+    post: (path, body) => J.write(`/api/games/${GAME}${path}`, body, { "X-Expect-Count": String(view.count) }),
+  };
 
   // ---------------------------------------------------------------- tabs
   // A tablet shows the felt and the Tafel side by side (the Tafel tab is then not needed).
