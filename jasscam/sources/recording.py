@@ -146,7 +146,7 @@ def resume_time(events: Sequence[Event]) -> float:
     the round before would be new to the tracker). With no round in progress it is the
     latest time (0 for a new game).
     """
-    latest = max((float(e.t) for e in events if getattr(e, "t", None) is not None), default=0.0)
+    latest = max((float(e.t) for e in events if e.t is not None), default=0.0)
     try:
         state = fold(events)
     except (RuleError, EventError):
