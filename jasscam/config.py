@@ -154,7 +154,8 @@ FIELDS: Final[dict[str, dict[str, Field]]] = {
             str,
             "",
             "Host names phones may use in the dashboard's URL besides its IP addresses, `localhost` and "
-            "this machine's name (and `<name>.local`), comma-separated; any other name is refused "
+            "this machine's name (and `<name>.local`, `<name>.home.arpa`, `<name>.internal`), comma-separated, "
+            "e.g. the router's `jasscam.fritz.box`; any other name is refused "
             "(DNS rebinding, see «Shared Wi-Fi: threat model» above).",
         ),
     },

@@ -12,7 +12,8 @@ Why it can never hurt the game:
 - Any write error (disk full, a file that may not grow, an unwritable directory) stops
   the recording with one logged warning; the game and the event store go on.
 - It stops *before* the disk is full: below ``min_free_mb`` free it stops, leaving
-  room for the event store (which lives on the same card), and the whole recordings
+  room for the event store (which lives on the same card); it stops as well once the
+  store says the disk is full (``EventStore.disk_full``), and the whole recordings
   folder is kept within ``max_total_mb`` by deleting the oldest finished recordings.
 - Video is MJPG in AVI, because a file cut off by a power loss is still readable up to
   its last frame (an MP4 without its closing index is not).
@@ -279,6 +280,14 @@ class Recorder:
             raise RecorderStopped(f"{video} stopped growing: the disk refuses more data")
 
     def _check_free_space(self) -> None:
+        if self.store.disk_full:
+            # The store's own view counts, not only ours: on a small card (or with a low
+            # min_free_mb) the disk can fill before our check trips, and then every byte
+            # the video takes is one the score's reserve no longer has.
+            raise RecorderStopped(
+                f"the disk holding the event store {self.store.path} is full (the score goes on in its reserve); "
+                "recording stopped to leave the room to the game"
+            )
         try:
             free = shutil.disk_usage(self.directory).free
         except OSError as exc:

@@ -280,6 +280,27 @@ class _Round:
         return seat
 
 
+    def in_turn(self, seat: int) -> bool:
+        """May ``seat`` lay the trick's next card without playing out of turn?
+
+        The seat the play has come round to (``expected_seat``), or the seat whose turn
+        it was from the trick's leader, which an early card left where it was (Speck
+        2.8.6: «Eine zu früh gespielte Karte muss liegen bleiben»; 2.8.3: «Der Spieler,
+        welcher an der Reihe gewesen wäre, muss ausspielen»). Without the second, the
+        card of the player whose turn it was, laid after a card laid too early, would be
+        flagged too; without the first, each card of a table playing on round from a
+        wrong lead would be.
+        """
+        expected = self.expected_seat()
+        if expected is None or seat == expected:
+            return True
+        trick = self.open_trick
+        if not trick or (self.tricks and self.tricks[-1].unseen is not None and len(self.tricks[-1].cards) < 4):
+            return False  # a lead, or the leader is not known: only the seat the play came round to
+        seen = {p.seat for p in trick}
+        return seat == next(s for s in turn_order(self.leader) if s not in seen)
+
+
 #: Where a card goes back into the event list (position of a seen card, after it), the
 #: position it carries, and the card.
 Fill = tuple[tuple[int, bool], int, CardPlayed]
@@ -455,7 +476,7 @@ class _Folder:
         if any(p.seat == ev.seat for p in r.table):
             raise RuleError(f"seat {ev.seat} already laid a card in this trick", pos)
         expected = r.expected_seat()
-        if expected is not None and ev.seat != expected:
+        if expected is not None and not r.in_turn(ev.seat):
             leading = not r.table
             lead = "ausgespielt" if leading else "gespielt"
             rule = self.variant.rule_of("out_of_turn", leading)

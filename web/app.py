@@ -311,11 +311,7 @@ def create_app(
     @app.before_request
     def limits() -> None:
         if not hosts.host_allowed(request.host):
-            raise BadRequest(
-                f"this appliance does not answer to the host name {request.host!r}; open it by its address "
-                "(or add the name to dashboard.allowed_hosts)",
-                421,
-            )
+            raise BadRequest(hosts.refusal(request.host), 421)
         if not hosts.write_allowed(
             request.method, request.host, request.scheme, request.headers.get("Origin"), request.headers.get("Sec-Fetch-Site")
         ):

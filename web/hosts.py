@@ -8,7 +8,15 @@ appliance is known by are served:
 - IP literals (v4 or v6): a rebinding page cannot make the browser send one for its
   own domain, so any address the appliance is reached at is fine;
 - ``localhost``, this machine's host name and ``<name>.local`` (mDNS), the host of
-  ``public_url`` and any names configured in ``dashboard.allowed_hosts``.
+  ``public_url`` and any names configured in ``dashboard.allowed_hosts``;
+- this machine's name under the suffixes no one can own on the internet
+  (``PRIVATE_SUFFIXES``: ``home.arpa``, RFC 8375, and ``internal``, reserved by ICANN for
+  private networks). A router's own suffix (``fritz.box``, ``lan``, ``home``) is not
+  taken on trust: ``box`` is a public top-level domain where a stranger registered
+  ``fritz.box`` in 2024, and the others may be delegated one day; whoever owns such a
+  name in public DNS could rebind it for phones that ask a public resolver (a VPN,
+  "private DNS"). Those names must be listed in ``dashboard.allowed_hosts``, and the
+  refusal says exactly which value to add (``refusal``).
 
 Writes (anything but GET/HEAD/OPTIONS) that carry an ``Origin`` must come from the
 same origin as the request, and ``Sec-Fetch-Site: cross-site`` is refused, so another
@@ -24,6 +32,8 @@ from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: Name suffixes reserved for private networks, never delegated in public DNS.
+PRIVATE_SUFFIXES = ("home.arpa", "internal")
 
 
 def host_name(host: str) -> str:
@@ -51,7 +61,9 @@ class HostCheck:
         names = {"localhost"}
         hostname = socket.gethostname().lower()
         if hostname:
-            names |= {hostname, f"{hostname}.local", hostname.split(".", 1)[0]}
+            short = hostname.split(".", 1)[0]
+            names |= {hostname, f"{hostname}.local", short}
+            names |= {f"{short}.{suffix}" for suffix in PRIVATE_SUFFIXES}
         if public_url:
             public = urlsplit(public_url).hostname
             if public:
@@ -64,6 +76,16 @@ class HostCheck:
             return False
         name = host_name(host)
         return is_ip_literal(name) or name in self.names or name.endswith(".localhost")
+
+    def refusal(self, host: str) -> str:
+        """What a phone refused for ``host`` reads: why, and the exact setting that lets the name in."""
+        name = host_name(host)
+        return (
+            f"this appliance does not answer to the host name {name!r}: names other than its own are refused "
+            f"(DNS rebinding). Open it by its address, or, if {name!r} is the name your router gives it, add it "
+            f'to the set-up file (jasscam.toml) under [dashboard] as allowed_hosts = "{name}" '
+            "(several names comma-separated) and restart the appliance"
+        )
 
     def write_allowed(self, method: str, host: str, scheme: str, origin: str | None, fetch_site: str | None) -> bool:
         """False for a write from another site: a foreign ``Origin`` or ``Sec-Fetch-Site: cross-site``."""

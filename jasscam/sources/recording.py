@@ -6,22 +6,24 @@ checked when the source opens, so a corrupt or truncated recording gives one cle
 error naming the file instead of a silently short game, and so do events out of time
 order (``check_event_order``).
 
-Resume: after a crash the appliance starts the source where the store's current game
-stood (``resume_time``, set as ``start_at``), so the tracker does not read the tricks
-already stored into the resumed game again; a recording shorter than that is refused.
+Resume: after a crash the appliance starts the source where the trick in progress in the
+store's current game began (``resume_time``, set as ``start_at``), so the tracker does
+not read the tricks already stored into the resumed game again, yet sees every card of
+the trick on the table laid; a recording shorter than that is refused.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
 
 from jasscam.sources.base import EndOfStream, Frame, FrameSource, SourceUnavailable, fit_width
+from scoring.events import Event, EventError, RoundStarted, TrickCollected
+from scoring.game import RuleError, fold, resolve
 from vision.recording import Recording, RecordingError
 
 
@@ -123,10 +125,41 @@ def check_event_order(recording: Recording) -> None:
             latest = (event.t, line)
 
 
-def resume_time(events: list[Any]) -> float:
-    """Where in its recording a game stood: the latest time of its events (0 for a new game).
+#: How far before the collection of the last trick a resumed recording starts: cards of
+#: that trick still lying there are then first seen before it was collected, so the
+#: tracker knows them as old cards (``TrickTracker._may_be_old_card``) and not as new ones.
+RESUME_BEFORE_COLLECTED_S = 0.5
+
+
+def resume_time(events: Sequence[Event]) -> float:
+    """Where in its recording a game's camera should go on: the start of the trick in progress.
 
     Camera events carry the time of the recording's frame that decided them, entries on
-    the phones the video time at which they arrived.
+    the phones the video time at which they arrived. Why not the latest event: the
+    tracker holds a card back while another laid almost together with it may be the one
+    whose turn it is, and it seats cards by the order they are laid. Resumed at the last
+    event, a card laid but not yet reported when the appliance died would lie there from
+    the first frame, never "laid", and cards of the trick seen all at once have no order.
+    Replayed from the trick's start, the tracker sees its cards laid again one by one;
+    those the store already has are dropped as duplicates (``jasscam.tracking``).
+    A round's first trick starts at its ``round_started``, never earlier (the cards of
+    the round before would be new to the tracker). With no round in progress it is the
+    latest time (0 for a new game).
     """
-    return max((float(e.t) for e in events if getattr(e, "t", None) is not None), default=0.0)
+    latest = max((float(e.t) for e in events if e.t is not None), default=0.0)
+    try:
+        state = fold(events)
+    except (RuleError, EventError):
+        return latest
+    if state.game_over is not None or state.round is None or state.round.complete:
+        return latest
+    resolved = [ev for _, ev in resolve(events).events]
+    for i in range(len(resolved) - 1, -1, -1):
+        event = resolved[i]
+        if isinstance(event, (TrickCollected, RoundStarted)):
+            before = [float(e.t) for e in resolved[: i + 1] if e.t is not None]
+            start = float(event.t) if event.t is not None else max(before, default=0.0)
+            if isinstance(event, TrickCollected):
+                start -= RESUME_BEFORE_COLLECTED_S
+            return max(0.0, min(start, latest))
+    return latest

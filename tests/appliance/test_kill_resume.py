@@ -13,17 +13,22 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from jasscam.appliance import Appliance
+from jasscam.config import validate
+from jasscam.sources.recording import RecordingSource
 from jasscam.store import EventStore
-from scoring.events import CardPlayed, Event
+from scoring.events import CardPlayed, Event, TrickCollected
 from scoring.game import fold
 from tests.appliance.gamegen import config, round_events
-from tests.appliance.synthetic import write_recording
+from tests.appliance.synthetic import detect, write_recording
 from tests.appliance.test_appliance import APPLIANCE
+from vision.tracker import TrickTracker
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -42,12 +47,6 @@ def stored(state: Path) -> int:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="known defect: the tracker holds back cards laid within 0.5 s of each other (issue 28) and a resumed "
-    "recording restarts at the store's last event (issue 30), so a card lying unreported when the appliance was "
-    "killed is skipped; one card of the game goes missing. Fix: resume earlier by the tracker's holding window.",
-)
 def test_kill_9_at_random_moments_then_resume_scores_like_an_uninterrupted_game(tmp_path: Path) -> None:
     kills = int(os.environ.get("JASSCAM_KILLS", "5"))
     round1 = round_events(seed=11)
@@ -78,3 +77,54 @@ def test_kill_9_at_random_moments_then_resume_scores_like_an_uninterrupted_game(
         events = store.events(store.current_game() or 0)
     assert cards(events) == cards(round1)
     assert fold(events).totals == fold([config(), *round1]).totals
+
+
+def replay_to_the_end(state: Path, table: Path) -> int:
+    """The appliance over the recording as fast as it reads, resumed from the store: duplicates dropped."""
+    appliance = Appliance(
+        validate({"store": {"state_dir": str(state)}, "recording": {"enabled": False}}),
+        source=RecordingSource(table, realtime=False, resume=True),
+        recognize=detect,
+        make_tracker=lambda game: TrickTracker(),
+        dashboard=False,
+    )
+    try:
+        appliance.start()
+        appliance.watch(threading.Event())
+        return int(appliance.status()["resumed_duplicates_dropped"])
+    finally:
+        appliance.stop()
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Event]]:
+    """The synthetic round's recording (cards laid 0.1 s apart: the tracker holds them back
+    for each other) and the events the appliance stores over it without a break."""
+    folder = tmp_path_factory.mktemp("uninterrupted")
+    table = write_recording(folder / "round", round_events(seed=11), fps=40, gap=6)
+    with EventStore(folder / "state" / "games.db") as store:
+        store.append(store.new_game(config()), round_events(seed=11)[0])
+    replay_to_the_end(folder / "state", table)
+    with EventStore(folder / "state" / "games.db") as store:
+        return table, store.events(store.current_game() or 0)
+
+
+@pytest.mark.parametrize("laid", [0, 1, 2, 3, 4])
+def test_killed_after_any_card_of_a_trick_the_resumed_game_has_every_card_once(
+    tmp_path: Path, uninterrupted: tuple[Path, list[Event]], laid: int
+) -> None:
+    """Killed once the store holds ``laid`` cards of the third trick (4: all of them, the
+    collection not yet stored): the camera goes on from the trick's start, the cards
+    stored are dropped as duplicates and the rest are counted, in their seats."""
+    table, events = uninterrupted
+    assert cards(events) == cards(round_events(seed=11))
+    third = [i for i, e in enumerate(events) if isinstance(e, TrickCollected)][1] + 1
+    with EventStore(tmp_path / "games.db") as store:
+        game = store.new_game(config())
+        for event in events[1 : third + laid]:
+            store.append(game, event)
+    assert replay_to_the_end(tmp_path, table) == laid
+    with EventStore(tmp_path / "games.db") as store:
+        resumed = store.events(game)
+    assert cards(resumed) == cards(events)
+    assert fold(resumed).totals == fold(events).totals

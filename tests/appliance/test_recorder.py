@@ -102,6 +102,27 @@ def test_too_little_free_space_stops_recording_before_the_disk_fills(
     assert len(store.events(game)) == 47
 
 
+def test_the_store_finding_the_disk_full_stops_recording_and_the_game_goes_on(
+    tmp_path: Path, source_recording: Path, round1: list[Event]
+) -> None:
+    """The disk filled before the recorder's own free-space check tripped (min_free_mb 0):
+    the store's word that it uses its reserve stops the recording too."""
+    path = tmp_path / "g.db"
+    with EventStore(path) as empty:
+        empty.reserve_ready.wait(10)
+    with sqlite3.connect(path) as db:
+        pages = int(db.execute("PRAGMA page_count").fetchone()[0])
+    store = EventStore(path, max_pages=pages)  # not one page more: the disk is full
+    store.reserve_ready.wait(10)
+    recorder = Recorder(tmp_path / "recordings", store, min_free_mb=0)
+    game = play(store, recorder, source_recording, round1)
+    assert store.disk_full
+    assert recorder.problem is not None and "event store" in recorder.problem and "full" in recorder.problem
+    assert recorder.status()["recording"] is False
+    assert len(store.events(game)) == 47  # every event of the round, from the reserve
+    store.close()
+
+
 def test_old_recordings_are_deleted_to_stay_within_the_budget(tmp_path: Path) -> None:
     directory = tmp_path / "recordings"
     for i, name in enumerate(["game-1-20260101T000000Z", "game-2-20260102T000000Z", "game-3-20260103T000000Z"]):

@@ -119,6 +119,44 @@ def test_card_out_of_turn_is_flagged_and_kept() -> None:
     assert state.to_play == 3
 
 
+def test_after_a_card_out_of_turn_the_card_of_the_player_whose_turn_it_was_is_not_flagged() -> None:
+    """Speck 2.8.6: «Eine zu früh gespielte Karte muss liegen bleiben» and the turn stays where it
+    was: seat 2 lays before seat 1, then seat 1 and seat 3 lay in turn. Only seat 2 is flagged."""
+    events: list[Event] = [
+        GameConfigured(), RoundStarted(forehand=0, contract="rosen"),
+        CardPlayed(seat=0, card="rosen-6"), CardPlayed(seat=2, card="rosen-7"),
+        CardPlayed(seat=1, card="rosen-8"), CardPlayed(seat=3, card="rosen-9"),
+    ]
+    after_early = fold(events[:4])
+    assert [(f.code, f.seat, f.other) for f in after_early.flags] == [("out_of_turn", 2, 1)]
+    state = fold(events)
+    assert [(f.code, f.seat, f.ref) for f in state.flags] == [("out_of_turn", 2, 3)]
+    trick = state.rounds[0].tricks[0]
+    assert [c.seat for c in trick.cards] == [0, 1, 2, 3] and trick.winner == 3  # the Nell (rosen-9) of seat 3
+    assert not fold([*events[:2], events[2], events[4], events[3], events[5]]).flags  # the same cards in turn
+
+
+def test_a_table_playing_on_round_from_an_early_card_gets_one_flag() -> None:
+    """Seat 2 lays before seat 1, seat 3 follows seat 2, then seat 1 lays: only the early card is
+    out of turn; the others follow the play round or are the turn it left where it was."""
+    events: list[Event] = [
+        GameConfigured(), RoundStarted(forehand=0, contract="rosen"),
+        CardPlayed(seat=0, card="rosen-6"), CardPlayed(seat=2, card="rosen-7"),
+        CardPlayed(seat=3, card="rosen-8"), CardPlayed(seat=1, card="rosen-10"),
+    ]
+    assert [(f.code, f.seat, f.other) for f in fold(events).flags] == [("out_of_turn", 2, 1)]
+
+
+def test_a_card_neither_in_turn_nor_following_the_play_is_flagged() -> None:
+    """Seat 1 leads instead of seat 0 (2.8.3); then seat 3 lays, neither the seat whose turn
+    it was (0) nor the next after seat 1 (2): two flags."""
+    events: list[Event] = [
+        GameConfigured(), RoundStarted(forehand=0, contract="rosen"),
+        CardPlayed(seat=1, card="rosen-6"), CardPlayed(seat=3, card="rosen-7"),
+    ]
+    assert [(f.code, f.seat) for f in fold(events).flags] == [("out_of_turn", 1), ("out_of_turn", 3)]
+
+
 def test_a_lead_seen_late_still_leads_its_trick() -> None:
     # The camera sees seat 0's lead only after seats 1 and 2 (a hand lay over it): the
     # trick is kept in turn order, so the lead's suit decides it, not the first card seen.
@@ -131,8 +169,9 @@ def test_a_lead_seen_late_still_leads_its_trick() -> None:
     trick = state.rounds[0].tricks[0]
     assert [(c.seat, c.card) for c in trick.cards] == [(0, "eicheln-7"), (1, "schellen-ass"), (2, "schellen-6"), (3, "eicheln-6")]
     assert trick.leader == 0 and trick.winner == 0
-    # the table still sees what the camera saw: seat 1 before the lead, seat 0 after seat 2
-    assert [(f.code, f.seat) for f in state.flags] == [("out_of_turn", 1), ("out_of_turn", 0)]
+    # the table still sees what the camera saw: seat 1 laid before the lead; seat 0's lead,
+    # seen late, was in turn (the turn stays with the leader, Speck 2.8.3)
+    assert [(f.code, f.seat) for f in state.flags] == [("out_of_turn", 1)]
     assert state.to_play == 0  # the winner leads next
     # as played in turn, the same trick
     in_turn = fold([*events[:2], events[4], events[2], events[3], events[5]])

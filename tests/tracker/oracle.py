@@ -50,6 +50,8 @@ class OracleGame:
     truth: list[Event] = field(default_factory=list)
     width: int = 0
     height: int = 0
+    #: (seat, card) laid out of turn on purpose (``oracle_game(out_of_turn=...)``), if any.
+    out_of_turn: tuple[int, str] | None = None
 
 
 @contextlib.contextmanager
@@ -71,6 +73,22 @@ def _capture_states(sink: list[tuple[object, np.ndarray]]) -> Iterator[None]:
         game.render_frame = original  # type: ignore[assignment]
 
 
+def plant_out_of_turn(events: list[Event], trick: int) -> tuple[list[Event], tuple[int, str]]:
+    """``events`` with the second and third cards of trick ``trick`` (counted over the game,
+    or the first later trick with only its four cards, no Weis or Stöck between) swapped;
+    and the (seat, card) laid out of turn."""
+    ends = [i for i, ev in enumerate(events) if isinstance(ev, TrickCollected)]
+    for k, end in enumerate(ends[trick:], trick):
+        start = end - 4
+        four = events[start:end]
+        before = events[start - 1] if start > 0 else None
+        if all(isinstance(ev, CardPlayed) for ev in four) and (k == 0 or before is not None and not isinstance(before, CardPlayed)):
+            second, third = four[1], four[2]
+            assert isinstance(third, CardPlayed)
+            return [*events[: start + 1], third, second, *events[start + 3 :]], (third.seat, third.card)
+    raise ValueError(f"no trick from {trick} on has only its four cards")
+
+
 def oracle_game(
     seed: int,
     *,
@@ -84,6 +102,7 @@ def oracle_game(
     record_to: Path | None = None,
     layout: str = "apart",
     guide: bool = False,
+    out_of_turn: int | None = None,
 ) -> OracleGame:
     """Animate game ``seed`` (optionally only its first ``tricks`` tricks) with oracle detections.
 
@@ -92,6 +111,10 @@ def oracle_game(
 
     ``record_to``: also write the frames and the timed events as a recording folder there,
     so the same game can go through the real video path (``jasscam replay``).
+
+    ``out_of_turn``: in that trick (or the next one with nothing but its four cards) the
+    third player lays before the second, the hand coming from their own edge: a card
+    laid out of turn on purpose, which the truth's fold flags (``OracleGame.out_of_turn``).
     """
     from vision.recording import RecordingWriter
     from vision.synth.game import Director, make_table, simulate_game
@@ -108,6 +131,9 @@ def oracle_game(
                     cut = i + 1
                     break
         events = events[:cut]
+    planted = None
+    if out_of_turn is not None:
+        events, planted = plant_out_of_turn(events, out_of_turn)
     width, height = size
     rng = np.random.default_rng(seed)
     # ``guide``: the hardware guide's mounting at this size (cards 9-10 % of the short side).
@@ -129,6 +155,7 @@ def oracle_game(
             if writer is not None:
                 writer.write_frame(frame)
     out.truth = list(director.timed)
+    out.out_of_turn = planted
     if writer is not None:
         for ev in out.truth:
             writer.add_event(ev)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 
 from flask import Flask
@@ -156,6 +157,26 @@ def test_hosts_that_are_not_the_appliances_are_refused(store: EventStore, new_ga
         assert r.status_code == 421 and "host name" in r.get_json()["error"], host
     for host in ("192.168.1.20:8080", "[fe80::1]:8080", "localhost:8080", "jass-table-3.club.lan"):
         assert client.get(f"/api/games/{game}", headers={"Host": host}).status_code == 200, host
+
+
+def test_a_router_name_is_refused_with_the_exact_setting_to_add_and_private_suffixes_are_served(
+    store: EventStore, new_game  # type: ignore[no-untyped-def]
+) -> None:
+    """``fritz.box`` is a public domain (a stranger registered it in 2024): its owner could rebind
+    ``<name>.fritz.box`` for a phone on a public resolver, so such names are the table's choice."""
+    app = create_app(store, pin=PIN)
+    client = app.test_client()
+    game = new_game()
+    me = socket.gethostname().lower().split(".", 1)[0]
+    refused = client.get(f"/api/games/{game}", headers={"Host": f"{me}.fritz.box:8080"})
+    assert refused.status_code == 421
+    assert f'allowed_hosts = "{me}.fritz.box"' in refused.get_json()["error"] and "[dashboard]" in refused.get_json()["error"]
+    for host in (f"{me}.lan", f"{me}.home", f"other-{me}.home.arpa", f"{me}.home.arpa.evil.example"):
+        assert client.get(f"/api/games/{game}", headers={"Host": host}).status_code == 421, host
+    for host in (f"{me}.home.arpa", f"{me}.internal:8080", f"{me}.local"):
+        assert client.get(f"/api/games/{game}", headers={"Host": host}).status_code == 200, host
+    listed = create_app(store, pin=PIN, allowed_hosts=(f"{me}.fritz.box",)).test_client()
+    assert listed.get(f"/api/games/{game}", headers={"Host": f"{me}.fritz.box:8080"}).status_code == 200
 
 
 def test_writes_from_another_origin_are_refused_and_store_nothing(client: FlaskClient, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]

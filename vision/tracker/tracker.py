@@ -235,6 +235,9 @@ class TrickTracker:
                 self._played.update(c for _, c in trick)
                 self._done.append(trick)
                 trick = []
+                # A resumed recording starts a little before this: that trick's cards
+                # seen still lying then are old cards, not new ones (_may_be_old_card).
+                self._last_collected_t = e.t if e.t is not None else self._last_collected_t
         self._done = self._done[:TRICKS_PER_ROUND]
         self._tricks_done = len(self._done)
         self._recompute_constraints()
