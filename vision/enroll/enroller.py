@@ -35,6 +35,7 @@ from scoring.cards import ALL_CARD_IDS
 from vision.detection import BACK
 from vision.enroll.augment import camera_views, card_sheet, table_photo
 from vision.enroll.crops import EnrollImageError, alpha_quad, flatten_alpha, full_quad, is_card_shaped
+from vision.enroll.cutout import ASPECT_RANGE, even_light, find_card_quads, refine_to_edges
 from vision.enroll.detail_head import MAP_SIZE, DetailHead, fit_detail_head
 from vision.enroll.head import Z_TEMPERATURE, DeckPrototypes, card_features, fit_ridge
 from vision.enroll.names import named
@@ -59,6 +60,10 @@ DEFAULT_VIEWS = 32
 SAME_MODEL_COSINE = 0.999
 #: A card-shaped image whose largest detected card covers less than this share of it is a scan, taken whole.
 SCAN_MIN_AREA = 0.3
+#: A card outline inside a card-shaped image, clear of its border by this share of its short side and
+#: covering at least this share of it, makes the image a photo of the card on a background.
+PHOTO_MARGIN = 0.02
+PHOTO_MIN_AREA = 0.02
 #: Share of the views cut by the real detector from photographed tables (the rest: jittered true corners).
 TABLE_SHARE = 0.5
 #: Two labels whose held-out views go to each other this often (summed both ways) are one card:
@@ -205,7 +210,7 @@ def cards_in_image(img: np.ndarray, detector: Detector | None = None) -> list[tu
     quad = alpha_quad(img)
     if quad is not None:
         return [(rectify_picture(img, quad), _proportions(quad))]
-    found = pictures_from_frame(flatten_alpha(img), detector) if detector is not None else []
+    found = pictures_from_frame(flatten_alpha(img), detector, photo=True) if detector is not None else []
     scan = _scan(img, found)
     if scan is not None:
         return [scan]
@@ -225,7 +230,7 @@ def card_in_image(img: np.ndarray, detector: Detector | None = None) -> tuple[np
     quad = alpha_quad(img)
     if quad is not None:
         return rectify_picture(img, quad), _proportions(quad)
-    found = pictures_from_frame(flatten_alpha(img), detector) if detector is not None else []
+    found = pictures_from_frame(flatten_alpha(img), detector, photo=True) if detector is not None else []
     scan = _scan(img, found)
     if scan is not None:
         return scan
@@ -237,14 +242,30 @@ def card_in_image(img: np.ndarray, detector: Detector | None = None) -> tuple[np
 
 
 def _scan(img: np.ndarray, found: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, float] | None:
-    """The whole image as one card, when it has a card's shape and the detector found no large card in it."""
+    """The whole image as one card, when it has a card's shape and shows no card lying in it.
+
+    A phone photo of one card is often card-shaped itself (3:2, or 4:3 on its side) with
+    the card a third of it: a card found whole inside it, clear of its border, on a
+    background (``_lies_inside``), makes it a photo however small the card.
+    """
     if not is_card_shaped(img):
         return None
     area = img.shape[0] * img.shape[1]
     if found and max(quad_area(q) for _, q in found) >= SCAN_MIN_AREA * area:
         return None
+    if any(_lies_inside(q, img.shape) for _, q in found):
+        return None
     whole = full_quad(img)
     return rectify_picture(img, whole), _proportions(whole)
+
+
+def _lies_inside(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """A card's outline of a card's proportions, at least ``PHOTO_MIN_AREA`` of the image, clear of its border."""
+    h, w = shape[:2]
+    margin = PHOTO_MARGIN * min(h, w)
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    clear = q[:, 0].min() >= margin and q[:, 1].min() >= margin and q[:, 0].max() <= w - margin and q[:, 1].max() <= h - margin
+    return bool(clear and quad_area(q) >= PHOTO_MIN_AREA * h * w and ASPECT_RANGE[0] <= _proportions(q) <= ASPECT_RANGE[1])
 
 
 def _proportions(quad: np.ndarray) -> float:
@@ -280,11 +301,19 @@ def reading_order(quads: np.ndarray) -> list[int]:
     return [i for row in rows for i in sorted(row, key=lambda j: centres[j, 0])]
 
 
-def pictures_from_frame(frame: np.ndarray, detector: Detector) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Every face-up card in a camera frame, in reading order: (upright BGRA picture, quad in frame pixels)."""
+def pictures_from_frame(frame: np.ndarray, detector: Detector, photo: bool = False) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every face-up card in a camera frame, in reading order: (upright BGRA picture, quad in frame pixels).
+
+    ``photo``: the frame is a phone photo of cards laid out to be learnt: where the
+    detector finds none, the cards are looked for by their outlines (``find_card_quads``),
+    and every picture's light is evened out (``even_light``), since the photo's light is
+    not the table's.
+    """
     quads, _scores, is_back = detector.detect_quads(frame)
     keep = [i for i in range(len(quads)) if not is_back[i]]
     quads = quads[keep]
+    if photo:
+        quads = photo_quads(frame, list(quads))
     if len(quads) == 0:
         return []
     crops = np.stack([rectify(frame, q) for q in quads])
@@ -292,8 +321,28 @@ def pictures_from_frame(frame: np.ndarray, detector: Detector) -> list[tuple[np.
     out = []
     for i in reading_order(quads):
         q = rotate_half(quads[i]) if flip[i] >= 0.5 else quads[i]  # thumbnails stand upright
-        out.append((rectify_picture(frame, q), q))
+        picture = rectify_picture(frame, q)
+        out.append((even_light(picture) if photo else picture, q))
     return out
+
+
+def photo_quads(photo: np.ndarray, detected: list[np.ndarray]) -> np.ndarray:
+    """The cards of a phone photo: the detector's outlines and the edge finder's, each moved to the
+    card's outer edge (``refine_to_edges``), one per card (the larger where two share a centre).
+
+    The detector outlines some decks short and misses some court cards on a busy cloth;
+    the edge finder can take a court card's inner frame or miss a card on a pale cloth.
+    Together, pushed to the paper's edge, they find and cut each card whole.
+    """
+    candidates = [refine_to_edges(photo, q) for q in [*detected, *find_card_quads(photo)]]
+    candidates.sort(key=lambda q: -quad_area(q))
+    kept: list[np.ndarray] = []
+    for q in candidates:
+        c = q.mean(axis=0)
+        if any(cv2.pointPolygonTest(k.reshape(-1, 1, 2).astype(np.float32), (float(c[0]), float(c[1])), False) >= 0 for k in kept):
+            continue
+        kept.append(q)
+    return np.array(kept, np.float32).reshape(-1, 4, 2)
 
 
 # -- embedding ----------------------------------------------------------------------------
