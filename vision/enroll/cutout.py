@@ -217,16 +217,27 @@ def refine_to_edges(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
     if top is None or bottom is None or left is None or right is None:
         return q.astype(np.float32)
     bottom, right = bottom + inner_y, right + inner_x
-    # a side found within KEEP_WITHIN of where it was drawn stays as drawn: the outline was right there
-    t = _moved(top + 1.0, oy, gh)
-    b = _moved(bottom + 1.0, oy + gh, gh)
-    lft = _moved(left + 1.0, ox, gw)
-    r = _moved(right + 1.0, ox + gw, gw)
+    # Only an outline out of a card's proportions is moved, and only along the sides that
+    # make it one: the short ends of one too squat (bands cut off), the long sides of one
+    # too narrow. An outline of a card's shape already lies at its edge; an edge further
+    # out is the hand holding it or the card's shadow.
+    aspect = _aspect(q)
+    t, b, lft, r = oy, oy + gh, ox, ox + gw
+    if aspect < CARD_SHAPE[0]:
+        t, b = _moved(top + 1.0, oy, gh), _moved(bottom + 1.0, oy + gh, gh)
+    elif aspect > CARD_SHAPE[1]:
+        lft, r = _moved(left + 1.0, ox, gw), _moved(right + 1.0, ox + gw, gw)
+    else:
+        return q.astype(np.float32)
     box = np.array([[lft, t], [r, t], [r, b], [lft, b]], np.float64)
     back = cv2.perspectiveTransform(box.reshape(-1, 1, 2), np.linalg.inv(m)).reshape(4, 2)
+    if not CARD_SHAPE[0] * 0.95 <= _aspect(back) <= CARD_SHAPE[1] * 1.05:
+        return q.astype(np.float32)
     return back.astype(np.float32)
 
 
+#: Long over short side of an outline that already has a card's shape (Jass and French cards are 1.53-1.60).
+CARD_SHAPE = (1.42, 1.72)
 #: A side found this close to its drawn place (share of the card's side) keeps its drawn place.
 KEEP_WITHIN = 0.03
 

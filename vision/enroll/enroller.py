@@ -36,10 +36,12 @@ from vision.detection import BACK
 from vision.enroll.augment import camera_views, card_sheet, table_photo
 from vision.enroll.crops import EnrollImageError, alpha_quad, flatten_alpha, full_quad, is_card_shaped
 from vision.enroll.cutout import ASPECT_RANGE, even_light, find_card_quads, refine_to_edges
-from vision.enroll.detail_head import MAP_SIZE, DetailHead, fit_detail_head
+from vision.enroll.detail_head import MAP_SIZE, fit_detail_head
+from vision.enroll.formats import FORMAT_VERSION, profile_format
 from vision.enroll.head import Z_TEMPERATURE, DeckPrototypes, card_features, fit_ridge
 from vision.enroll.names import named
 from vision.enroll.profile import PICTURE_H, PICTURE_W, DeckProfile
+from vision.enroll.same_card import same_print
 from vision.recognizer.geometry import (
     CROP_H,
     CROP_W,
@@ -632,7 +634,7 @@ class Enroller:
             # judge closeness where the deck's cards are told apart
             per_view = _unit(per_view @ prototypes.projection)
             means = _unit(per_view.mean(axis=1))
-        report = check(labels, [s.source for s in samples], means, per_view, suits, view_labels)
+        report = check(labels, [s.source for s in samples], means, per_view, suits, view_labels, [s.picture for s in samples])
         if trunk is not None and isinstance(prototypes, DeckPrototypes) and (report.ok or learn_if_wrong):
             prototypes = self._with_detail(prototypes, labels, trunk, learning)
         profile = DeckProfile(
@@ -666,23 +668,21 @@ class Enroller:
         logits = half.logits(best, features[:, test].reshape(len(test) * n, -1))
         return names[logits.argmax(axis=1)].reshape(n, len(test))
 
+    def judges_outlines(self) -> bool:
+        """Can the embedder say how well an outline covers a card (the verifier)?"""
+        return _judges_outlines(self.embedder)
+
+    def table_views(self, views: int) -> int:
+        """How many of ``views`` views per picture come from laid tables (none without a detector)."""
+        return self._table_count(views)
+
     def is_current(self, profile: DeckProfile) -> bool:
-        """Were the profile's prototypes made by this enroller's identifier (and, if it has a deck head, its
-        features), with its verifier asked about the cards and its outline networks cutting the table views?"""
-        protos = profile.prototypes
-        old_head = isinstance(protos, DeckPrototypes) and protos.head_weights is not None and not protos.has_head
-        # a deck head made before the detail head (session 14; its identifier gave another map)
-        detail = protos.detail if isinstance(protos, DeckPrototypes) and protos.head_weights is not None else False
-        no_detail = detail is None and self.gives_trunk
-        # a detail head the identifier in use gives no map for, or one made for another map (sessions 14-15)
-        unread_detail = isinstance(detail, DetailHead) and not (self.gives_trunk and detail.fits_map)
-        # made before the verifier was asked about the deck's cards, or its table views cut
-        # and judged by other outline networks (a rebuild takes seconds)
-        unchecked = protos.verified is None and profile.views > 0 and _judges_outlines(self.embedder)
+        """Is the profile of the newest format (``formats.FORMAT_VERSION``) for what this enroller can make,
+        made by this enroller's identifier, with its table views cut and judged by these outline networks?"""
         other_outlines = profile.views > 0 and self.outlines != "" and profile.outlines != self.outlines
-        # made before the tables measured where the networks outline the deck's cards (session 11)
-        unmeasured = protos.outline is None and self._table_count(profile.views) > 0
-        return not (old_head or no_detail or unread_detail or unchecked or other_outlines or unmeasured) and same_identifier(profile.probe, self.probe)
+        return (
+            profile_format(profile, self) == FORMAT_VERSION and not other_outlines and same_identifier(profile.probe, self.probe)
+        )
 
     def refresh(self, profile: DeckProfile, progress: Progress | None = None) -> DeckProfile:
         """The profile with prototypes rebuilt from its pictures (as many views as it was enrolled with) for this identifier."""
@@ -765,7 +765,7 @@ def whitening(labels: list[str], per_view: np.ndarray, shrinkage: float = SHRINK
 
 def check(
     labels: list[str], sources: list[str], means: np.ndarray, per_view: np.ndarray, suits: str,
-    view_labels: np.ndarray | None = None,
+    view_labels: np.ndarray | None = None, pictures: list[np.ndarray] | None = None,
 ) -> EnrollReport:
     """Missing, mislabelled and duplicate cards, from the pictures' embeddings.
 
@@ -773,7 +773,10 @@ def check(
     views lie within some cosine of its mean; a picture of another label that close is
     the same card seen again. ``view_labels`` (P, V), how the finished deck reads each
     view, is the sharper test where available: two labels that split one picture's
-    views between them cannot be told apart, so they name the same card.
+    views between them cannot be told apart, so they name the same card. ``pictures``
+    (one per label), where given, have the last word on a pair called the same card: two
+    pictures whose print differs by a pip or an index numeral (``same_card.same_print``)
+    are two cards, however alike they look overall.
     """
     report = EnrollReport()
     lab = np.array(labels)
@@ -817,6 +820,8 @@ def check(
             if same and view_labels is not None:
                 shared = float(np.mean(view_labels[i] == labels[j]) + np.mean(view_labels[j] == labels[i]))
                 same = shared >= DUPLICATE_SHARE
+            if same and pictures is not None:
+                same = same_print(pictures[i], pictures[j])
             if same:
                 report.issues.append(
                     Issue(
