@@ -204,7 +204,7 @@ def refine_to_edges(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
     size = (int(gw + 2 * ox), int(gh + 2 * oy))
     flat = cv2.warpPerspective(img[..., :3], m, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
     lab = cv2.cvtColor(flat, cv2.COLOR_BGR2LAB).astype(np.float32)
-    lab = cv2.GaussianBlur(lab, (0, 0), 1.0)
+    lab = np.asarray(cv2.GaussianBlur(lab, (0, 0), 1.0), np.float32)
     gy = np.abs(np.diff(lab, axis=0)).sum(axis=2)  # (H-1, W)
     gx = np.abs(np.diff(lab, axis=1)).sum(axis=2)  # (H, W-1)
     x0, x1 = int(ox + 0.15 * gw), int(ox + 0.85 * gw)

@@ -82,9 +82,10 @@ def _hand(canvas: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> Non
     below = centre + (quad[3] - quad[0]) * rng.uniform(0.25, 0.45)
     cv2.ellipse(mask, (int(below[0]), int(below[1])), (int(long_side * 0.55), int(long_side * 0.45)),
                 float(rng.uniform(0, 180)), 0, 360, 1.0, -1, cv2.LINE_AA)
-    mask = cv2.GaussianBlur(mask, (0, 0), long_side * 0.02)[..., None]
-    shade = (1 + 0.12 * smooth_noise(rng, *canvas.shape[:2], 3))[..., None]
-    canvas[:] = canvas * (1 - mask) + skin * shade * mask
+    soft = np.asarray(cv2.GaussianBlur(mask, (0, 0), long_side * 0.02), np.float32)[..., None]
+    h, w = canvas.shape[:2]
+    shade = (1 + 0.12 * smooth_noise(rng, h, w, 3))[..., None]
+    canvas[:] = canvas * (1 - soft) + skin * shade * soft
 
 
 def _thumb(canvas: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> None:
@@ -102,8 +103,8 @@ def _thumb(canvas: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> No
     out = p - inward * short_side * 0.12
     mask = np.zeros(canvas.shape[:2], np.float32)
     cv2.ellipse(mask, (int((tip[0] + out[0]) / 2), int((tip[1] + out[1]) / 2)), axes, angle, 0, 360, 1.0, -1, cv2.LINE_AA)
-    mask = cv2.GaussianBlur(mask, (0, 0), 1.5)[..., None]
-    canvas[:] = canvas * (1 - mask) + skin * mask
+    soft = np.asarray(cv2.GaussianBlur(mask, (0, 0), 1.5), np.float32)[..., None]
+    canvas[:] = canvas * (1 - soft) + skin * soft
 
 
 def _print(art: np.ndarray, rng: np.random.Generator, height: int) -> np.ndarray:
@@ -131,7 +132,7 @@ def _paste(canvas: np.ndarray, card: np.ndarray, quad: np.ndarray, shadow: bool)
     alpha = warped[..., 3:4] / 255.0
     if shadow:
         size = float(np.linalg.norm(quad[0] - quad[3]))
-        soft = cv2.GaussianBlur(alpha[..., 0], (0, 0), size * 0.02)
+        soft = cv2.GaussianBlur(np.ascontiguousarray(alpha[..., 0], np.float32), (0, 0), size * 0.02)
         d = max(1, int(size * 0.012))
         canvas *= (1.0 - 0.35 * np.roll(soft, (d, d), axis=(0, 1)))[..., None]
     canvas[:] = canvas * (1 - alpha) + warped[..., :3] * alpha
@@ -196,8 +197,8 @@ def _light(canvas: np.ndarray, rng: np.random.Generator, quads: list[np.ndarray]
         p = q.mean(axis=0) + rng.normal(0, 0.3 * size, 2)
         cv2.ellipse(mask, (int(p[0]), int(p[1])), (int(size * rng.uniform(0.4, 1.2)), int(size * rng.uniform(0.3, 0.8))),
                     float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
-        mask = cv2.GaussianBlur(mask, (0, 0), size * rng.uniform(0.03, 0.12))
-        canvas *= (1.0 - rng.uniform(0.2, 0.5) * mask)[..., None]
+        soft = np.asarray(cv2.GaussianBlur(mask, (0, 0), size * rng.uniform(0.03, 0.12)), np.float32)
+        canvas *= (1.0 - rng.uniform(0.2, 0.5) * soft)[..., None]
     if rng.random() < 0.4:  # glare on the glossy print
         q = quads[int(rng.integers(len(quads)))]
         size = float(np.linalg.norm(q[0] - q[3]))
@@ -219,12 +220,18 @@ def _camera(canvas: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return decoded if decoded is not None else out
 
 
-def phone_photo(art: list[np.ndarray], cards: list[str], seed: int) -> tuple[np.ndarray, PhotoTruth]:
-    """One phone photo of the ``art`` (BGRA, in reading order; 1 to 9 cards): (BGR JPEG-decoded image, truth)."""
+def phone_photo(
+    art: list[np.ndarray], cards: list[str], seed: int, size: tuple[int, int] | None = None,
+) -> tuple[np.ndarray, PhotoTruth]:
+    """One phone photo of the ``art`` (BGRA, in reading order; 1 to 9 cards): (BGR JPEG-decoded image, truth).
+
+    ``size``: the photo's (width, height) in landscape; by default one of ``SIZES``."""
     if not 1 <= len(art) <= 9 or len(art) != len(cards):
         raise ValueError("a photo shows 1 to 9 cards, one id each")
     rng = np.random.default_rng(seed)
     w, h = SIZES[int(rng.integers(len(SIZES)))]
+    if size is not None:
+        w, h = size
     if rng.random() < 0.5 and len(art) == 1:
         w, h = h, w
     canvas, kind = _background(rng, h, w)
