@@ -14,7 +14,7 @@ at that geometry (``BENCH_PHOTOS_GAMES``, default 3), replayed as ``jasscam repl
 Decks: paris (held out of training), four-colour and flat-swiss (procedural, never
 trained on), and the built-in swiss-xvii enrolled from its own photos. Also the issues the
 checks raised: a "duplicate" on a correctly labelled deck is a false alarm.
-``BENCH_PHOTOS_DECKS=paris,flat-swiss`` picks decks. Writes ``out/bench-enroll-photos.json``.
+``BENCH_PHOTOS_DECKS=paris,flat-swiss`` picks decks. Writes ``out/bench-enroll-photos-<decks>.json``.
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def main() -> int:
     print(f"targets met (issue 29: identity and tricks >= 99 %): {result['targets_met']}")
     out = Path("out")
     out.mkdir(exist_ok=True)
-    (out / "bench-enroll-photos.json").write_text(json.dumps(result, indent=2, default=float))
+    (out / f"bench-enroll-photos-{'-'.join(decks)}.json").write_text(json.dumps(result, indent=2, default=float))
     return 0
 
 

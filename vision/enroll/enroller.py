@@ -72,18 +72,17 @@ TABLE_SHARE = 0.5
 #: about 1.0 for one picture under two labels, at most 0.6 for a 7 and an 8 of one suit at 8 views.
 DUPLICATE_SHARE = 0.75
 #: A card the verifier covers at least this well on nine in ten of its enrolment tables is
-#: one it knows (``Prototypes.verified``): every paris and four-colour card did so at 0.9 or
-#: more (session 9), the flat benchmark deck's court cards at 0.02-0.24 (the outline
-#: stops at their inner frame or coloured bands). Views the detector missed count as 0.
+#: one it knows (``Prototypes.verified``): a deck whose court cards have an inner frame or
+#: coloured bands is outlined short of them, and covered poorly (models/README.md,
+#: "Enrolled decks"). Views the detector missed count as 0.
 COVER_TRUST = 0.5
 COVER_QUANTILE = 0.1
 #: Fewer table views of a card than this: not known.
 COVER_MIN_VIEWS = 4
 #: A deck whose cards the detector and refiner outline this far (a share of the card's
 #: sides) from where they lie has its outlines moved (``Prototypes.outline``); one outlined
-#: closer keeps them as drawn. Measured on the enrolment tables (session 11): the flat
-#: benchmark deck 13-14 % short at each end (its coloured bands cut off), paris 1 % too
-#: narrow, four-colour 0.2 %.
+#: closer keeps them as drawn: a deck with coloured bands at its ends is outlined well
+#: short of them, a plain deck within a share or two (models/README.md, "Enrolled decks").
 OUTLINE_MIN_SHIFT = 0.03
 #: Cards found on the tables needed to measure it.
 OUTLINE_MIN_CARDS = 12
@@ -425,7 +424,7 @@ class Enroller:
     def gives_trunk(self) -> bool:
         """Does the embedder give the identifier's map that the detail head reads (``Recognizer.embed_trunk``)?
 
-        An identifier exported before session 14 gives another (its last, 48x6x4): no detail head then.
+        An older identifier file gives another (its last, 48x6x4): no detail head then.
         """
         if self._gives_trunk is None:
             read = getattr(self.embedder, "embed_trunk", None)
@@ -700,9 +699,8 @@ class Enroller:
         return profile
 
 
-#: Share of enrolment's progress bar given to the views when the detail head is trained after them
-#: (on the shared 2-core machine, 32 views of 37 pictures, session 16: enrolment took 66-81 s,
-#: the head alone 44.6 s on random maps of the 192x12x8 shape, 28.5 s on the 96x12x8 one of sessions 14-15).
+#: Share of enrolment's progress bar given to the views when the detail head is trained after them:
+#: the head's training takes the larger part of an enrolment (models/README.md, "Enrolled decks").
 VIEWS_SHARE = 0.3
 
 
