@@ -19,7 +19,6 @@ from vision.recognizer import Recognizer
 from vision.recognizer.geometry import UNIT_QUAD
 from vision.synth.phone_photos import deck_art, phone_photo
 
-
 #: Small photos keep these tests quick; the cards still come out larger than the pictures kept.
 SMALL = (720, 480)
 

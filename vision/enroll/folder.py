@@ -13,6 +13,7 @@ missing card far from its cause.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -70,12 +71,16 @@ def label_files(folder: Path) -> tuple[list[tuple[Path, str, str | None]], list[
     return found, errors
 
 
-def scan_folder(folder: Path, detector: Detector | None = None, suits: str | None = None) -> FolderScan:
+def scan_folder(
+    folder: Path, detector: Detector | None = None, suits: str | None = None,
+    progress: Callable[[float, str], None] | None = None,
+) -> FolderScan:
     """Read every card image of ``folder`` into upright pictures.
 
     ``suits``: the deck's suit system; by default the one the file names imply (French
     names make a French deck). Unreadable images and images without a card are listed in
-    ``errors`` by file name.
+    ``errors`` by file name. ``progress`` (0..1, the file's name) follows the files, which
+    take seconds each when they are phone photos to cut cards out of.
     """
     if suits is not None and suits not in SUIT_SYSTEMS:
         raise ValueError(f"suits must be one of {', '.join(SUIT_SYSTEMS)}, got {suits!r}")
@@ -92,8 +97,10 @@ def scan_folder(folder: Path, detector: Detector | None = None, suits: str | Non
     grouped: dict[Path, list[str]] = {}
     for path, label, _ in files:
         grouped.setdefault(path, []).append(label)
-    for path, labels in grouped.items():
+    for done, (path, labels) in enumerate(grouped.items()):
         rel = str(path.relative_to(folder))
+        if progress is not None:
+            progress(done / max(len(grouped), 1), rel)
         try:
             if len(labels) == 1:
                 picture, aspect = card_in_image(read_image(path), detector)
