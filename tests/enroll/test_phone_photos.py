@@ -139,3 +139,15 @@ def test_a_phone_photos_corners_lie_inside_it() -> None:
     assert truth.corners.shape == (1, 4, 2)
     assert (truth.corners[..., 0] >= 0).all() and (truth.corners[..., 0] < w).all()
     assert (truth.corners[..., 1] >= 0).all() and (truth.corners[..., 1] < h).all()
+
+
+def test_jasscam_enroll_writes_every_card_as_it_was_cut_out(tmp_path: Path) -> None:
+    from jasscam.commands.enroll import write_cutouts
+    from vision.enroll import Sample
+
+    picture = _art_picture("paris", "rosen-6")
+    samples = [Sample("rosen-6", picture, "a.jpg"), Sample("rosen-6", picture, "b.jpg#2"), Sample("back", picture, "back.jpg")]
+    paths = write_cutouts(samples, tmp_path / "cut")
+    assert [p.name for p in paths] == ["rosen-6-1.png", "rosen-6-2.png", "back-1.png"]
+    again = cv2.imread(str(paths[1]), cv2.IMREAD_UNCHANGED)
+    np.testing.assert_array_equal(again, picture)
