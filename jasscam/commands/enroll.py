@@ -2,7 +2,8 @@
 
 One image per card is enough (a scan, a photo, or the card art as a PNG), named by card:
 ``kreuz-7.png``, ``rosen-ober.jpg``, ``back.png``; more images of a card (``kreuz-7-2.jpg``
-or a folder ``kreuz-7/``) help. The profile is stored in the appliance's state directory
+or a folder ``kreuz-7/``) help; a phone photo of up to nine cards laid in rows is named by its
+cards in reading order (``kreuz-6+kreuz-7+kreuz-8.jpg``). The profile is stored in the appliance's state directory
 and used by a table once selected (``--activate`` here, or on the dashboard). Missing,
 mislabelled and duplicated cards are reported by name; the profile is not stored while
 there are such errors unless ``--force``.
@@ -14,13 +15,18 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 NAME = "enroll"
 HELP = "enrol a deck from a folder of card images named by card id (kreuz-7.png, rosen-ober.jpg, ...)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("folder", metavar="DIR", type=Path, help="folder of card images named by card id")
+    parser.add_argument(
+        "folder", metavar="DIR", type=Path,
+        help="folder of card images named by card id (kreuz-7.jpg); a photo of several cards in rows is named by its"
+        " cards in reading order, joined by + (kreuz-6+kreuz-7+kreuz-8.jpg)",
+    )
     parser.add_argument("--name", required=True, help="the deck's name (e.g. 'Paris' or 'Grossvaters Jasskarten')")
     parser.add_argument("--suits", choices=("french", "swiss"), help="suit system (default: what the file names say)")
     parser.add_argument("--activate", action="store_true", help="make it the table's deck right away")
@@ -32,6 +38,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE", help="appliance configuration (for the state directory and models)")
     parser.add_argument("--state-dir", metavar="DIR", help="state directory (overrides store.state_dir)")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    parser.add_argument(
+        "--cutouts", metavar="DIR", type=Path,
+        help="also write every card as it was cut out of its image (<card>-<n>.png), to see what was learnt",
+    )
+
+
+def write_cutouts(samples: list[Any], folder: Path) -> list[Path]:
+    """Every sample's picture as ``<card>-<n>.png`` in ``folder``: the cards as enrolment will learn them."""
+    import cv2
+
+    folder.mkdir(parents=True, exist_ok=True)
+    seen: dict[str, int] = {}
+    paths = []
+    for s in samples:
+        label = str(s.label)
+        seen[label] = seen.get(label, 0) + 1
+        path = folder / f"{label}-{seen[label]}.png"
+        cv2.imwrite(str(path), s.picture)
+        paths.append(path)
+    return paths
 
 
 def run(args: argparse.Namespace) -> int:
@@ -62,8 +88,15 @@ def run(args: argparse.Namespace) -> int:
     except (FileNotFoundError, ValueError) as exc:
         return fail(f"cannot load the recogniser from {models}: {exc}")
     library = open_library(state_dir)
-    scan = scan_folder(args.folder, rec, args.suits)
     quiet = args.json
+
+    def cutting(fraction: float, message: str) -> None:
+        if not quiet and sys.stderr.isatty():
+            print(f"\r  cutting out {fraction:4.0%} ({message})   ", end="", file=sys.stderr, flush=True)
+
+    scan = scan_folder(args.folder, rec, args.suits, cutting)
+    if args.cutouts is not None:
+        write_cutouts(scan.samples, args.cutouts)
 
     def progress(fraction: float, message: str) -> None:
         if not quiet and sys.stderr.isatty():

@@ -28,8 +28,8 @@ import numpy as np
 #: The identifier's map the head reads: channels, rows, columns.
 MAP_SHAPE = (192, 12, 8)
 MAP_SIZE = MAP_SHAPE[0] * MAP_SHAPE[1] * MAP_SHAPE[2]
-#: Convolution channels, training epochs and batch size; chosen on 300 tuning scenes per
-#: deck, crops where the recogniser found the cards (session 14, vision/enroll/README.md).
+#: Convolution channels, training epochs and batch size: small enough to train on the
+#: appliance's CPU during enrolment (models/README.md, "Enrolled decks: how the heads were chosen").
 CHANNELS = 64
 EPOCHS = 60
 BATCH = 64
@@ -65,7 +65,7 @@ def _columns(x: np.ndarray) -> np.ndarray:
 class DetailHead:
     """The trained weights: ``conv`` (9 * 192, CHANNELS) with ``conv_bias``, ``fc`` (CHANNELS * 6 * 4, labels) with ``fc_bias``.
 
-    Weights made for another identifier map (96 channels, sessions 14-15) load, so the
+    Weights made for another identifier map (96 channels) load, so the
     profile that holds them loads too, but do not ``fit_map``: they are not used, and the
     profile is rebuilt from its pictures (``Enroller.is_current``).
     """

@@ -35,10 +35,13 @@ from scoring.cards import ALL_CARD_IDS
 from vision.detection import BACK
 from vision.enroll.augment import camera_views, card_sheet, table_photo
 from vision.enroll.crops import EnrollImageError, alpha_quad, flatten_alpha, full_quad, is_card_shaped
-from vision.enroll.detail_head import MAP_SIZE, DetailHead, fit_detail_head
+from vision.enroll.cutout import ASPECT_RANGE, even_light, find_card_quads, refine_to_edges
+from vision.enroll.detail_head import MAP_SIZE, fit_detail_head
+from vision.enroll.formats import FORMAT_VERSION, profile_format
 from vision.enroll.head import Z_TEMPERATURE, DeckPrototypes, card_features, fit_ridge
 from vision.enroll.names import named
 from vision.enroll.profile import PICTURE_H, PICTURE_W, DeckProfile
+from vision.enroll.same_card import same_print
 from vision.recognizer.geometry import (
     CROP_H,
     CROP_W,
@@ -59,24 +62,27 @@ DEFAULT_VIEWS = 32
 SAME_MODEL_COSINE = 0.999
 #: A card-shaped image whose largest detected card covers less than this share of it is a scan, taken whole.
 SCAN_MIN_AREA = 0.3
+#: A card outline inside a card-shaped image, clear of its border by this share of its short side and
+#: covering at least this share of it, makes the image a photo of the card on a background.
+PHOTO_MARGIN = 0.02
+PHOTO_MIN_AREA = 0.02
 #: Share of the views cut by the real detector from photographed tables (the rest: jittered true corners).
 TABLE_SHARE = 0.5
 #: Two labels whose held-out views go to each other this often (summed both ways) are one card:
 #: about 1.0 for one picture under two labels, at most 0.6 for a 7 and an 8 of one suit at 8 views.
 DUPLICATE_SHARE = 0.75
 #: A card the verifier covers at least this well on nine in ten of its enrolment tables is
-#: one it knows (``Prototypes.verified``): every paris and four-colour card did so at 0.9 or
-#: more (session 9), the flat benchmark deck's court cards at 0.02-0.24 (the outline
-#: stops at their inner frame or coloured bands). Views the detector missed count as 0.
+#: one it knows (``Prototypes.verified``): a deck whose court cards have an inner frame or
+#: coloured bands is outlined short of them, and covered poorly (models/README.md,
+#: "Enrolled decks"). Views the detector missed count as 0.
 COVER_TRUST = 0.5
 COVER_QUANTILE = 0.1
 #: Fewer table views of a card than this: not known.
 COVER_MIN_VIEWS = 4
 #: A deck whose cards the detector and refiner outline this far (a share of the card's
 #: sides) from where they lie has its outlines moved (``Prototypes.outline``); one outlined
-#: closer keeps them as drawn. Measured on the enrolment tables (session 11): the flat
-#: benchmark deck 13-14 % short at each end (its coloured bands cut off), paris 1 % too
-#: narrow, four-colour 0.2 %.
+#: closer keeps them as drawn: a deck with coloured bands at its ends is outlined well
+#: short of them, a plain deck within a share or two (models/README.md, "Enrolled decks").
 OUTLINE_MIN_SHIFT = 0.03
 #: Cards found on the tables needed to measure it.
 OUTLINE_MIN_CARDS = 12
@@ -205,7 +211,7 @@ def cards_in_image(img: np.ndarray, detector: Detector | None = None) -> list[tu
     quad = alpha_quad(img)
     if quad is not None:
         return [(rectify_picture(img, quad), _proportions(quad))]
-    found = pictures_from_frame(flatten_alpha(img), detector) if detector is not None else []
+    found = pictures_from_frame(flatten_alpha(img), detector, photo=True) if detector is not None else []
     scan = _scan(img, found)
     if scan is not None:
         return [scan]
@@ -225,7 +231,7 @@ def card_in_image(img: np.ndarray, detector: Detector | None = None) -> tuple[np
     quad = alpha_quad(img)
     if quad is not None:
         return rectify_picture(img, quad), _proportions(quad)
-    found = pictures_from_frame(flatten_alpha(img), detector) if detector is not None else []
+    found = pictures_from_frame(flatten_alpha(img), detector, photo=True) if detector is not None else []
     scan = _scan(img, found)
     if scan is not None:
         return scan
@@ -237,14 +243,30 @@ def card_in_image(img: np.ndarray, detector: Detector | None = None) -> tuple[np
 
 
 def _scan(img: np.ndarray, found: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, float] | None:
-    """The whole image as one card, when it has a card's shape and the detector found no large card in it."""
+    """The whole image as one card, when it has a card's shape and shows no card lying in it.
+
+    A phone photo of one card is often card-shaped itself (3:2, or 4:3 on its side) with
+    the card a third of it: a card found whole inside it, clear of its border, on a
+    background (``_lies_inside``), makes it a photo however small the card.
+    """
     if not is_card_shaped(img):
         return None
     area = img.shape[0] * img.shape[1]
     if found and max(quad_area(q) for _, q in found) >= SCAN_MIN_AREA * area:
         return None
+    if any(_lies_inside(q, img.shape) for _, q in found):
+        return None
     whole = full_quad(img)
     return rectify_picture(img, whole), _proportions(whole)
+
+
+def _lies_inside(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """A card's outline of a card's proportions, at least ``PHOTO_MIN_AREA`` of the image, clear of its border."""
+    h, w = shape[:2]
+    margin = PHOTO_MARGIN * min(h, w)
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    clear = q[:, 0].min() >= margin and q[:, 1].min() >= margin and q[:, 0].max() <= w - margin and q[:, 1].max() <= h - margin
+    return bool(clear and quad_area(q) >= PHOTO_MIN_AREA * h * w and ASPECT_RANGE[0] <= _proportions(q) <= ASPECT_RANGE[1])
 
 
 def _proportions(quad: np.ndarray) -> float:
@@ -280,11 +302,19 @@ def reading_order(quads: np.ndarray) -> list[int]:
     return [i for row in rows for i in sorted(row, key=lambda j: centres[j, 0])]
 
 
-def pictures_from_frame(frame: np.ndarray, detector: Detector) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Every face-up card in a camera frame, in reading order: (upright BGRA picture, quad in frame pixels)."""
+def pictures_from_frame(frame: np.ndarray, detector: Detector, photo: bool = False) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every face-up card in a camera frame, in reading order: (upright BGRA picture, quad in frame pixels).
+
+    ``photo``: the frame is a phone photo of cards laid out to be learnt: where the
+    detector finds none, the cards are looked for by their outlines (``find_card_quads``),
+    and every picture's light is evened out (``even_light``), since the photo's light is
+    not the table's.
+    """
     quads, _scores, is_back = detector.detect_quads(frame)
     keep = [i for i in range(len(quads)) if not is_back[i]]
     quads = quads[keep]
+    if photo:
+        quads = photo_quads(frame, list(quads))
     if len(quads) == 0:
         return []
     crops = np.stack([rectify(frame, q) for q in quads])
@@ -292,8 +322,28 @@ def pictures_from_frame(frame: np.ndarray, detector: Detector) -> list[tuple[np.
     out = []
     for i in reading_order(quads):
         q = rotate_half(quads[i]) if flip[i] >= 0.5 else quads[i]  # thumbnails stand upright
-        out.append((rectify_picture(frame, q), q))
+        picture = rectify_picture(frame, q)
+        out.append((even_light(picture) if photo else picture, q))
     return out
+
+
+def photo_quads(photo: np.ndarray, detected: list[np.ndarray]) -> np.ndarray:
+    """The cards of a phone photo: the detector's outlines and the edge finder's, each moved to the
+    card's outer edge (``refine_to_edges``), one per card (the larger where two share a centre).
+
+    The detector outlines some decks short and misses some court cards on a busy cloth;
+    the edge finder can take a court card's inner frame or miss a card on a pale cloth.
+    Together, pushed to the paper's edge, they find and cut each card whole.
+    """
+    candidates = [refine_to_edges(photo, q) for q in [*detected, *find_card_quads(photo)]]
+    candidates.sort(key=lambda q: -quad_area(q))
+    kept: list[np.ndarray] = []
+    for q in candidates:
+        c = q.mean(axis=0)
+        if any(cv2.pointPolygonTest(k.reshape(-1, 1, 2).astype(np.float32), (float(c[0]), float(c[1])), False) >= 0 for k in kept):
+            continue
+        kept.append(q)
+    return np.array(kept, np.float32).reshape(-1, 4, 2)
 
 
 # -- embedding ----------------------------------------------------------------------------
@@ -374,7 +424,7 @@ class Enroller:
     def gives_trunk(self) -> bool:
         """Does the embedder give the identifier's map that the detail head reads (``Recognizer.embed_trunk``)?
 
-        An identifier exported before session 14 gives another (its last, 48x6x4): no detail head then.
+        An older identifier file gives another (its last, 48x6x4): no detail head then.
         """
         if self._gives_trunk is None:
             read = getattr(self.embedder, "embed_trunk", None)
@@ -583,7 +633,7 @@ class Enroller:
             # judge closeness where the deck's cards are told apart
             per_view = _unit(per_view @ prototypes.projection)
             means = _unit(per_view.mean(axis=1))
-        report = check(labels, [s.source for s in samples], means, per_view, suits, view_labels)
+        report = check(labels, [s.source for s in samples], means, per_view, suits, view_labels, [s.picture for s in samples])
         if trunk is not None and isinstance(prototypes, DeckPrototypes) and (report.ok or learn_if_wrong):
             prototypes = self._with_detail(prototypes, labels, trunk, learning)
         profile = DeckProfile(
@@ -617,23 +667,21 @@ class Enroller:
         logits = half.logits(best, features[:, test].reshape(len(test) * n, -1))
         return names[logits.argmax(axis=1)].reshape(n, len(test))
 
+    def judges_outlines(self) -> bool:
+        """Can the embedder say how well an outline covers a card (the verifier)?"""
+        return _judges_outlines(self.embedder)
+
+    def table_views(self, views: int) -> int:
+        """How many of ``views`` views per picture come from laid tables (none without a detector)."""
+        return self._table_count(views)
+
     def is_current(self, profile: DeckProfile) -> bool:
-        """Were the profile's prototypes made by this enroller's identifier (and, if it has a deck head, its
-        features), with its verifier asked about the cards and its outline networks cutting the table views?"""
-        protos = profile.prototypes
-        old_head = isinstance(protos, DeckPrototypes) and protos.head_weights is not None and not protos.has_head
-        # a deck head made before the detail head (session 14; its identifier gave another map)
-        detail = protos.detail if isinstance(protos, DeckPrototypes) and protos.head_weights is not None else False
-        no_detail = detail is None and self.gives_trunk
-        # a detail head the identifier in use gives no map for, or one made for another map (sessions 14-15)
-        unread_detail = isinstance(detail, DetailHead) and not (self.gives_trunk and detail.fits_map)
-        # made before the verifier was asked about the deck's cards, or its table views cut
-        # and judged by other outline networks (a rebuild takes seconds)
-        unchecked = protos.verified is None and profile.views > 0 and _judges_outlines(self.embedder)
+        """Is the profile of the newest format (``formats.FORMAT_VERSION``) for what this enroller can make,
+        made by this enroller's identifier, with its table views cut and judged by these outline networks?"""
         other_outlines = profile.views > 0 and self.outlines != "" and profile.outlines != self.outlines
-        # made before the tables measured where the networks outline the deck's cards (session 11)
-        unmeasured = protos.outline is None and self._table_count(profile.views) > 0
-        return not (old_head or no_detail or unread_detail or unchecked or other_outlines or unmeasured) and same_identifier(profile.probe, self.probe)
+        return (
+            profile_format(profile, self) == FORMAT_VERSION and not other_outlines and same_identifier(profile.probe, self.probe)
+        )
 
     def refresh(self, profile: DeckProfile, progress: Progress | None = None) -> DeckProfile:
         """The profile with prototypes rebuilt from its pictures (as many views as it was enrolled with) for this identifier."""
@@ -651,9 +699,8 @@ class Enroller:
         return profile
 
 
-#: Share of enrolment's progress bar given to the views when the detail head is trained after them
-#: (on the shared 2-core machine, 32 views of 37 pictures, session 16: enrolment took 66-81 s,
-#: the head alone 44.6 s on random maps of the 192x12x8 shape, 28.5 s on the 96x12x8 one of sessions 14-15).
+#: Share of enrolment's progress bar given to the views when the detail head is trained after them:
+#: the head's training takes the larger part of an enrolment (models/README.md, "Enrolled decks").
 VIEWS_SHARE = 0.3
 
 
@@ -716,7 +763,7 @@ def whitening(labels: list[str], per_view: np.ndarray, shrinkage: float = SHRINK
 
 def check(
     labels: list[str], sources: list[str], means: np.ndarray, per_view: np.ndarray, suits: str,
-    view_labels: np.ndarray | None = None,
+    view_labels: np.ndarray | None = None, pictures: list[np.ndarray] | None = None,
 ) -> EnrollReport:
     """Missing, mislabelled and duplicate cards, from the pictures' embeddings.
 
@@ -724,7 +771,10 @@ def check(
     views lie within some cosine of its mean; a picture of another label that close is
     the same card seen again. ``view_labels`` (P, V), how the finished deck reads each
     view, is the sharper test where available: two labels that split one picture's
-    views between them cannot be told apart, so they name the same card.
+    views between them cannot be told apart, so they name the same card. ``pictures``
+    (one per label), where given, have the last word on a pair called the same card: two
+    pictures whose print differs by a pip or an index numeral (``same_card.same_print``)
+    are two cards, however alike they look overall.
     """
     report = EnrollReport()
     lab = np.array(labels)
@@ -768,6 +818,8 @@ def check(
             if same and view_labels is not None:
                 shared = float(np.mean(view_labels[i] == labels[j]) + np.mean(view_labels[j] == labels[i]))
                 same = shared >= DUPLICATE_SHARE
+            if same and pictures is not None:
+                same = same_print(pictures[i], pictures[j])
             if same:
                 report.issues.append(
                     Issue(

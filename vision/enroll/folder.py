@@ -1,5 +1,9 @@
 """Enrolment from a folder of images named by card: ``kreuz-7.png``, ``rosen-ober-2.jpg``, ``schellen-ass/*.jpg``.
 
+A photo of several cards laid in rows is named by its cards in reading order (row by
+row, left to right), joined by ``+``: ``kreuz-6+kreuz-7+kreuz-8.jpg``. The photo must
+show exactly that many face-up cards; otherwise it is reported, not guessed at.
+
 A file's name (or, for files in a sub-folder, the sub-folder's name) says which card it
 shows; Swiss, French, German and English suit and rank names are accepted. A file whose
 name names no card is an error, not silently skipped: a typo would otherwise become a
@@ -9,11 +13,12 @@ missing card far from its cause.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from vision.enroll.crops import IMAGE_SUFFIXES, EnrollImageError, read_image
-from vision.enroll.enroller import Detector, Sample, card_in_image
+from vision.enroll.enroller import Detector, Sample, card_in_image, cards_in_image
 from vision.enroll.names import SUIT_SYSTEMS, CardNameError, label_from_filename, parse_label
 
 
@@ -26,8 +31,19 @@ class FolderScan:
     errors: list[str] = field(default_factory=list)
 
 
+#: Joins the cards of a photo of several in its file name, in reading order.
+SEVERAL = "+"
+
+
+def labels_from_filename(stem: str) -> list[tuple[str, str | None]]:
+    """The cards a file name lists (one, or several joined by ``+``), each with its implied suit system."""
+    return [label_from_filename(part) for part in stem.split(SEVERAL)] if SEVERAL in stem else [label_from_filename(stem)]
+
+
 def label_files(folder: Path) -> tuple[list[tuple[Path, str, str | None]], list[str]]:
-    """(image path, card label, implied suit system) for every image; plus the names that are no card."""
+    """(image path, card label, implied suit system) for every image; plus the names that are no card.
+
+    A photo of several cards appears once per card, in the order its name lists them."""
     folder = Path(folder)
     if not folder.is_dir():
         raise FileNotFoundError(f"{folder} is not a folder")
@@ -47,20 +63,24 @@ def label_files(folder: Path) -> tuple[list[tuple[Path, str, str | None]], list[
                     found.append((f, label, system))
         elif path.suffix.lower() in IMAGE_SUFFIXES:
             try:
-                label, system = label_from_filename(path.stem)
+                named = labels_from_filename(path.stem)
             except CardNameError as exc:
                 errors.append(f"{path.name}: {exc}")
                 continue
-            found.append((path, label, system))
+            found += [(path, label, system) for label, system in named]
     return found, errors
 
 
-def scan_folder(folder: Path, detector: Detector | None = None, suits: str | None = None) -> FolderScan:
+def scan_folder(
+    folder: Path, detector: Detector | None = None, suits: str | None = None,
+    progress: Callable[[float, str], None] | None = None,
+) -> FolderScan:
     """Read every card image of ``folder`` into upright pictures.
 
     ``suits``: the deck's suit system; by default the one the file names imply (French
     names make a French deck). Unreadable images and images without a card are listed in
-    ``errors`` by file name.
+    ``errors`` by file name. ``progress`` (0..1, the file's name) follows the files, which
+    take seconds each when they are phone photos to cut cards out of.
     """
     if suits is not None and suits not in SUIT_SYSTEMS:
         raise ValueError(f"suits must be one of {', '.join(SUIT_SYSTEMS)}, got {suits!r}")
@@ -74,11 +94,26 @@ def scan_folder(folder: Path, detector: Detector | None = None, suits: str | Non
             )
         suits = implied.most_common(1)[0][0] if implied else "swiss"
     scan.suits = suits
+    grouped: dict[Path, list[str]] = {}
     for path, label, _ in files:
+        grouped.setdefault(path, []).append(label)
+    for done, (path, labels) in enumerate(grouped.items()):
         rel = str(path.relative_to(folder))
+        if progress is not None:
+            progress(done / max(len(grouped), 1), rel)
         try:
-            picture, aspect = card_in_image(read_image(path), detector)
-            scan.samples.append(Sample(label, picture, rel, aspect))
+            if len(labels) == 1:
+                picture, aspect = card_in_image(read_image(path), detector)
+                scan.samples.append(Sample(labels[0], picture, rel, aspect))
+                continue
+            cards = cards_in_image(read_image(path), detector)
+            if len(cards) != len(labels):
+                raise EnrollImageError(
+                    f"the name lists {len(labels)} cards but {len(cards)} face-up cards were found; lay them apart"
+                    " in rows on a plain background, or photograph them one by one"
+                )
+            for k, (label, (picture, aspect)) in enumerate(zip(labels, cards, strict=True)):
+                scan.samples.append(Sample(label, picture, f"{rel}#{k + 1}", aspect))
         except EnrollImageError as exc:
             scan.errors.append(f"{rel}: {exc}")
     return scan

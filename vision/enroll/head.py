@@ -1,7 +1,7 @@
 """An enrolled deck's own prototype set: embedding prototypes plus a small pixel classifier.
 
-Why more than prototypes: the identifier was trained on Swiss-German art (and, since
-session 3, on drawn French decks too), so its embedding is surest on the kinds of card it
+Why more than prototypes: the identifier was trained on Swiss-German art and on drawn
+French decks, so its embedding is surest on the kinds of card it
 has seen; on a deck in a new style it can still mix up suits of one colour, or court cards
 that differ in a fill or a letter. A second opinion is learnt from the deck itself: a
 linear (ridge) classifier on the crop's shape (gradient histograms, HOG) and its fills (a
@@ -10,8 +10,8 @@ camera-like views in milliseconds. Its scores are standardised and added, at
 ``HEAD_WEIGHT``, to the standardised embedding similarities.
 
 Everything is numpy and OpenCV and runs on the crops the recognizer already makes
-(``Prototypes.scores(embeddings, crops)``): the features took 0.24 ms for one card and
-0.62 ms for four (median of 200 calls, session 5).
+(``Prototypes.scores(embeddings, crops)``), in well under a millisecond a card
+(models/README.md, "Enrolled decks: how the heads were chosen").
 """
 
 from __future__ import annotations
@@ -31,29 +31,23 @@ CELL = 8
 BINS = 9
 #: Ridge penalty of the pixel classifier (features are unit vectors).
 RIDGE = 1.0
-#: Weight of the pixel classifier's standardised scores against the embedding's. Chosen on
-#: 150 tuning scenes per deck (seeds 41,000,000+, crops where the detector found the cards,
-#: session 5): with the thumbnail, weight 0.3 / 0.6 / 1.0 read paris 0.977 / 0.983 / 0.977,
-#: four-colour 0.959 / 0.962 / 0.962, flat-swiss 0.932 / 0.929 / 0.925; the head without it
-#: (HOG and coarse chroma, weight 0.3) read 0.974, 0.927 and 0.912.
+#: Weight of the pixel classifier's standardised scores against the embedding's: enough for
+#: the deck's own shapes and fills to overrule an embedding unsure between two cards of one
+#: colour, not so much that a shadow's fill misleads it (chosen on tuning scenes of three
+#: unseen decks; models/README.md, "Enrolled decks: how the heads were chosen").
 HEAD_WEIGHT = 0.6
 #: An enrolled deck that knows its back overrules the detector's "back" when it gives the
-#: back at most 3 % and its best face at least 0.3. On 300 tuning scenes per deck
-#: (session 5), of the faces the detector called backs this turned 31 of 60 flat-swiss, 3
-#: of 12 four-colour and 0 of 7 paris cards back into faces (the old rule, best face at
-#: least 0.9: 10, 3 and 0), and none of 463 true backs (the old rule: one paris back).
+#: back at most 3 % and its best face at least 0.3: the detector learnt backs from the
+#: training deck, and a face with large flat fills can look like one to it, while the deck
+#: itself knows its back well (measured in models/README.md, "Enrolled decks").
 FACE_MASS = 0.97
 FACE_TOP = 0.3
 #: Probabilities are a softmax of the combined z-scores at this temperature.
 Z_TEMPERATURE = 2.0
 #: Weight of the detail head's standardised scores (``vision.enroll.detail_head``: a small
-#: convolutional classifier on the identifier's map, trained at enrolment; 192x12x8 since session 16). It
-#: replaced, in session 14, a ridge classifier on the identifier's last 48x6x4 map (weight
-#: 0.3, since session 10). Chosen on 300 tuning scenes per deck (seeds 41,000,000+, crops
-#: where the recogniser found the cards): misread four-colour /
-#: flat-swiss / paris cards of 711 / 665 / 724 were 18 / 10 / 4 with the ridge trunk head,
-#: 11-13 / 9-10 / 5 with the detail head at 0.6, 12-13 / 9-12 / - at 1.0 (three training seeds, the
-#: same network trained with torch; numpy's gave four-colour 10-14, flat-swiss 8-10 at 0.6).
+#: convolutional classifier on the identifier's 192x12x8 map, trained at enrolment): the
+#: map still holds a letter's or a numeral's strokes that the embedding pooled away
+#: (chosen on tuning scenes; models/README.md, "Enrolled decks: how the heads were chosen").
 DETAIL_WEIGHT = 0.6
 #: The arrays a saved deck keeps beside its prototype vectors (any may be absent).
 ARRAYS = ("projection", "head_weights", "head_mean", "outline")
@@ -146,8 +140,8 @@ class DeckPrototypes(Prototypes):
     ``head_weights`` (F, len(names)) and ``head_mean`` (F,) score each crop's HOG
     features per label (a label the head does not know, such as a borrowed card back,
     gets the row's mean). Without crops only the embedding is used. ``detail`` scores the
-    identifier's map of each crop (``Recognizer.embed_trunk``, since session 14; without
-    it, or without the map, that term is left out).
+    identifier's map of each crop (``Recognizer.embed_trunk``; without it, or without the
+    map, that term is left out).
     """
 
     projection: np.ndarray | None = None
@@ -227,11 +221,10 @@ class DeckPrototypes(Prototypes):
     def scores(self, embeddings: np.ndarray, crops: np.ndarray | None = None, trunk: np.ndarray | None = None) -> np.ndarray:
         """As ``Prototypes.scores``; crops (N, V, H, W, 3), several views of each card, are read by their mean features.
 
-        The recogniser's second look at an unsure card passes all five of its crops: on
-        400 tuning scenes per deck (session 5), averaging the head's features as well as
-        the embeddings misread 54 of 777 flat-swiss cards instead of 61 (four-colour 46
-        of 886 instead of 47, paris 17 of 918 either way). Their maps (N, V, MAP_SIZE)
-        are each scored by the detail head and the scores averaged.
+        The recogniser's second look at an unsure card passes all five of its crops;
+        averaging the head's features as well as the embeddings reads a crop cut a little
+        off as its neighbours do. Their maps (N, V, MAP_SIZE) are each scored by the
+        detail head and the scores averaged.
         """
         best = self.similarities(embeddings)
         use_head = crops is not None and self.has_head and len(best) > 0

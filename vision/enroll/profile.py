@@ -73,7 +73,7 @@ class DeckProfile:
     created: float = field(default_factory=time.time)
     notes: list[str] = field(default_factory=list)
     #: The recogniser's ``outlines_digest`` when the profile was built: the detector,
-    #: refiner and verifier that cut its table views and judged them ("" before session 9).
+    #: refiner and verifier that cut its table views and judged them ("" in an older profile).
     outlines: str = ""
 
     def __post_init__(self) -> None:

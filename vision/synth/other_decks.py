@@ -24,6 +24,7 @@ from scoring.cards import ALL_CARD_IDS
 from vision.synth import scene as _scene
 from vision.synth.assets import BACK, art_levels
 from vision.synth.deck import DeckStyle, rounded_alpha
+from vision.synth.geometry import Geometry
 
 OTHER_DECKS: tuple[str, ...] = ("four-colour", "flat-swiss")
 W0, H0 = 316, 492
@@ -191,14 +192,18 @@ def other_deck(deck: str) -> dict[str, tuple[np.ndarray, ...]]:
     }
 
 
-def render_other_scene(seed: int, deck: str, *, width: int = 640, height: int = 480, style: str = "mixed") -> _scene.Scene:
-    """``render_scene(seed, style=style)``'s table, drawn with the procedural ``deck``."""
+def render_other_scene(
+    seed: int, deck: str, *, width: int = 640, height: int = 480, style: str = "mixed", geometry: Geometry | None = None,
+) -> _scene.Scene:
+    """``render_scene(seed, style=style, geometry=geometry)``'s table, drawn with the procedural ``deck``."""
     if style not in _scene.STYLES:
         raise ValueError(f"style must be one of {', '.join(_scene.STYLES)}, got {style!r}")
     rng = np.random.default_rng(seed)
     d = _scene._difficulty(rng, style)
     rng.random()  # keep step with render_scene, which draws a deck style here
-    return _scene.draw_table(rng, d, _scene.DrawnCards(DeckStyle(deck=deck), other_deck(deck)), seed=seed, width=width, height=height, style=style, deck=deck)
+    return _scene.draw_table(rng, d, _scene.DrawnCards(DeckStyle(deck=deck), other_deck(deck)), seed=seed, width=width, height=height, style=style, deck=deck,
+        geometry=geometry,
+    )
 
 
 def write_deck(deck: str, folder: str) -> list[str]:

@@ -51,6 +51,19 @@
     return sel;
   }
 
+  // A flagged pair is shown side by side, as the cards were cut out, so the player sees
+  // at once whether one card was photographed twice or two cards were called alike.
+  function issueItem(issue, samples) {
+    const li = el("li", { class: issue.error ? "error" : "", text: issue.message });
+    const shown = (issue.sources || []).map((src) => samples.find((s) => s.source === src)).filter(Boolean);
+    if (shown.length) {
+      li.append(el("div", { class: "pair" }, ...shown.map((s) => el("figure", {},
+        el("img", { src: `/enroll/api/session/samples/${s.id}.png`, alt: s.name || "?" }),
+        el("figcaption", { text: s.name || "?" })))));
+    }
+    return li;
+  }
+
   function show(view) {
     $("session").hidden = false;
     $("new-deck").hidden = true;
@@ -74,7 +87,7 @@
       const issues = (b.report && b.report.issues) || [];
       put($("report"), [
         ...(b.error ? [el("li", { class: "error", text: b.error })] : []),
-        ...issues.map((i) => el("li", { class: i.error ? "error" : "", text: i.message })),
+        ...issues.map((i) => issueItem(i, view.samples)),
         ...(b.done && b.stored ? [el("li", { text: `${t("enroll_done")}: ${b.stored}` })] : []),
       ]);
       if (!b.done) setTimeout(poll, 700); else loadDecks();

@@ -1,0 +1,259 @@
+"""Cut a card out of a phone photo without the networks, and even out the light it was taken in.
+
+Why a second finder beside the shipped detector: a phone photo of one card is often
+card-shaped itself (3:2 or 4:3 turned on its side is close to a card's 2:3), and the
+card in it fills a third of it. Such a photo must not be taken whole as a scan, and a
+photo the detector finds no card in still shows one. The card's paper meets the
+background along four straight edges; a convex four-sided outline of a card's
+proportions, closed by strong edges all round, is the card (``find_card_quads``).
+
+Why even out the light (``even_light``): a photo's light is brighter on one side, and a
+phone or hand shadows part of the card. Enrolment makes its camera-like views from the
+picture; a shadow baked into the picture would teach that card's prototype a shadow it
+will not have at the table. The card's paper is the brightest thing on it almost
+everywhere, so a smooth surface fitted to the paper's brightness, channel by channel, is
+the light and its colour; dividing by it leaves the print.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+#: Long over short side a card outline may have (Jass cards are about 1.56; perspective and a bent card).
+ASPECT_RANGE = (1.3, 1.85)
+#: Smallest card worth taking, as a share of the photo's area.
+MIN_AREA = 0.01
+#: A card outline this much of the photo or more is the photo's own frame, not a card in it.
+MAX_AREA = 0.85
+#: Share of a candidate's perimeter that must lie on a strong edge.
+EDGE_SUPPORT = 0.6
+#: Side the photo is reduced to for the search.
+WORK_SIDE = 720
+
+
+def _edges(gray: np.ndarray) -> np.ndarray:
+    blurred = cv2.GaussianBlur(gray, (0, 0), 1.2)
+    med = float(np.median(blurred))
+    return cv2.Canny(blurred, max(10.0, 0.4 * med), max(30.0, 1.0 * med))
+
+
+def _quad_of(contour: np.ndarray) -> np.ndarray | None:
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    approx = cv2.approxPolyDP(hull, 0.03 * peri, True).reshape(-1, 2)
+    if len(approx) == 4:
+        return approx.astype(np.float32)
+    rect = cv2.minAreaRect(hull)
+    if cv2.contourArea(hull) < 0.88 * rect[1][0] * rect[1][1]:
+        return None
+    return cv2.boxPoints(rect).astype(np.float32)
+
+
+def _support(edges: np.ndarray, quad: np.ndarray) -> float:
+    """Share of points along the quad's sides with an edge pixel within 2 px."""
+    near = cv2.dilate(edges, np.ones((5, 5), np.uint8))
+    h, w = edges.shape
+    hits = total = 0
+    for k in range(4):
+        a, b = quad[k], quad[(k + 1) % 4]
+        n = max(8, int(np.linalg.norm(b - a) / 2))
+        # the corners are rounded: judge the middle 80 % of each side
+        t = np.linspace(0.1, 0.9, n)[:, None]
+        p = np.round(a + (b - a) * t).astype(int)
+        ok = (p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)
+        total += n
+        hits += int(near[p[ok, 1], p[ok, 0]].astype(bool).sum())
+    return hits / max(total, 1)
+
+
+def _aspect(quad: np.ndarray) -> float:
+    s = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    a, b = (s[0] + s[2]) / 2, (s[1] + s[3]) / 2
+    return float(max(a, b) / max(min(a, b), 1e-6))
+
+
+def find_card_quads(img: np.ndarray) -> list[np.ndarray]:
+    """Card outlines in a photo (BGR/BGRA), each (4, 2) in the photo's pixels, largest first.
+
+    A candidate is a convex four-sided outline of a card's proportions, between
+    ``MIN_AREA`` and ``MAX_AREA`` of the photo, not touching its border, with strong
+    edges along ``EDGE_SUPPORT`` of its sides; overlapping candidates keep the larger.
+    """
+    bgr = img[..., :3]
+    scale = WORK_SIDE / max(bgr.shape[:2])
+    small = cv2.resize(bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else bgr
+    scale = min(scale, 1.0)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    edges = np.zeros(small.shape[:2], np.uint8)
+    for ch in range(3):
+        edges |= _edges(lab[..., ch])
+    closed = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    h, w = small.shape[:2]
+    area = float(h * w)
+    contours, _ = cv2.findContours(closed, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    found: list[tuple[float, np.ndarray]] = []
+    for c in contours:
+        if cv2.contourArea(cv2.convexHull(c)) < MIN_AREA * area:
+            continue
+        quad = _quad_of(c)
+        if quad is None:
+            continue
+        a = abs(cv2.contourArea(quad))
+        if not MIN_AREA * area <= a <= MAX_AREA * area:
+            continue
+        if not ASPECT_RANGE[0] <= _aspect(quad) <= ASPECT_RANGE[1]:
+            continue
+        margin = 2
+        if quad[:, 0].min() < margin or quad[:, 1].min() < margin or quad[:, 0].max() > w - 1 - margin or quad[:, 1].max() > h - 1 - margin:
+            continue
+        if _support(edges, quad) < EDGE_SUPPORT:
+            continue
+        found.append((a, quad))
+    found.sort(key=lambda f: -f[0])
+    kept: list[np.ndarray] = []
+    for _a, q in found:
+        centre = q.mean(axis=0)
+        if any(cv2.pointPolygonTest(k.reshape(-1, 1, 2), (float(centre[0]), float(centre[1])), False) >= 0 for k in kept):
+            continue
+        kept.append(q)
+    return [upright(k / scale) for k in kept]
+
+
+def upright(quad: np.ndarray) -> np.ndarray:
+    """The corners ordered clockwise from a corner of a short side, so ``rectify`` gives a portrait card
+    (which end is up is for the identifier to say)."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    c = q.mean(axis=0)
+    q = q[np.argsort(np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0]))]  # clockwise on screen (y points down)
+    if np.linalg.norm(q[1] - q[0]) > np.linalg.norm(q[2] - q[1]):
+        q = np.roll(q, -1, axis=0)  # the first side must be a short one (the card's top)
+    return q.astype(np.float32)
+
+
+#: Grid of cells the paper's brightness is sampled on, and the share of a cell taken as its paper.
+LIGHT_GRID = (6, 9)
+PAPER_SHARE = 0.85
+
+
+def even_light(picture: np.ndarray) -> np.ndarray:
+    """The upright card picture (BGRA or BGR) under even, white light: each channel divided by a smooth
+    surface fitted to its paper, the paper then set to the picture's own paper brightness.
+
+    The surface is a quadratic in x and y fitted to the bright quantile of each grid
+    cell, weighted by how much of the cell is paper-like; a card with large dark fills
+    (a court card's robe) gives cells of low weight, not a wrong surface.
+    """
+    bgr = picture[..., :3].astype(np.float32)
+    h, w = bgr.shape[:2]
+    gx, gy = LIGHT_GRID
+    xs, ys, vals, weights = [], [], [], []
+    grey = bgr.mean(axis=2)
+    # a tenth of the card in from each side: the rounded corners and the cut's edge are no paper
+    for j in range(gy):
+        for i in range(gx):
+            y0, y1 = int(h * (0.05 + 0.9 * j / gy)), int(h * (0.05 + 0.9 * (j + 1) / gy))
+            x0, x1 = int(w * (0.05 + 0.9 * i / gx)), int(w * (0.05 + 0.9 * (i + 1) / gx))
+            cell = bgr[y0:y1, x0:x1].reshape(-1, 3)
+            g = grey[y0:y1, x0:x1].reshape(-1)
+            top = g >= np.quantile(g, PAPER_SHARE)
+            xs.append((x0 + x1) / 2 / w - 0.5)
+            ys.append((y0 + y1) / 2 / h - 0.5)
+            vals.append(cell[top].mean(axis=0))
+            weights.append(float(np.mean(g >= 0.8 * np.quantile(g, 0.95))))
+    x, y, v, wt = np.array(xs), np.array(ys), np.array(vals), np.array(weights)
+    # cells much darker than the brightest paper are fills, not paper in shadow
+    level = np.quantile(v.mean(axis=1), 0.9)
+    wt = wt * (v.mean(axis=1) > 0.45 * level)
+    if wt.sum() < 8:
+        return picture
+    design = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
+    sw = np.sqrt(wt)[:, None]
+    coef, *_ = np.linalg.lstsq(design * sw, v * sw, rcond=None)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    xx, yy = xx / w - 0.5, yy / h - 0.5
+    basis = np.stack([np.ones_like(xx), xx, yy, xx * xx, xx * yy, yy * yy], axis=-1)
+    light = np.clip(basis @ coef.astype(np.float32), 8.0, None)
+    target = float(np.clip(np.quantile(v.mean(axis=1)[wt > 0], 0.9), 180.0, 245.0))
+    out = np.clip(bgr / light * target, 0, 255).astype(np.uint8)
+    return np.dstack([out, picture[..., 3]]) if picture.shape[2] == 4 else out
+
+
+#: How far out from a found outline its card's edge is looked for (share of the card's side), and in.
+REACH_OUT = 0.22
+REACH_IN = 0.04
+#: An edge at least this share of the side's strongest counts as the card's own; the outermost such wins.
+EDGE_SHARE = 0.45
+
+
+def refine_to_edges(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """``quad`` moved side by side to the card's outer edge: where the paper meets the background.
+
+    Why: the networks outline some decks short (a card with coloured bands at its ends
+    is outlined where the paper meets the band), and an outline from the edge finder can
+    be a court card's inner frame. The card's own edge is the outermost straight edge
+    running along the whole side within ``REACH_OUT`` of it; a texture of the table does
+    not run along a whole side, and the card's contact shadow is softer than its edge.
+    """
+    q = upright(quad).astype(np.float64)
+    gw, gh = 160, 250
+    ox, oy = REACH_OUT * gw, REACH_OUT * gh
+    # the quad's unit frame, grown by REACH_OUT on every side, laid out axis-aligned
+    dst = np.array([[ox, oy], [ox + gw, oy], [ox + gw, oy + gh], [ox, oy + gh]], np.float64)
+    m = cv2.getPerspectiveTransform(q.astype(np.float32), dst.astype(np.float32))
+    size = (int(gw + 2 * ox), int(gh + 2 * oy))
+    flat = cv2.warpPerspective(img[..., :3], m, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(flat, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = np.asarray(cv2.GaussianBlur(lab, (0, 0), 1.0), np.float32)
+    gy = np.abs(np.diff(lab, axis=0)).sum(axis=2)  # (H-1, W)
+    gx = np.abs(np.diff(lab, axis=1)).sum(axis=2)  # (H, W-1)
+    x0, x1 = int(ox + 0.15 * gw), int(ox + 0.85 * gw)
+    y0, y1 = int(oy + 0.15 * gh), int(oy + 0.85 * gh)
+    inner_y, inner_x = int(oy + gh - REACH_IN * gh), int(ox + gw - REACH_IN * gw)
+    top = _outermost(np.median(gy[: int(oy + REACH_IN * gh), x0:x1], axis=1), outward=-1)
+    bottom = _outermost(np.median(gy[inner_y:, x0:x1], axis=1), outward=1)
+    left = _outermost(np.median(gx[y0:y1, : int(ox + REACH_IN * gw)], axis=0), outward=-1)
+    right = _outermost(np.median(gx[y0:y1, inner_x:], axis=0), outward=1)
+    if top is None or bottom is None or left is None or right is None:
+        return q.astype(np.float32)
+    bottom, right = bottom + inner_y, right + inner_x
+    # Only an outline out of a card's proportions is moved, and only along the sides that
+    # make it one: the short ends of one too squat (bands cut off), the long sides of one
+    # too narrow. An outline of a card's shape already lies at its edge; an edge further
+    # out is the hand holding it or the card's shadow.
+    aspect = _aspect(q)
+    t, b, lft, r = oy, oy + gh, ox, ox + gw
+    if aspect < CARD_SHAPE[0]:
+        t, b = _moved(top + 1.0, oy, gh), _moved(bottom + 1.0, oy + gh, gh)
+    elif aspect > CARD_SHAPE[1]:
+        lft, r = _moved(left + 1.0, ox, gw), _moved(right + 1.0, ox + gw, gw)
+    else:
+        return q.astype(np.float32)
+    box = np.array([[lft, t], [r, t], [r, b], [lft, b]], np.float64)
+    back = cv2.perspectiveTransform(box.reshape(-1, 1, 2), np.linalg.inv(m)).reshape(4, 2)
+    if not CARD_SHAPE[0] * 0.95 <= _aspect(back) <= CARD_SHAPE[1] * 1.05:
+        return q.astype(np.float32)
+    return back.astype(np.float32)
+
+
+#: Long over short side of an outline that already has a card's shape (Jass and French cards are 1.53-1.60).
+CARD_SHAPE = (1.42, 1.72)
+#: A side found this close to its drawn place (share of the card's side) keeps its drawn place.
+KEEP_WITHIN = 0.03
+
+
+def _moved(found: float, drawn: float, side: float) -> float:
+    return drawn if abs(found - drawn) < KEEP_WITHIN * side else found
+
+
+def _outermost(profile: np.ndarray, outward: int) -> int | None:
+    """Index of the outermost local peak of ``profile`` at least ``EDGE_SHARE`` of its largest (None if flat)."""
+    if len(profile) < 3:
+        return None
+    top = float(profile.max())
+    if top < 6.0:
+        return None
+    peaks = [i for i in range(1, len(profile) - 1) if profile[i] >= profile[i - 1] and profile[i] >= profile[i + 1] and profile[i] >= EDGE_SHARE * top]
+    if not peaks:
+        return int(np.argmax(profile))
+    return peaks[0] if outward < 0 else peaks[-1]
