@@ -37,7 +37,7 @@ from web.auth import COOKIE, SESSION_MAX_AGE_S, PinGuard, authorize, check_pin, 
 from web.enroll import register_enroll
 from web.errors import ApiError, error_response
 from web.games import end_running, game_status, running_game
-from web.hosts import HostCheck
+from web.hosts import HostCheck, lan_address
 from web.i18n import LANGUAGES, STRINGS, pick_language
 from web.live import Hub, TooManyClients
 from web.speck import register_speck
@@ -106,19 +106,6 @@ def camera_status(status: Mapping[str, Any]) -> dict[str, Any]:
     if deck.get("rebuilding") or deck.get("error"):  # the table's deck is being relearnt, or cannot be used
         out["deck"] = {k: deck.get(k) for k in ("rebuilding", "name", "progress", "error")} | {"reading": deck.get("deck")}
     return out
-
-
-def lan_address() -> str | None:
-    """This machine's address on its default route (no packet is sent), or None offline."""
-    import socket
-
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("10.255.255.255", 1))
-            address = str(probe.getsockname()[0])
-    except OSError:
-        return None
-    return None if address.startswith("127.") else address
 
 
 def loopback(host: str | None) -> bool:
