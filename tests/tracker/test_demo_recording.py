@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from jasscam.commands.replay import replay_recording
+from jasscam.replay import replay_recording
 from vision.recording import Recording
 from vision.tracker.evaluate import compare
 
