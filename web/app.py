@@ -126,7 +126,7 @@ def _rule_error() -> type[Exception]:
         from scoring.game import RuleError
     except ImportError:  # pragma: no cover - the engine lands with the store
         return EventError
-    return RuleError  # type: ignore[no-any-return]
+    return RuleError
 
 
 def refuse_if_flagged(events: list[Any], event: Any) -> None:
@@ -223,7 +223,7 @@ def create_app(
         max_clients=max_clients,
         max_per_client=max_per_client,
         heartbeat=heartbeat,
-        status=(lambda: camera_status(status())) if status is not None else None,  # type: ignore[misc]
+        status=(lambda: camera_status(status())) if status is not None else None,
     )
     write_lock = threading.Lock()
     RuleError = _rule_error()
