@@ -17,7 +17,7 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/jasscam demo
 
-# The suite without the tests marked slow (each over 10 s on 2 cores): the one to run
+# The suite without the tests marked slow (enrolments, rebuilds, whole replays): the one to run
 # before every commit. test-slow runs the rest; CI (.ci/run) runs both.
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -m "not slow"
