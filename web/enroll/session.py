@@ -4,7 +4,7 @@ The dashboard asks for a few cards at a time (one suit's number cards, then its 
 cards and Ass), the user lays them in a row and captures; the cards found are labelled
 in reading order with the cards asked for, so a correct row needs no typing, and any
 label can be fixed afterwards. Building the profile (views, then training the deck's detail head) takes
-about a minute on a 2-core machine (CHANGELOG.md), so it runs in a thread and reports its
+over a minute on a 2-core machine (CHANGELOG.md), so it runs in a thread and reports its
 progress.
 """
 
