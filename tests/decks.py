@@ -88,12 +88,13 @@ def cached_profile(config: pytest.Config, name: str, build: Callable[[], DeckPro
     if path.exists():
         try:
             with path.open("rb") as f:
-                return pickle.load(f)  # type: ignore[no-any-return]
+                return pickle.load(f)
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
             path.unlink(missing_ok=True)  # unreadable by this code: enrol again
     profile = build()
-    for old in path.parent.glob(f"{name}-*.pickle"):
-        old.unlink(missing_ok=True)
+    for old in path.parent.glob("*.pickle"):
+        if old.stem.rsplit("-", 1)[0] == name:  # this deck made from other inputs ("paris" is not "paris-herz")
+            old.unlink(missing_ok=True)
     part = path.with_suffix(".part")
     with part.open("wb") as f:
         pickle.dump(profile, f, protocol=pickle.HIGHEST_PROTOCOL)
