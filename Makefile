@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test lint bench train arm64-check clean
+.PHONY: venv demo test test-slow lint bench train arm64-check clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,12 +17,18 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/jasscam demo
 
+# The suite without the tests marked slow (enrolments, rebuilds, whole replays): the one to run
+# before every commit. test-slow runs the rest; CI (.ci/run) runs both.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -m "not slow"
+
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -q -m slow
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy scoring vision jasscam web
+	$(BIN)/lint-imports
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

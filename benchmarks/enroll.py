@@ -21,9 +21,8 @@ show what enrolment adds; and whether the built-in deck reads exactly as before 
 the other decks are enrolled. Optionally, trick accuracy on rendered games replayed
 through recogniser and tracker (``jasscam replay --compare``), the built-in deck against
 each enrolled deck. Each identity accuracy is printed with its 95 % interval (Wilson):
-120 scenes (sessions 5-14) hold about 250 named cards a deck, so one card was 0.4 points
-and 99 % could not be told from 98.5 %; with 240 one card is 0.2 points and the interval
-about 1.4 times narrower.
+at 120 scenes, about 250 named cards a deck, one card is 0.4 points and 99 % cannot be
+told from 98.5 %; at 240 one card is 0.2 points and the interval about 1.4 times narrower.
 The views enrolment makes are random (seeded), and which views a deck was learnt from
 moves its count by a few cards: with several seeds, each seed's accuracy is printed and the
 targets are judged on their pooled count, the accuracy to expect from one enrolment.
@@ -179,7 +178,7 @@ def enrol(rec: Recognizer, folder: Path, name: str, **kwargs: Any) -> tuple[Any,
 
 def trick_accuracy(deck: str, recognize: Callable[[np.ndarray], list[Detection]], work: Path, games: int) -> dict[str, Any]:
     """Render ``games`` one-round games with ``deck`` and replay them as ``jasscam replay --compare`` does."""
-    from jasscam.commands.replay import replay_recording
+    from jasscam.replay import replay_recording
     from vision.recording import Recording
     from vision.synth.game import render_game
     from vision.tracker.evaluate import compare

@@ -147,7 +147,7 @@ def accuracy(rec: Recognizer, style: str, n: int, deck: str = "swiss-xvii", seed
         "cards_visible_ge_0.7": tot[0],
         "recall_ge_0.7": tot[1] / max(tot[0], 1),
         "precision": n_det_matched / max(n_det, 1),
-        # session 1-2's stricter figure: every detection not matched at IoU > 0.5 counted as false
+        # The stricter figure: every detection not matched at IoU > 0.5 counted as false
         "precision_all_detections": n_det_all_matched / max(n_det_all, 1),
         "identity_accuracy_ge_0.7": tot[2] / max(tot[1], 1),
         # At the tracker's operating point: faces under its confidence floor left out.

@@ -217,7 +217,7 @@ def near_out_of_turn(games: int, first_seed: int) -> dict[str, Any]:
 def _run_recognizer(
     seed: int, style: str, fps: float, size: tuple[int, int], recognize: Any, work: Path, layout: str = "near-centre"
 ) -> GameResult:
-    from jasscam.commands.replay import replay_recording
+    from jasscam.replay import replay_recording
     from vision.recording import Recording
     from vision.synth.game import render_game
     from vision.tracker.evaluate import compare

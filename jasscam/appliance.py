@@ -13,14 +13,13 @@ with a small real detector and tracker in place of the ONNX recogniser.
 Two features are wired here because only the composition root sees all parts: the
 recogniser reads the table's enrolled deck (``jasscam.decks``) and the dashboard's
 ``/enroll`` screens get the camera's latest frame; the Speck screens get the camera's
-Bodentrumpf proposal (``jasscam.tournament.bodentrumpf``), fed every tracked frame.
+Bodentrumpf proposal (``vision.bodentrumpf``), fed every tracked frame.
 """
 
 from __future__ import annotations
 
 import logging
 import signal
-import socket
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -42,10 +41,11 @@ from jasscam.tracking import GameTracker, GatedRecognizer, Tracker
 from scoring.events import CardPlayed, Event, GameConfigured, TrickCollected
 from vision.detection import Detection, FrameDetections
 from vision.tracker.tracker import TrackerEvent
+from web.hosts import lan_address
 
 if TYPE_CHECKING:
     from jasscam.decks import DeckAwareRecognizer
-    from jasscam.tournament.bodentrumpf import BodentrumpfWatcher
+    from vision.bodentrumpf import BodentrumpfWatcher
     from vision.tracker.layout import TableLayout
 
 log = logging.getLogger(__name__)
@@ -131,17 +131,6 @@ def game_layout(
     return TableLayout.from_setting(seat0=edge_of(game_id) if edge_of is not None else "bottom")
 
 
-def lan_address() -> str | None:
-    """This machine's address on the local network (no packet is sent), or None."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        try:
-            sock.connect(("10.254.254.254", 1))
-            address = str(sock.getsockname()[0])
-        except OSError:
-            return None
-    return None if address.startswith("127.") else address
-
-
 @dataclass
 class Ready:
     """What ``start`` reports: where the dashboard listens and the game being played."""
@@ -213,7 +202,7 @@ class Appliance:
         )
         self.source.open()  # a missing camera is reported before the model is loaded
         from jasscam.decks import DeckAwareRecognizer
-        from jasscam.tournament.bodentrumpf import BodentrumpfWatcher
+        from vision.bodentrumpf import BodentrumpfWatcher
 
         recognize = self._recognize or load_recognizer(self.config, self.state_dir)
         self.decks = recognize if isinstance(recognize, DeckAwareRecognizer) else None
@@ -349,7 +338,7 @@ class Appliance:
             return
         count = self.store.count(game)
         if self._awaiting[:2] != (game, count):
-            from jasscam.tournament.bodentrumpf import awaiting_bodentrumpf
+            from vision.bodentrumpf import awaiting_bodentrumpf
 
             self._awaiting = (game, count, awaiting_bodentrumpf(self.store.events(game)))
         self.bodentrumpf.update(game, frame.detections, awaiting=self._awaiting[2])

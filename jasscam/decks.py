@@ -48,7 +48,7 @@ class DeckAwareRecognizer:
     cannot be loaded leaves the built-in deck in place and is reported in ``error``.
 
     A profile made for other models is rebuilt from its pictures (``Enroller.refresh``):
-    as long as enrolling it (66-81 s on the shared 2-core machine, session 16), not measured on a Pi. With ``background`` (the
+    as long as enrolling it (over a minute on a 2-core machine: CHANGELOG.md). With ``background`` (the
     appliance) that runs in a thread, so neither start-up (systemd waits 90 s for READY)
     nor the frame loop (the watchdog fires after 30 s without frames) waits for it; until
     it is done the table reads the profile as it was if the identifier in use made it,

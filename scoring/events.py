@@ -315,7 +315,7 @@ Event = (
 )
 
 EVENT_TYPES: Final[dict[str, type]] = {
-    cls.__dataclass_fields__["type"].default: cls  # type: ignore[attr-defined,misc]
+    cls.__dataclass_fields__["type"].default: cls  # type: ignore[misc]
     for cls in (
         GameConfigured,
         RoundStarted,
@@ -663,7 +663,7 @@ def parse_event(data: Any) -> Event:
         _check_clean(value, key)
     payload = _validate(cls, payload)
     try:
-        return cls(**payload)  # type: ignore[no-any-return]
+        return cls(**payload)
     except TypeError as exc:
         raise EventError(f"{kind}: {exc}") from None
 

@@ -8,6 +8,11 @@
 #
 #   sudo systemd/arm64-check.sh            # root kept in build/arm64-root for reruns
 #   ARM64_ROOT=/var/tmp/pi MODELS=/path/to/models sudo -E systemd/arm64-check.sh
+#   DEBIAN_MIRROR=http://mirror.example/debian sudo -E systemd/arm64-check.sh
+#
+# debootstrap fetches from the Debian mirror the host's apt already uses (a local mirror,
+# a proxy or a snapshot keeps working, and no address is written here); DEBIAN_MIRROR
+# overrides it, e.g. on a host that is not Debian.
 #
 # See also ../shared/notes/arm64-emulation.md. picamera2/libcamera are not in Debian's
 # arm64 archive, so install.sh skips them here and the camera itself is not exercised.
@@ -33,11 +38,27 @@ fi
 mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null || true
 update-binfmts --enable qemu-aarch64 2>/dev/null || true
 
+# The Debian archive (not its security or ports archives) among the host's apt index
+# targets: apt itself resolves sources.list, deb822 .sources files and their options.
+host_debian_mirror() {
+  apt-get indextargets --format '$(TARGET_OF) $(ORIGIN) $(LABEL) $(SITE)' 2>/dev/null |
+    awk '$1 == "deb" && $2 == "Debian" && $3 == "Debian" { print $4; exit }'
+}
+
 if [ ! -x "$ROOT/usr/bin/python3" ]; then
-  echo "==> debootstrap arm64 bookworm into $ROOT"
+  mirror=${DEBIAN_MIRROR:-$(host_debian_mirror)}
+  if [ -z "$mirror" ]; then
+    apt-get update -q  # index targets are listed once their Release files are fetched
+    mirror=$(host_debian_mirror)
+  fi
+  if [ -z "$mirror" ]; then
+    echo "arm64-check: the host's apt sources name no Debian archive; set DEBIAN_MIRROR=URL" >&2
+    exit 1
+  fi
+  echo "==> debootstrap arm64 bookworm into $ROOT from $mirror"
   debootstrap --arch=arm64 --variant=minbase \
     --include=python3,python3-venv,python3-pip,ca-certificates,passwd,tar \
-    bookworm "$ROOT" http://deb.debian.org/debian
+    bookworm "$ROOT" "$mirror"
 fi
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 cp /etc/ssl/certs/ca-certificates.crt "$ROOT/etc/ssl/certs/"

@@ -42,7 +42,7 @@ from web.errors import ApiError, error_response
 from web.games import end_running, game_status, running_game
 from web.history import matches as history_matches
 from web.history import players_of
-from web.hosts import HostCheck
+from web.hosts import HostCheck, lan_address
 from web.i18n import LANGUAGES, STRINGS, pick_language
 from web.live import Hub, TooManyClients
 from web.rounds import register_rounds
@@ -119,19 +119,6 @@ def camera_status(status: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def lan_address() -> str | None:
-    """This machine's address on its default route (no packet is sent), or None offline."""
-    import socket
-
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("10.255.255.255", 1))
-            address = str(probe.getsockname()[0])
-    except OSError:
-        return None
-    return None if address.startswith("127.") else address
-
-
 def loopback(host: str | None) -> bool:
     """Whether the server listens on this machine only (``--host 127.0.0.1``): then a
     phone cannot reach it at the LAN address, and the QR code must not offer that."""
@@ -150,7 +137,7 @@ def _rule_error() -> type[Exception]:
         from scoring.game import RuleError
     except ImportError:  # pragma: no cover - the engine lands with the store
         return EventError
-    return RuleError  # type: ignore[no-any-return]
+    return RuleError
 
 
 def refuse_if_flagged(events: list[Any], event: Any) -> None:
@@ -250,7 +237,7 @@ def create_app(
         max_clients=max_clients,
         max_per_client=max_per_client,
         heartbeat=heartbeat,
-        status=(lambda: camera_status(status())) if status is not None else None,  # type: ignore[misc]
+        status=(lambda: camera_status(status())) if status is not None else None,
     )
     write_lock = threading.Lock()
     app.extensions["jasscam_write_lock"] = write_lock  # web.rounds writes under the same lock

@@ -36,6 +36,19 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 PRIVATE_SUFFIXES = ("home.arpa", "internal")
 
 
+def lan_address() -> str | None:
+    """This machine's address on its default route, for the links and QR codes a phone
+    on the table's network can open; None offline. No packet is sent: connecting a UDP
+    socket only asks the kernel which source address it would use."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.255.255.255", 1))
+            address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    return None if address.startswith("127.") else address
+
+
 def host_name(host: str) -> str:
     """The name or address of a ``Host`` header value, without port and brackets, lower case."""
     host = host.strip().lower()

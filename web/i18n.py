@@ -739,4 +739,4 @@ def pick_language(requested: str | None) -> str:
     The browser's Accept-Language is ignored on purpose: German is the language of the
     table, and one phone set to English should not make the screens differ.
     """
-    return requested if requested in LANGUAGES else DEFAULT_LANGUAGE  # type: ignore[return-value]
+    return requested if requested in LANGUAGES else DEFAULT_LANGUAGE

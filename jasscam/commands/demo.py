@@ -44,8 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from jasscam.appliance import Appliance, ApplianceError, TableScript, stop_on_signals
-    from jasscam.commands.replay import format_sheet, format_tricks
     from jasscam.config import ConfigError, validate
+    from jasscam.replay import format_sheet, format_tricks
     from jasscam.sources import RecordingSource, SourceUnavailable
     from jasscam.store import EventStore
     from scoring.events import GameConfigured

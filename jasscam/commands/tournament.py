@@ -92,7 +92,7 @@ def _publish(args: argparse.Namespace) -> int:
 
 def _ranking(args: argparse.Namespace) -> int:
     from jasscam.tournament.board import TournamentBoard
-    from jasscam.tournament.server import create_ranking_app
+    from web.ranking import create_ranking_app
     from web.server import serve
 
     host, port = args.broker

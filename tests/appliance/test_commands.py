@@ -58,6 +58,7 @@ def test_demo_of_a_corrupt_recording_is_a_clear_error(tmp_path: Path) -> None:
     assert result.returncode == 2 and "recording.json is not valid JSON" in result.stderr
 
 
+@pytest.mark.slow  # the bundled game replayed through the real recogniser
 @pytest.mark.skipif(not (MODELS_DIR / "card-detector.onnx").exists(), reason="recogniser models not trained yet")
 def test_demo_replays_the_bundled_game_with_the_dashboard_and_prints_the_sheet() -> None:
     result = jasscam("demo", "--fast", "--port", "0", "--host", "127.0.0.1", timeout=120)

@@ -235,8 +235,8 @@ def test_a_recording_cut_off_by_kill_9_still_opens_and_plays(tmp_path: Path, gra
 def test_a_game_whose_seat_0_sits_at_the_top_is_recorded_with_that_layout(
     tmp_path: Path, source_recording: Path, round1: list[Event]
 ) -> None:
-    # Recordings used to say "seat 0 at the bottom" whatever the table set up, so a replay
-    # read the camera's evidence (whose hand, who took the trick) against the wrong edges.
+    # A recording that said "seat 0 at the bottom" whatever the table set up would make a
+    # replay read the camera's evidence (whose hand, who took the trick) against the wrong edges.
     store = EventStore(tmp_path / "g.db")
     recorder = Recorder(tmp_path / "recordings", store, fps=50, width=160, lossless=True)
     game = store.new_game(replace(config(), seat_edges=("top", "left", "bottom", "right")))

@@ -13,7 +13,7 @@ from jasscam.appliance import Appliance, wait_until
 from jasscam.config import validate
 from jasscam.decks import DeckAwareRecognizer, decks_dir, open_library
 from tests.appliance.test_wiring_bodentrumpf import LoopSource
-from tests.enroll.conftest import paris_profile, recognizer, table_photo  # noqa: F401  (fixtures)
+from tests.enroll.conftest import table_photo
 from vision.enroll import BUILTIN, DeckProfile
 
 PHOTO_CARDS = ["schaufel-6", "schaufel-7", "schaufel-8", "schaufel-9", "schaufel-10"]  # paris file stems (French names)
@@ -21,7 +21,7 @@ SWISS_IDS = {"schilten-6", "schilten-7", "schilten-8", "schilten-9", "schilten-1
 
 
 def test_the_appliance_reads_the_deck_the_table_enrols_and_selects_on_the_dashboard(
-    tmp_path: Path, paris_profile: DeckProfile  # noqa: F811
+    tmp_path: Path, paris_profile: DeckProfile
 ) -> None:
     photo = table_photo(PHOTO_CARDS)
     config = validate(

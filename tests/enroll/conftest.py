@@ -1,8 +1,12 @@
-"""Fixtures for enrolment: the real shipped ONNX models, real card art, real files on disk."""
+"""Fixtures for enrolment: the real shipped ONNX models, real card art, real files on disk.
+
+The recogniser and the enrolled paris decks (``recognizer``, ``paris_profile``,
+``paris_suit_profile``) are session fixtures in ``tests/conftest.py``, shared with the
+appliance tests.
+"""
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -11,23 +15,10 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.decks import PARIS, VIEWS, models_dir  # noqa: F401  (the enrolment tests import them from here)
 from tests.web.conftest import phone  # noqa: F401  (Debian's Chromium through Playwright, for the page test)
 from vision.enroll import DeckProfile, Enroller, scan_folder
-from vision.recognizer import MODELS_DIR, Recognizer, RecognizerSettings
-
-REPO = Path(__file__).resolve().parents[2]
-PARIS = REPO / "vision" / "assets" / "decks" / "paris"
-#: Few views keep the tests fast; the benchmark measures the default.
-VIEWS = 12
-
-
-def models_dir() -> Path:
-    return Path(os.environ.get("JASSCAM_MODELS") or MODELS_DIR)
-
-
-@pytest.fixture(scope="session")
-def recognizer() -> Recognizer:
-    return Recognizer(models_dir(), settings=RecognizerSettings(threads=1))
+from vision.recognizer import Recognizer
 
 
 @pytest.fixture
@@ -38,30 +29,6 @@ def paris_folder(tmp_path: Path) -> Path:
     for png in PARIS.glob("*.png"):
         shutil.copy(png, folder / png.name)
     return folder
-
-
-@pytest.fixture(scope="session")
-def paris_profile(recognizer: Recognizer) -> DeckProfile:
-    scan = scan_folder(PARIS, recognizer)
-    assert not scan.errors
-    profile, report = Enroller(recognizer, views=VIEWS).build("Paris", scan.suits, scan.samples)
-    assert report.ok, [i.message for i in report.issues]
-    return profile
-
-
-@pytest.fixture(scope="session")
-def paris_suit_profile(recognizer: Recognizer, tmp_path_factory: pytest.TempPathFactory) -> DeckProfile:
-    """The paris deck's herz cards and back, enrolled as "Paris": for the tests that wait for a profile to be
-    rebuilt, which takes a quarter of the whole deck's time (each rebuild lays tables and trains the detail
-    head). What the full deck reads is tested on ``paris_profile``."""
-    folder = tmp_path_factory.mktemp("paris-herz")
-    for png in [*PARIS.glob("herz-*.png"), PARIS / "back.png"]:
-        shutil.copy(png, folder / png.name)
-    scan = scan_folder(folder, recognizer)
-    assert not scan.errors
-    profile, report = Enroller(recognizer, views=VIEWS).build("Paris", scan.suits, scan.samples)
-    assert {i.kind for i in report.issues} == {"missing"}, [i.message for i in report.issues]
-    return profile
 
 
 def enrol_flat(

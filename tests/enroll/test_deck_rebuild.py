@@ -72,6 +72,7 @@ def table_of(root: Path, recognizer: Recognizer, hold: Hold, *profiles: DeckProf
         recognizer.prototypes = rec.builtin
 
 
+@pytest.mark.slow  # a deck rebuilt
 def test_a_profile_for_other_models_is_rebuilt_while_the_table_reads_the_builtin_deck(
     tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer, hold: Hold
 ) -> None:
@@ -89,6 +90,7 @@ def test_a_profile_for_other_models_is_rebuilt_while_the_table_reads_the_builtin
         assert hold.seen == sorted(hold.seen) and hold.seen[-1] == pytest.approx(1.0)
 
 
+@pytest.mark.slow  # a deck rebuilt
 def test_a_profile_this_identifier_made_is_read_as_it_was_until_it_is_rebuilt(
     tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer, hold: Hold
 ) -> None:
@@ -105,6 +107,7 @@ def test_a_profile_this_identifier_made_is_read_as_it_was_until_it_is_rebuilt(
         assert rec.deck == "paris" and isinstance(fresh, DeckPrototypes) and fresh.detail is not None
 
 
+@pytest.mark.slow  # a deck rebuilt
 def test_a_rebuild_ending_after_the_deck_was_enrolled_anew_keeps_the_new_enrolment(
     tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer, hold: Hold
 ) -> None:
@@ -134,6 +137,7 @@ def test_replace_if_unchanged_refuses_a_profile_written_or_deleted_since(tmp_pat
         library.stamp("paris")
 
 
+@pytest.mark.slow  # a deck rebuilt
 def test_a_deck_chosen_during_another_decks_rebuild_is_rebuilt_after_it(
     tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer, hold: Hold
 ) -> None:

@@ -6,6 +6,7 @@ import dataclasses
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from jasscam.decks import DeckAwareRecognizer, open_library
 from tests.enroll.conftest import PARIS
@@ -54,6 +55,7 @@ def test_enrolling_a_deck_leaves_the_builtin_reading_unchanged(tmp_path: Path, p
     assert recognizer.prototypes is builtin
 
 
+@pytest.mark.slow  # a deck rebuilt
 def test_a_profile_from_another_identifier_is_rebuilt_from_its_pictures(
     tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer
 ) -> None:
@@ -70,6 +72,7 @@ def test_a_profile_from_another_identifier_is_rebuilt_from_its_pictures(
         recognizer.prototypes = rec.builtin
 
 
+@pytest.mark.slow  # a deck rebuilt
 def test_a_profile_whose_deck_head_reads_older_features_is_rebuilt(
     tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer
 ) -> None:

@@ -149,6 +149,7 @@ def _head_for_the_older_map(protos: DeckPrototypes) -> DetailHead:
     )
 
 
+@pytest.mark.slow  # a deck rebuilt, twice
 @pytest.mark.parametrize("before", ["the detail head", "its map moved"])
 def test_a_profile_enrolled_before_the_detail_head_is_rebuilt(
     tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer, before: str

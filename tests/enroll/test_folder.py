@@ -23,6 +23,7 @@ def enroll_cli(folder: Path, state: Path, *extra: str, views: int = VIEWS) -> in
                     "--views", str(views), *extra])
 
 
+@pytest.mark.slow  # a whole deck enrolled through the CLI
 def test_enrolment_from_a_folder_round_trips_through_a_restart(
     paris_folder: Path, tmp_path: Path, recognizer: Recognizer, paris_profile: DeckProfile, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -52,6 +53,7 @@ def test_a_french_deck_is_scored_with_swiss_ids_and_shown_with_its_own_names(par
     assert cards["schilten-under"]["name"] == "Schaufel Bube"
 
 
+@pytest.mark.slow  # a deck enrolled from a folder
 def test_missing_and_mislabelled_cards_are_reported_by_name(
     paris_folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

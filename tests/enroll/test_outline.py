@@ -49,6 +49,7 @@ def test_prototypes_move_outlines_only_when_told_and_refuse_a_bad_one(paris_prof
         dataclasses.replace(protos, outline=np.zeros((3, 2), np.float32))
 
 
+@pytest.mark.slow  # a deck enrolled
 def test_a_deck_outlined_short_of_its_coloured_ends_is_read_where_its_cards_lie(
     tmp_path: Path, recognizer: Recognizer
 ) -> None:
@@ -74,6 +75,7 @@ def test_a_deck_outlined_short_of_its_coloured_ends_is_read_where_its_cards_lie(
     assert error(drawn) > 0.08 and error(moved) < 0.5 * error(drawn), (error(moved), error(drawn))
 
 
+@pytest.mark.slow  # a deck rebuilt
 def test_a_profile_enrolled_before_its_outlines_were_measured_is_rebuilt(
     tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer
 ) -> None:

@@ -6,6 +6,7 @@ import dataclasses
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from jasscam.decks import DeckAwareRecognizer
 from tests.enroll.conftest import enrol_flat
@@ -28,6 +29,7 @@ def test_a_card_is_known_when_nine_in_ten_of_its_tables_covered_it() -> None:
     assert known_to_verifier(labels, None) == frozenset()
 
 
+@pytest.mark.slow  # a deck enrolled
 def test_a_flat_decks_framed_court_cards_are_kept_from_the_verifier(tmp_path: Path, recognizer: Recognizer) -> None:
     # The flat benchmark deck's court cards are a figure in an inner frame on a coloured
     # card: the verifier takes the frame for the card. Its number cards it covers.
@@ -43,6 +45,7 @@ def test_a_flat_decks_framed_court_cards_are_kept_from_the_verifier(tmp_path: Pa
     assert plain.prototypes.verified == frozenset()
 
 
+@pytest.mark.slow  # a deck rebuilt
 def test_a_profile_enrolled_before_the_verifier_was_asked_is_rebuilt(
     tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer
 ) -> None:
@@ -61,6 +64,7 @@ def test_a_profile_enrolled_before_the_verifier_was_asked_is_rebuilt(
         recognizer.prototypes = rec.builtin
 
 
+@pytest.mark.slow  # a deck rebuilt
 def test_a_profile_whose_tables_other_outline_networks_cut_is_rebuilt(
     tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer
 ) -> None:

@@ -122,7 +122,7 @@ def test_the_verifier_finds_cards_the_detector_doubted_and_loses_none_it_found()
 
 
 #: Tuning scenes (hard style) where the detector was sure of a phone, a notepad or a dark
-#: rectangle that the verifier covers under 0.2 (found with the shipped models, session 9).
+#: rectangle that the verifier covers under 0.2 (found with the shipped models).
 DISTRACTED = (960_018, 960_054, 960_073, 960_139, 960_141, 960_153)
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from jasscam.tournament.bodentrumpf import BodentrumpfWatcher, awaiting_bodentrumpf, propose_bodentrumpf
 from scoring.events import CardPlayed, Event, GameConfigured, RoundStarted
 from tests.speck.conftest import PLAYERS, speck_events
+from vision.bodentrumpf import BodentrumpfWatcher, awaiting_bodentrumpf, propose_bodentrumpf
 from vision.detection import BACK, Detection
 
 

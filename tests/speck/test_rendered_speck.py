@@ -25,12 +25,12 @@ import numpy as np
 import pytest
 
 from jasscam.store import EventStore
-from jasscam.tournament.bodentrumpf import BodentrumpfWatcher, awaiting_bodentrumpf
 from jasscam.tracking import reread_correction
 from scoring.events import CardPlayed, Event, GameConfigured, RoundStarted
 from scoring.game import fold, resolve
 from scoring.speck import punkteblatt
 from tests.speck.conftest import PIN, PLAYERS
+from vision.bodentrumpf import BodentrumpfWatcher, awaiting_bodentrumpf
 from vision.detection import Detection, FrameDetections
 from vision.tracker.reread import CardReread
 from vision.tracker.tracker import TrackerEvent

@@ -7,10 +7,10 @@ from typing import Any
 from flask import Flask
 
 from jasscam.store import EventStore
-from jasscam.tournament.bodentrumpf import BodentrumpfWatcher
 from scoring.events import CardPlayed, GameConfigured, RoundStarted, TrickCollected
 from tests.speck.conftest import PIN, PLAYERS, SETUP, speck_events
 from tests.speck.test_bodentrumpf import det
+from vision.bodentrumpf import BodentrumpfWatcher
 from web.speck import register_speck
 
 AUTH = {"X-Table-Pin": PIN}

@@ -14,12 +14,12 @@ from jasscam.store import EventStore
 from jasscam.tournament.board import TournamentBoard
 from jasscam.tournament.publish import PublishError, TablePublisher, follow_store
 from jasscam.tournament.ranking import tournament_ranking
-from jasscam.tournament.server import create_ranking_app
 from jasscam.tournament.topics import TopicError, parse_topic, table_topic
 from scoring.events import GameConfigured, RoundStarted
 from scoring.game import fold
 from scoring.speck import punkteblatt
 from tests.speck.conftest import free_port, speck_events
+from web.ranking import create_ranking_app
 
 TOURNAMENT = "eidgenossen-2026"
 TABLES = {

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from jasscam.commands.replay import replay_recording
+from jasscam.replay import replay_recording
 from vision.recording import Recording
 from vision.tracker.evaluate import compare
 
@@ -19,6 +19,7 @@ DEMO = Path(__file__).resolve().parents[2] / "jasscam" / "data" / "demo-recordin
 MODELS = Path(__file__).resolve().parents[2] / "models"
 
 
+@pytest.mark.slow  # the bundled game replayed through the real recogniser
 def test_demo_recording_replays_to_its_ground_truth() -> None:
     if not (MODELS / "card-detector.onnx").is_file():
         pytest.skip("recogniser models not built yet (models/card-detector.onnx)")

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from jasscam.commands.replay import replay_frames, replay_recording
+from jasscam.replay import replay_frames, replay_recording
 from scoring.events import CardPlayed, Event, EventError, GameConfigured, RoundStarted, dumps, loads, parse_event
 from scoring.game import fold
 from tests.tracker.table import H, Table, W

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from jasscam.commands.replay import ReplayResult, format_comparison, format_sheet, format_tricks, replay_frames
+from jasscam.replay import ReplayResult, format_comparison, format_sheet, format_tricks, replay_frames
 from tests.tracker.oracle import oracle_game
 from vision.detection import Detection
 from vision.recording import Recording

@@ -34,12 +34,10 @@ def refine_quads(frame: np.ndarray, quads: np.ndarray) -> np.ndarray:
 
     The grey image is made only for the part of the frame the sides are searched in (the
     quads' bounding box, widened by the search reach and a few pixels for the blur and
-    the interpolation), not the whole frame, which is on the per-frame path. Measured
-    again in session 4 on 146 rendered 640x480 scenes (held-out seeds, 509 outlines),
-    three runs: 1.70 / 1.81 / 1.58 ms a frame against 1.85 / 1.91 / 1.64 ms for the whole
-    frame, a 4-8 % saving (session 3 had measured 1.7 against 2.1 ms on other scenes).
-    507 of the 509 outlines came out identical; in 2 the shifted coordinates' float
-    rounding tipped an edge point's strongest-gradient pick, and one corner moved 1.3 px.
+    the interpolation), not the whole frame, which is on the per-frame path (the saving
+    is in models/README.md, "Measurements behind the runtime's choices"). The shifted
+    coordinates' float rounding can tip an edge point's strongest-gradient pick, so a
+    corner may land a pixel away from where the whole-frame search puts it.
     """
     q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
     if len(q) == 0:

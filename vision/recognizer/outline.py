@@ -139,10 +139,10 @@ def sized_to_table(
     (``geometry.card_sized_outlines``), refined once, and the verifier's best replaces it
     when it covers a card ``size.gain`` better and at least ``size.least``. An outline the
     verifier covers under ``size.least_drawn`` is left alone: it is no card, and where no
-    card lay a card-sized outline was once found to cover one (a back, on the held-out hard
+    card lies a card-sized outline can still cover one (a back, on the held-out hard
     scenes). So is one it covers ``size.most_drawn`` or better: that card is outlined
-    right, and lies nearer the camera or is cut by the lens (the tuning scenes read the
-    same with 0.85 as with no limit, and 44 % fewer outlines were tried).
+    right, and lies nearer the camera or is cut by the lens; trying it again only costs
+    time (models/README.md, "Measurements behind the runtime's choices").
 
     A deck whose cards the networks outline somewhere else than where they end
     (``outline``: ``Prototypes.outline``, the card's corners in the drawn outline's unit

@@ -73,17 +73,17 @@ class Prototypes:
 
         Only for an enrolled deck (one whose ``outline`` enrolment measured). The networks
         learnt the built-in deck through the detector's own off outlines of half-covered
-        cards and read them as they are: on its tuning scenes completing them fixed one
-        misread and made one (mixed) and lost a card it had misread (hard). An enrolled
-        deck's head learnt from a few dozen views per card, and a squeezed crop is where
-        it fails: there it took misreads from 21 to 15 (four-colour) and 23 to 12 (flat-swiss).
+        cards and read them as they are, so completing them gains the built-in deck
+        nothing. An enrolled deck's head learnt from a few dozen views per card, and a
+        squeezed crop is where it fails, so there completing them saves misreads
+        (models/README.md, "Measurements behind the runtime's choices").
         """
         return self.outline is not None
 
     @property
     def reads_trunk(self) -> bool:
         """Do ``scores`` read the identifier's maps (``trunk``)? The built-in set does not, so the
-        recogniser does not ask the identifier for them (median 14.85 against 15.58 ms a frame, session 14)."""
+        recogniser does not ask the identifier for them, which saves time on every frame."""
         return False
 
     @property
@@ -145,10 +145,10 @@ class Prototypes:
         The detector decides face or back from the 320 px letterboxed frame; a face with a
         thick dark frame or a plain banner (a Swiss banner 10) can look like a back there,
         and a card called a back is never counted. The identifier sees the full-resolution
-        crop and has a ``back`` prototype to compare with: on 250 tuning scenes it gave no
-        true back a face probability above 0.5, while it read the banner 10 of a recorded
-        game that the detector called a back in every frame at 1.0. A set without a back
-        prototype cannot say "back", so it never overrules.
+        crop and has a ``back`` prototype to compare with, so it tells a true back from such
+        a face where the detector cannot (models/README.md, "Measurements behind the
+        runtime's choices"). A set without a back prototype cannot say "back", so it
+        never overrules.
         """
         names = self.names
         if BACK not in names:

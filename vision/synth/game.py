@@ -411,7 +411,7 @@ class Director:
                 yield from self.collect(ev.seat)
             else:  # Weis and Stöck: announced at the table as the card they follow is laid
                 last = self.timed[-1].t if self.timed else 0.0
-                self.timed.append(replace(ev, t=last))  # type: ignore[type-var]
+                self.timed.append(replace(ev, t=last))
 
 
 # ---------------------------------------------------------------- render to a recording

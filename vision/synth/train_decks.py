@@ -11,11 +11,11 @@ deck that a benchmark measures.
 Held apart from what is measured: the paris deck's art is never used, and the two
 benchmark decks of ``vision.synth.other_decks`` are not drawn here (no four-colour
 inks, no pips on a plain grid, no court letters on coloured bands, no Swiss suits).
-Since session 9 ``render_edged_scene`` gives half the decks coloured edges (bands at the
+``render_edged_scene`` gives half the decks coloured edges (bands at the
 short ends, along the long sides, or a coloured margin all round, ``edge_look``): the
-flat benchmark deck has bands at its short ends, and outlines stopped at them. A refiner
-and verifier trained on with them were not shipped (models/README.md); the shipped
-models never saw these edges, so that benchmark deck stays unseen.
+flat benchmark deck has bands at its short ends, and outlines stop at them. The shipped
+refiner and verifier were not trained on these edges (models/README.md says which
+models saw them), so that benchmark deck stays unseen.
 Labels are the canonical Swiss ids the scoring uses: kreuz=eicheln, schaufel=schilten,
 herz=rosen, ecken=schellen.
 
@@ -83,7 +83,7 @@ class FrenchLook:
     court_colours: tuple[Colour, Colour, Colour]
     back_colour: Colour
     back_pattern: int
-    #: Coloured card edges (session 9): 0 none, 1 bands across both short ends, 2 a margin
+    #: Coloured card edges: 0 none, 1 bands across both short ends, 2 a margin
     #: all round (a card printed on coloured stock), 3 bands along both long sides.
     edge: int = 0
     edge_size: float = 0.0  # band width, fraction of the card's side it runs across
@@ -121,10 +121,10 @@ class FrenchLook:
 def edge_look(index: int) -> tuple[int, float, Colour]:
     """Deck ``index``'s coloured edges, from a generator of their own (the rest of the deck is drawn as without).
 
-    Why: the refiner and the verifier had only seen cards with paper-coloured edges, and on
-    a deck with coloured bands at its short ends they put the card's outline where the
-    paper meets the band, cutting off both bands (session 9, the flat benchmark deck:
-    median corner error 11 px). Half the drawn decks get coloured edges of some kind.
+    Why: a refiner and a verifier that saw only cards with paper-coloured edges put a
+    banded card's outline where the paper meets the band, cutting off both bands (the
+    flat benchmark deck's corner error is in models/README.md). Half the drawn decks get
+    coloured edges of some kind.
     """
     rng = np.random.default_rng(9_900_000 + index)
     if rng.random() < 0.5:

@@ -8,7 +8,7 @@ at most seven (0.7 s), inside the 0.5 s median / 1 s p95 latency budget. The thr
 on recogniser confidence were tuned on the bundled demo recording and six rendered games
 (seeds 5000000-5000005) with the early recogniser checkpoint; the collector thresholds
 and the rereads (``tracker.py``: MIN_REREAD_SHARE, REREAD_ODDS) on games 5000000-5000045
-with the session-1 models. benchmarks/tracker.py measures from seed 5000100 on.
+with the first shipped models. benchmarks/tracker.py measures from seed 5000100 on.
 """
 
 from __future__ import annotations

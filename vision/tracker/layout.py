@@ -119,7 +119,7 @@ class TableLayout:
             if not isinstance(edges, Sequence) or isinstance(edges, str):
                 raise ValueError(f"edges must be a list of four edge names, got {edges!r}")
             return cls(
-                edges=tuple(edges),  # type: ignore[arg-type]
+                edges=tuple(edges),
                 centre=(float(centre[0]), float(centre[1])),
                 play_area=float(data.get("play_area", 0.85)),
             )
@@ -132,7 +132,7 @@ class TableLayout:
         by_seat = {str(k): v for k, v in data.items()}
         if set(by_seat) == {"0", "1", "2", "3"}:
             edges = tuple(str(by_seat[k]) for k in ("0", "1", "2", "3"))
-            return cls(edges=edges)  # type: ignore[arg-type]
+            return cls(edges=edges)
         raise ValueError(f"cannot read a seat layout from {dict(data)!r}; give 'edges' or 'seat0'/'direction'")
 
     def to_dict(self) -> dict[str, Any]:

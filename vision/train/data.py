@@ -48,7 +48,7 @@ class RenderJob:
 
 def load_renderer(spec: str) -> Callable[..., Any]:
     mod, _, fn = spec.partition(":")
-    return getattr(importlib.import_module(mod), fn or "render_scene")  # type: ignore[no-any-return]
+    return getattr(importlib.import_module(mod), fn or "render_scene")
 
 
 def jitter_quad(quad: np.ndarray, rng: np.random.Generator, amount: float = 0.035) -> np.ndarray:

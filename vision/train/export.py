@@ -126,14 +126,15 @@ def export_all(
 
 
 def identifier_map_output(src: Path, out: Path) -> None:
-    """Rewire an identifier exported before session 16 so its third output is the map ``IdentifierExport`` gives now.
+    """Rewire an identifier file whose third output is another map so it is the one ``IdentifierExport`` gives.
 
     The shipped identifier's training checkpoint is not kept, only its ONNX file; the
     weights are unchanged by this edit (the embedding and flip outputs are bit-identical),
     only the tensor flattened into "features" moves: to the map after the identifier's
     fourth block (48x24x16), its 2x2 blocks of positions stacked into channels (192x12x8).
-    Before session 14 it was the trunk's last map (48x6x4), in sessions 14-15 the map after
-    the sixth block (96x12x8). Rewiring a file twice gives the same file.
+    Older files give the trunk's last map (48x6x4) or the map after the sixth block
+    (96x12x8); models/README.md says which identifier gave which. Rewiring a file twice
+    gives the same file.
     """
     import onnx
     from onnx import helper

@@ -126,10 +126,9 @@ class IdentifierExport(nn.Module):
 
     That map still says where on the card what lies, at a resolution that keeps a numeral's
     strokes; an enrolled deck trains its own small head on it (``vision.enroll.detail_head``),
-    the embedding having pooled that away. Session 16 moved it from the map after the sixth
-    block (96x12x8, since session 14): at half the stride a flat deck's VII and VIII, a few
-    pixels apart, stay apart. (Until session 14 the third output was the trunk's last map,
-    48x6x4, read by a linear head.)
+    the embedding having pooled that away. It is the fourth block's map, not a deeper one
+    (the sixth block's 96x12x8, the trunk's last 48x6x4): at half the stride a flat deck's
+    VII and VIII, a few pixels apart, stay apart.
     """
 
     #: The blocks of ``Identifier.features`` whose output the third output is made from.

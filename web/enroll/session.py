@@ -4,8 +4,8 @@ The dashboard asks for a few cards at a time (one suit's number cards, then its 
 cards and Ass), the user lays them in a row and captures; the cards found are labelled
 in reading order with the cards asked for, so a correct row needs no typing, and any
 label can be fixed afterwards. Building the profile (views, then training the deck's detail head) takes
-66-81 s on the shared 2-core development machine (session 16; not measured on a Pi),
-so it runs in a thread and reports its progress.
+over a minute on a 2-core machine (CHANGELOG.md), so it runs in a thread and reports its
+progress.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ def register_speck(app: Flask, *, bodentrumpf: BodentrumpfSource | None = None, 
 
     ``bodentrumpf(game_id)`` returns the camera's current Bodentrumpf proposal
     (``{"card", "confidence"}``) or None; the appliance passes
-    ``jasscam.tournament.bodentrumpf.BodentrumpfWatcher.proposal``. ``title``: the
+    ``vision.bodentrumpf.BodentrumpfWatcher.proposal``. ``title``: the
     tournament and table, printed on the Punkteblatt.
     """
     source: Callable[[int], dict[str, Any] | None] = bodentrumpf or (lambda _game: None)

@@ -1,25 +1,43 @@
 """The tournament's ranking page: every table's players in one live ranking.
 
-Runs next to the broker (any machine in the tournament's network), subscribes through a
-:class:`~jasscam.tournament.board.TournamentBoard` and serves one page that a projector or
-a phone opens. The page gets the ranking as JSON and then live over Server-Sent Events:
+Runs next to the broker (any machine in the tournament's network) and serves one page
+that a projector or a phone opens. The board that subscribes to the tables
+(``jasscam.tournament.board.TournamentBoard``) is passed in, so the dashboard package
+never imports the composition root. The page gets the ranking as JSON and then live over Server-Sent Events:
 each stream waits on the board's version, so it sends only when a table reported.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any, Protocol
 
 from flask import Flask, Response, jsonify, render_template, request
-
-from jasscam.tournament.board import TournamentBoard
 
 HERE = Path(__file__).parent
 
 
-def create_ranking_app(board: TournamentBoard, *, heartbeat: float = 15.0, title: str | None = None) -> Flask:
+class RankingBoard(Protocol):
+    """What the page reads of the tournament board: its name, tables and a version that
+    grows with every table's report."""
+
+    @property
+    def tournament(self) -> str: ...
+
+    @property
+    def tables(self) -> Mapping[str, Any]: ...
+
+    @property
+    def version(self) -> int: ...
+
+    def snapshot(self) -> dict[str, Any]: ...
+
+    def wait(self, version: int, timeout: float) -> int: ...
+
+
+def create_ranking_app(board: RankingBoard, *, heartbeat: float = 15.0, title: str | None = None) -> Flask:
     """The ranking page over ``board`` (already started)."""
     app = Flask(__name__, template_folder=str(HERE / "templates"))
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
