@@ -66,7 +66,7 @@ def _lock() -> Any:
 
 
 def _owners() -> _Owners:
-    return current_app.extensions.setdefault("jasscam_forecast_owners", _Owners())  # type: ignore[no-any-return]
+    return current_app.extensions.setdefault("jasscam_forecast_owners", _Owners())
 
 
 def _session_owner() -> str:
