@@ -261,3 +261,19 @@ def test_a_counted_card_misread_for_a_few_frames_where_it_lies_is_no_new_card() 
     table.step(10)
     events = run(table)
     assert folded_trick_cards(events) == ([TRICK[:1]], ())
+
+
+def test_a_counted_card_half_covered_by_the_next_and_misread_from_what_shows_is_no_new_card() -> None:
+    # Near-centre tricks: seat 1's card lands over half of seat 0's. What shows of seat 0's
+    # card, outlined exactly as before, now reads clearly as another card of its suit (a 6
+    # whose pips are half hidden read as a 7) for the rest of the trick. That is the
+    # counted card, not a third card; the next card laid is seat 2's.
+    table = Table()
+    cx, cy = CENTRE
+    table.lay("rosen-6", 0, at=(cx, cy + 20), rest=12)
+    table.lay("rosen-ass", 1, at=(cx + 25, cy), rest=2)
+    table.reads_as["rosen-6"] = ("rosen-7", 0.64, ())
+    table.step(12)
+    table.lay("eicheln-9", 2, at=(cx, cy - 25), rest=12)
+    events = run(table)
+    assert folded_trick_cards(events) == ([TRICK[:3]], ())

@@ -29,6 +29,19 @@ IDENTITY_PENALTY = 0.35
 #: once the counted card has been read as itself this many times since it counted.
 CLEAR_OTHER_READ = 0.6
 COVERED_AFTER_READS = 5
+#: ... unless its outline lies within this share of the card's size of the counted card's:
+#: then it is the counted card, read from the part another card leaves in view.
+SAME_OUTLINE = 0.1
+
+
+def outline_shift(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> float:
+    """Mean distance between two outlines' corners, in the corner order that fits best
+    (an outline has no first corner); infinite when either has none."""
+    if len(a) != 4 or len(b) != 4:
+        return math.inf
+    return min(
+        sum(math.dist(a[i], b[(i + k) % 4]) for i in range(4)) / 4 for k in range(4)
+    )
 
 
 class TrackState(Enum):
@@ -254,13 +267,18 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
         # A card reappearing after a gap may have been nudged meanwhile.
         gate = max(gate, cfg.match_distance * 1.5)
     if track.state is TrackState.PLAYED and det.card != track.card and all(card != track.card for card, _ in det.alternatives):
-        if det.confidence >= CLEAR_OTHER_READ and track.confirmed >= COVERED_AFTER_READS:
+        if (
+            det.confidence >= CLEAR_OTHER_READ and track.confirmed >= COVERED_AFTER_READS
+            and outline_shift(track.corners, det.corners) >= SAME_OUTLINE * track.size
+        ):
             # A card read clearly as another one where a counted card lies that has been
             # read as itself again and again since it counted: the next card laid right on
             # top of it (tricks laid close about the centre overlap), not the counted card
             # misread. (A card counted on early misreads is never confirmed, and is reread
             # when it shows clearly.) A lone misread starts a track that never comes to
-            # rest long enough to count.
+            # rest long enough to count. Not when the outline is the counted card's own:
+            # a card laid on top shows its own outline, while a counted card that the next
+            # card half covers keeps its outline and is misread from what still shows.
             return None
         # A counted card just nudged is "moving", but a card read as another one a little
         # way off is the next card coming in over it, not the counted card moving on.
