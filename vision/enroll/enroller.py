@@ -60,7 +60,8 @@ from vision.recognizer.prototypes import Prototypes
 DEFAULT_VIEWS = 32
 #: Probe vectors closer than this (cosine) mean the same identifier made them.
 SAME_MODEL_COSINE = 0.999
-#: A card-shaped image whose largest detected card covers less than this share of it is a scan, taken whole.
+#: A card-shaped image is a photo, not a scan taken whole, when a card detected in it
+#: covers at least this share of it and reaches at most two of its sides.
 SCAN_MIN_AREA = 0.3
 #: A card outline inside a card-shaped image, clear of its border by this share of its short side and
 #: covering at least this share of it, makes the image a photo of the card on a background.
@@ -252,12 +253,25 @@ def _scan(img: np.ndarray, found: list[tuple[np.ndarray, np.ndarray]]) -> tuple[
     if not is_card_shaped(img):
         return None
     area = img.shape[0] * img.shape[1]
-    if found and max(quad_area(q) for _, q in found) >= SCAN_MIN_AREA * area:
+    if any(quad_area(q) >= SCAN_MIN_AREA * area and _sides_touched(q, img.shape) <= 2 for _, q in found):
         return None
     if any(_lies_inside(q, img.shape) for _, q in found):
         return None
     whole = full_quad(img)
     return rectify_picture(img, whole), _proportions(whole)
+
+
+def _sides_touched(quad: np.ndarray, shape: tuple[int, ...]) -> int:
+    """How many of the image's sides ``quad`` reaches (within ``PHOTO_MARGIN``).
+
+    A card found in a card-shaped image that reaches three sides is part of the card the
+    image is (the detector, reading a scan at a photo's scale, outlined its lower half),
+    not a card lying in a photo.
+    """
+    h, w = shape[:2]
+    margin = PHOTO_MARGIN * min(h, w)
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    return int(q[:, 0].min() < margin) + int(q[:, 1].min() < margin) + int(q[:, 0].max() > w - margin) + int(q[:, 1].max() > h - margin)
 
 
 def _lies_inside(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
