@@ -61,7 +61,7 @@ DEFAULT_VIEWS = 32
 #: Probe vectors closer than this (cosine) mean the same identifier made them.
 SAME_MODEL_COSINE = 0.999
 #: A card-shaped image is a photo, not a scan taken whole, when a card detected in it
-#: covers at least this share of it and reaches at most two of its sides.
+#: covers at least this share of it and reaches at most one of its sides.
 SCAN_MIN_AREA = 0.3
 #: A card outline inside a card-shaped image, clear of its border by this share of its short side and
 #: covering at least this share of it, makes the image a photo of the card on a background.
@@ -253,7 +253,7 @@ def _scan(img: np.ndarray, found: list[tuple[np.ndarray, np.ndarray]]) -> tuple[
     if not is_card_shaped(img):
         return None
     area = img.shape[0] * img.shape[1]
-    if any(quad_area(q) >= SCAN_MIN_AREA * area and _sides_touched(q, img.shape) <= 2 for _, q in found):
+    if any(quad_area(q) >= SCAN_MIN_AREA * area and _sides_touched(q, img.shape) <= 1 for _, q in found):
         return None
     if any(_lies_inside(q, img.shape) for _, q in found):
         return None
@@ -264,7 +264,7 @@ def _scan(img: np.ndarray, found: list[tuple[np.ndarray, np.ndarray]]) -> tuple[
 def _sides_touched(quad: np.ndarray, shape: tuple[int, ...]) -> int:
     """How many of the image's sides ``quad`` reaches (within ``PHOTO_MARGIN``).
 
-    A card found in a card-shaped image that reaches three sides is part of the card the
+    A card found in a card-shaped image that reaches two sides or more is part of the card the
     image is (the detector, reading a scan at a photo's scale, outlined its lower half),
     not a card lying in a photo.
     """
