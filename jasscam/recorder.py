@@ -255,6 +255,10 @@ class Recorder:
         return replace(event, t=round(self._last_video_t, 4))
 
     def _check_health(self) -> None:
+        if self._writer is not None and self.store.disk_full:
+            # A flag already set, so checked on every frame, not every CHECK_EVERY_S:
+            # each frame written after the store went into its reserve takes room from it.
+            self._check_free_space()
         now = time.monotonic()
         if self._writer is None or now - self._last_check < CHECK_EVERY_S:
             return
