@@ -532,43 +532,32 @@ class EventStore:
         as JSON), ``events`` (count), ``finished`` (the rules engine says the game is over),
         ``abandoned`` (ISO 8601 when the table ended it unfinished, else None).
         """
-        with self._lock:
-            self._check_open()
-            out = []
-            rows = self._db.execute("SELECT id, created, abandoned FROM games ORDER BY id").fetchall()
-            for game_id, created, abandoned in rows:
-                events = self._load(int(game_id))
-                out.append(
-                    {
-                        "id": int(game_id),
-                        "created": _iso(created),
-                        "config": event_to_dict(events[0]) if events else None,
-                        "events": len(events),
-                        "finished": self._finished(events),
-                        "abandoned": None if abandoned is None else _iso(abandoned),
-                    }
-                )
-            return out
+        return self._listing(finished=True)
 
     def catalog(self) -> list[dict[str, Any]]:
         """What ``games`` says without folding a game: ``id``, ``created``, ``config``,
         ``events``, ``abandoned``; oldest first. The statistics fold each game themselves
         and only when it changed, so a list of many games stays quick."""
+        return self._listing(finished=False)
+
+    def _listing(self, *, finished: bool) -> list[dict[str, Any]]:
+        """Every game's row, oldest first; ``finished`` folds each one to say whether it is over."""
         with self._lock:
             self._check_open()
             out = []
             rows = self._db.execute("SELECT id, created, abandoned FROM games ORDER BY id").fetchall()
             for game_id, created, abandoned in rows:
                 events = self._load(int(game_id))
-                out.append(
-                    {
-                        "id": int(game_id),
-                        "created": _iso(created),
-                        "config": event_to_dict(events[0]) if events else None,
-                        "events": len(events),
-                        "abandoned": None if abandoned is None else _iso(abandoned),
-                    }
-                )
+                row: dict[str, Any] = {
+                    "id": int(game_id),
+                    "created": _iso(created),
+                    "config": event_to_dict(events[0]) if events else None,
+                    "events": len(events),
+                }
+                if finished:
+                    row["finished"] = self._finished(events)
+                row["abandoned"] = None if abandoned is None else _iso(abandoned)
+                out.append(row)
             return out
 
     def _finished(self, events: list[Event]) -> bool:

@@ -15,17 +15,10 @@ from scoring.coiffeur import tafel
 from scoring.differenzler import sheet as differenzler_sheet
 from scoring.events import INDIVIDUAL_VARIANTS
 from scoring.game import SPECK_GAME_POINTS, GameState
+from scoring.variants.coiffeur import ROW_LABEL
 
-CONTRACT_LABEL = {
-    "eicheln": "Eicheln",
-    "schilten": "Schilten",
-    "rosen": "Rosen",
-    "schellen": "Schellen",
-    "obenabe": "Obenabe",
-    "undenufe": "Undenufe",
-    "slalom": "Slalom",
-    "misere": "Misère",
-}
+#: How a contract is written on the sheet: the Coiffeur rows' names, one spelling for both.
+CONTRACT_LABEL = ROW_LABEL
 BLOCK_LABEL = {"weis": "Weis", "stoeck": "Stöck", "tricks": "Stiche"}
 
 
