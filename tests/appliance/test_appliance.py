@@ -218,6 +218,7 @@ APPLIANCE = textwrap.dedent(
 )
 
 
+@pytest.mark.slow  # two appliance processes, one killed
 def test_kill_9_mid_game_then_restart_scores_like_an_uninterrupted_game(
     tmp_path: Path, table: Path, round1: list[Event]
 ) -> None:

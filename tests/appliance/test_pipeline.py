@@ -222,6 +222,7 @@ APPLIANCE = textwrap.dedent(
 )
 
 
+@pytest.mark.slow  # two pipeline processes, one killed
 def test_kill_9_mid_game_and_restart_gives_the_score_of_an_uninterrupted_run(
     tmp_path: Path, video: Path, round1: list[Event]
 ) -> None:

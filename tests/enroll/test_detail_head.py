@@ -43,6 +43,7 @@ def test_the_shipped_identifier_gives_the_map_the_detail_head_reads(recognizer: 
     np.testing.assert_array_equal(flip, plain_flip)
 
 
+@pytest.mark.slow  # trains the detail head in numpy
 def test_the_numpy_training_learns_a_pattern_it_was_not_shown_in_those_maps() -> None:
     rng = np.random.default_rng(1)
     train_y = np.repeat(np.arange(6), 12)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask import Flask
 
 from jasscam.store import EventStore
@@ -144,6 +145,7 @@ def test_camera_proposal_is_offered_only_while_a_bodentrumpf_is_awaited(app: Fla
     assert "Eidgenossen · Tisch 4" in client.get(f"/speck/{game}/blatt").get_data(as_text=True)
 
 
+@pytest.mark.slow  # a whole Speck game folded, its sheet drawn as a PDF
 def test_punkteblatt_page_csv_and_pdf_of_a_whole_speck_game(client: Any, store: EventStore) -> None:
     game = load(store, speck_events(seed=11, scorer=1, dealer=1))
     blatt = client.get(f"/speck/api/games/{game}/blatt.json").json
