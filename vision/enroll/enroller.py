@@ -277,10 +277,8 @@ def _sides_touched(quad: np.ndarray, shape: tuple[int, ...]) -> int:
 def _lies_inside(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
     """A card's outline of a card's proportions, at least ``PHOTO_MIN_AREA`` of the image, clear of its border."""
     h, w = shape[:2]
-    margin = PHOTO_MARGIN * min(h, w)
     q = np.asarray(quad, np.float32).reshape(4, 2)
-    clear = q[:, 0].min() >= margin and q[:, 1].min() >= margin and q[:, 0].max() <= w - margin and q[:, 1].max() <= h - margin
-    return bool(clear and quad_area(q) >= PHOTO_MIN_AREA * h * w and ASPECT_RANGE[0] <= _proportions(q) <= ASPECT_RANGE[1])
+    return bool(_sides_touched(q, shape) == 0 and quad_area(q) >= PHOTO_MIN_AREA * h * w and ASPECT_RANGE[0] <= _proportions(q) <= ASPECT_RANGE[1])
 
 
 def _proportions(quad: np.ndarray) -> float:

@@ -87,9 +87,6 @@ class Recognizer:
         self.settings = settings or RecognizerSettings()
         mdir = Path(models_dir)
         self.detector = DetectorStage(mdir / DETECTOR_FILE, self.settings)
-        #: ``DetectorStage.any_size`` and ``DetectorStage.size``, asked of the recogniser by its callers.
-        self.any_size = self.detector.any_size
-        self.detector_size = self.detector.size
         self.identifier = IdentifierStage(mdir / IDENTIFIER_FILE, self.settings)
         refiner, verifier = mdir / REFINER_FILE, mdir / VERIFIER_FILE
         self.refiner = CropNetwork(refiner, self.settings, REFINE_H, REFINE_W) if refiner.is_file() and self.settings.refiner_passes else None
@@ -130,6 +127,16 @@ class Recognizer:
         and a profile made by others is rebuilt from its pictures.
         """
         return _digest(self._outline_files)
+
+    @property
+    def any_size(self) -> bool:
+        """``DetectorStage.any_size``: whether the detector reads frames of any size."""
+        return self.detector.any_size
+
+    @property
+    def detector_size(self) -> int:
+        """``DetectorStage.size``: the square a fixed-size detector's frames are letterboxed to."""
+        return self.detector.size
 
     def detector_scale(self, frame_shape: tuple[int, ...], card_length: float | None = None) -> float:
         """``DetectorStage.scale``: the factor a frame is resized by for the detector."""
