@@ -12,7 +12,10 @@ import math
 import random
 from dataclasses import dataclass, field
 
+from scoring.events import RoundStarted
 from vision.detection import BACK, Detection, FrameDetections
+from vision.tracker import TrickTracker
+from vision.tracker.tracker import TrackerEvent
 
 W, H = 640, 480
 CENTRE = (W / 2, H / 2)
@@ -155,3 +158,13 @@ class Table:
 
     def back_at(self, pos: tuple[float, float]) -> None:
         self.extra.append(detection(BACK, pos, 0.0, 0.9))
+
+
+def run(table: Table, forehand: int = 0, contract: str = "eicheln") -> list[TrackerEvent]:
+    """The frames recorded on ``table`` through a fresh tracker, from a round with that forehand and contract."""
+    tracker = TrickTracker()
+    tracker.start_round(RoundStarted(forehand=forehand, contract=contract))
+    events: list[TrackerEvent] = []
+    for frame in table.frames:
+        events += tracker.update(frame)
+    return events + tracker.finish()

@@ -14,22 +14,13 @@ from scoring.game import fold
 from scoring.rules import trick_winner
 from scoring.simulate import random_round
 from tests.tracker.near import Habits, NearGame, near_game
-from tests.tracker.table import CENTRE, EDGE, SPOTS, Table, _Card, detection
+from tests.tracker.table import CENTRE, EDGE, SPOTS, Table, _Card, detection, run
 from vision.tracker import TrickTracker
 from vision.tracker.evaluate import compare
 from vision.tracker.reread import CardReread, CardWithdrawn, resolve_rereads
 from vision.tracker.tracker import TrackerEvent
 
 TRICK = [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9"), (3, "rosen-10")]  # rosen led; seat 2 trumps and wins
-
-
-def run(table: Table, forehand: int = 0, contract: str = "eicheln") -> list[TrackerEvent]:
-    tracker = TrickTracker()
-    tracker.start_round(RoundStarted(forehand=forehand, contract=contract))
-    events: list[TrackerEvent] = []
-    for frame in table.frames:
-        events += tracker.update(frame)
-    return events + tracker.finish()
 
 
 def folded_trick_cards(events: Sequence[TrackerEvent]) -> tuple[list[list[tuple[int, str]]], tuple[str, ...]]:

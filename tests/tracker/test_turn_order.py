@@ -7,8 +7,7 @@ from collections.abc import Sequence
 
 from scoring.events import CardPlayed, Event, GameConfigured, RoundStarted
 from scoring.game import GameState, fold
-from tests.tracker.table import CENTRE, EDGE, Table
-from vision.tracker import TrickTracker
+from tests.tracker.table import CENTRE, EDGE, Table, run
 from vision.tracker.reread import resolve_rereads
 from vision.tracker.tracker import TrackerEvent
 
@@ -17,15 +16,6 @@ TRICK = [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9"), (3, "rosen-10")]  #
 
 def near(dx: float, dy: float) -> tuple[float, float]:
     return (CENTRE[0] + dx, CENTRE[1] + dy)
-
-
-def run(table: Table, forehand: int = 0, contract: str = "eicheln") -> list[TrackerEvent]:
-    tracker = TrickTracker()
-    tracker.start_round(RoundStarted(forehand=forehand, contract=contract))
-    events: list[TrackerEvent] = []
-    for frame in table.frames:
-        events += tracker.update(frame)
-    return events + tracker.finish()
 
 
 def folded(events: Sequence[TrackerEvent], forehand: int = 0, contract: str = "eicheln") -> GameState:
