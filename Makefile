@@ -27,6 +27,7 @@ test-slow: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy scoring vision jasscam web
 	$(BIN)/lint-imports
 

@@ -70,7 +70,9 @@ def interval95(right: int, n: int) -> tuple[float, float]:
 
 def targets(result: dict[str, Any], decks: tuple[str, ...]) -> dict[str, bool]:
     """Which of issue 8's targets the enrolled ``decks`` meet in ``result`` (as ``main`` collects it)."""
-    met = {f"identity {d}": result[d].get("over_seeds", result[d])["identity_accuracy"] >= TARGET_IDENTITY for d in decks}
+    met = {
+        f"identity {d}": result[d].get("over_seeds", result[d])["identity_accuracy"] >= TARGET_IDENTITY for d in decks
+    }
     tricks = result.get("tricks")
     if tricks:
         base = tricks["swiss-xvii"]["trick_accuracy"]
@@ -138,7 +140,9 @@ def identity_given_quads(rec: Recognizer, scenes: list[Any]) -> dict[str, Any]:
     return {"cards": len(truth), "identity_accuracy": float(np.mean(pred == np.array(truth)))}
 
 
-def over_seeds(rec: Recognizer, folder: Path, deck: str, scenes: list[Any], seeds: int, first: dict[str, Any]) -> dict[str, Any]:
+def over_seeds(
+    rec: Recognizer, folder: Path, deck: str, scenes: list[Any], seeds: int, first: dict[str, Any]
+) -> dict[str, Any]:
     """The deck enrolled again with seeds 1..``seeds``-1 and read on the same scenes, pooled with seed 0's ``first`` read.
 
     The pooled interval counts every read as a separate card; the same scenes are read each
@@ -151,8 +155,12 @@ def over_seeds(rec: Recognizer, folder: Path, deck: str, scenes: list[Any], seed
         reads.append(identity(rec, scenes))
     right, named = sum(r["right"] for r in reads), sum(r["named"] for r in reads)
     return {
-        "seeds": seeds, "right": right, "named": named, "identity_accuracy": right / max(named, 1),
-        "identity_interval95": interval95(right, named), "per_seed": [r["identity_accuracy"] for r in reads],
+        "seeds": seeds,
+        "right": right,
+        "named": named,
+        "identity_accuracy": right / max(named, 1),
+        "identity_interval95": interval95(right, named),
+        "per_seed": [r["identity_accuracy"] for r in reads],
     }
 
 
@@ -176,7 +184,9 @@ def enrol(rec: Recognizer, folder: Path, name: str, **kwargs: Any) -> tuple[Any,
     return profile, report, time.perf_counter() - t0
 
 
-def trick_accuracy(deck: str, recognize: Callable[[np.ndarray], list[Detection]], work: Path, games: int) -> dict[str, Any]:
+def trick_accuracy(
+    deck: str, recognize: Callable[[np.ndarray], list[Detection]], work: Path, games: int
+) -> dict[str, Any]:
     """Render ``games`` one-round games with ``deck`` and replay them as ``jasscam replay --compare`` does."""
     from jasscam.replay import replay_recording
     from vision.recording import Recording
@@ -195,8 +205,14 @@ def trick_accuracy(deck: str, recognize: Callable[[np.ndarray], list[Detection]]
         right += int(s["tricks_right"])  # type: ignore[call-overload]
         rounds += int(s["rounds"])  # type: ignore[call-overload]
         exact += int(s["rounds_exact"])  # type: ignore[call-overload]
-    return {"games": games, "tricks": tricks, "tricks_right": right, "trick_accuracy": right / max(tricks, 1),
-            "rounds": rounds, "rounds_exact": exact}
+    return {
+        "games": games,
+        "tricks": tricks,
+        "tricks_right": right,
+        "trick_accuracy": right / max(tricks, 1),
+        "rounds": rounds,
+        "rounds_exact": exact,
+    }
 
 
 def main() -> int:
@@ -212,7 +228,11 @@ def main() -> int:
 
     swiss = render("swiss-xvii", n_scenes)
     before = [rec.recognize(s.image) for s in swiss[:20]]
-    result["swiss-xvii"] = {"prototypes": "shipped", **identity(rec, swiss), "true_quads": identity_given_quads(rec, swiss)}
+    result["swiss-xvii"] = {
+        "prototypes": "shipped",
+        **identity(rec, swiss),
+        "true_quads": identity_given_quads(rec, swiss),
+    }
     del swiss
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -236,7 +256,8 @@ def main() -> int:
                 "enrol_seconds": round(seconds, 1),
                 "enrol_issues": [i.message for i in report.issues],
                 "art_prototypes_only": {
-                    "identity_accuracy": art["identity_accuracy"], "named": art["named"],
+                    "identity_accuracy": art["identity_accuracy"],
+                    "named": art["named"],
                     "true_quads_identity_accuracy": art_quads["identity_accuracy"],
                 },
                 **enrolled,
@@ -263,24 +284,32 @@ def main() -> int:
         extra = ""
         if "art_prototypes_only" in r:
             a = r["art_prototypes_only"]
-            extra = (f"  (art prototypes only: {a['identity_accuracy']:.4f} / {a['true_quads_identity_accuracy']:.4f};"
-                     f" enrolment {r['enrol_seconds']} s)")
+            extra = (
+                f"  (art prototypes only: {a['identity_accuracy']:.4f} / {a['true_quads_identity_accuracy']:.4f};"
+                f" enrolment {r['enrol_seconds']} s)"
+            )
         lo, hi = r["identity_interval95"]
-        print(f"{deck:<11} cards>=0.7 {r['cards']:5d} matched {r['matched']:5d} named {r['named']:5d}  "
-              f"identity {r['identity_accuracy']:.4f} (95 % {lo:.3f}-{hi:.3f})  at true corners {r['true_quads']['identity_accuracy']:.4f}{extra}")
+        print(
+            f"{deck:<11} cards>=0.7 {r['cards']:5d} matched {r['matched']:5d} named {r['named']:5d}  "
+            f"identity {r['identity_accuracy']:.4f} (95 % {lo:.3f}-{hi:.3f})  at true corners {r['true_quads']['identity_accuracy']:.4f}{extra}"
+        )
         if r["confusions"]:
             print(f"    confusions: {r['confusions']}")
         if "over_seeds" in r:
             o = r["over_seeds"]
             lo, hi = o["identity_interval95"]
             per = " ".join(f"{a:.4f}" for a in o["per_seed"])
-            print(f"    over {o['seeds']} enrolment seeds: {o['right']}/{o['named']} = {o['identity_accuracy']:.4f} "
-                  f"(95 % {lo:.3f}-{hi:.3f}); each: {per}")
+            print(
+                f"    over {o['seeds']} enrolment seeds: {o['right']}/{o['named']} = {o['identity_accuracy']:.4f} "
+                f"(95 % {lo:.3f}-{hi:.3f}); each: {per}"
+            )
         if r.get("enrol_issues"):
             print(f"    enrolment issues: {r['enrol_issues']}")
     print(f"built-in deck's detections unchanged after enrolling: {result['builtin_unchanged']}")
     for deck, t in result.get("tricks", {}).items():
-        print(f"tricks {deck:<11} {t['tricks_right']}/{t['tricks']} = {t['trick_accuracy']:.4f}, rounds exact {t['rounds_exact']}/{t['rounds']}")
+        print(
+            f"tricks {deck:<11} {t['tricks_right']}/{t['tricks']} = {t['trick_accuracy']:.4f}, rounds exact {t['rounds_exact']}/{t['rounds']}"
+        )
     print(f"targets met (issue 8): {result['targets_met']}")
     out = Path("out")
     out.mkdir(exist_ok=True)

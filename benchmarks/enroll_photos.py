@@ -99,12 +99,17 @@ def main() -> int:
             print(f"    false duplicates {r['false_duplicates']}; issues {r['issues']}; scan errors {errors}")
             if games:
                 t = r["tricks"]
-                print(f"    tricks {t['tricks_right']}/{t['tricks']} = {t['trick_accuracy']:.4f}, rounds exact {t['rounds_exact']}/{t['rounds']}", flush=True)
+                print(
+                    f"    tricks {t['tricks_right']}/{t['tricks']} = {t['trick_accuracy']:.4f}, rounds exact {t['rounds_exact']}/{t['rounds']}",
+                    flush=True,
+                )
     if "builtin_prototypes_tricks" in result:
         t = result["builtin_prototypes_tricks"]
         print(f"built-in deck, shipped prototypes: tricks {t['tricks_right']}/{t['tricks']}")
     result["targets_met"] = {
-        d: bool(result[d]["identity_accuracy"] >= TARGET and (not games or result[d]["tricks"]["trick_accuracy"] >= TARGET))
+        d: bool(
+            result[d]["identity_accuracy"] >= TARGET and (not games or result[d]["tricks"]["trick_accuracy"] >= TARGET)
+        )
         for d in decks
     }
     print(f"targets met (issue 29: identity and tricks >= 99 %): {result['targets_met']}")

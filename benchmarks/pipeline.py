@@ -110,7 +110,8 @@ def one_pass(recording: Path, models: str, gate: bool) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="benchmarks.pipeline", description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--models", default=os.environ.get("JASSCAM_MODELS", ""),
+        "--models",
+        default=os.environ.get("JASSCAM_MODELS", ""),
         help="recogniser models folder (default: $JASSCAM_MODELS, else models/)",
     )
     parser.add_argument("--recording", default=str(BUNDLED), help="recording to replay (default: the bundled demo)")

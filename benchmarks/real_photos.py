@@ -36,10 +36,11 @@ def load_boxes(xml: Path) -> tuple[Path, np.ndarray]:
     name = root.findtext("filename") or xml.with_suffix(".jpg").name
     image = xml.parent / name
     if not image.exists():
-        image = next((p for p in xml.parent.glob(xml.stem + ".*") if p.suffix.lower() in (".jpg", ".jpeg", ".png")), image)
+        image = next(
+            (p for p in xml.parent.glob(xml.stem + ".*") if p.suffix.lower() in (".jpg", ".jpeg", ".png")), image
+        )
     boxes = [
-        [float(o.findtext(f"bndbox/{k}") or 0) for k in ("xmin", "ymin", "xmax", "ymax")]
-        for o in root.iter("object")
+        [float(o.findtext(f"bndbox/{k}") or 0) for k in ("xmin", "ymin", "xmax", "ymax")] for o in root.iter("object")
     ]
     return image, np.array(boxes, np.float64).reshape(-1, 4)
 
@@ -153,4 +154,6 @@ def main() -> None:
             b = bin_name(lo + 1)
             if b in rows:
                 c, f, d, t = rows[b]
-                print(f"   {b:>8} px  cards {c:4d}  recall {f / max(c, 1):.4f}  detections {d:4d}  precision {t / max(d, 1):.4f}")
+                print(
+                    f"   {b:>8} px  cards {c:4d}  recall {f / max(c, 1):.4f}  detections {d:4d}  precision {t / max(d, 1):.4f}"
+                )

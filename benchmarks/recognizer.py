@@ -68,7 +68,9 @@ def _share_inside(a: np.ndarray, b: np.ndarray) -> float:
     return inter / area_a if area_a > 0 else 0.0
 
 
-def false_detections(dets: list[Detection], truth: list, pairs: dict[int, int], min_visible: float = MIN_VISIBLE) -> int:
+def false_detections(
+    dets: list[Detection], truth: list, pairs: dict[int, int], min_visible: float = MIN_VISIBLE
+) -> int:
     """Detections that are not of a real card.
 
     A detection matched to a card is real. So is one of a card less than ``min_visible``
@@ -206,7 +208,9 @@ def enrol_by_synthesis(rec: Recognizer, deck: str, scenes: int) -> None:
     art = enrol_from_art(rec, deck)  # every card gets its art prototype, even if no scene showed it
     emb, _ = rec.embed(np.stack(crops))
     synth = build_prototypes(emb, labels)
-    rec.prototypes = Prototypes(art.labels + synth.labels, np.concatenate([art.vectors, synth.vectors]), art.temperature)
+    rec.prototypes = Prototypes(
+        art.labels + synth.labels, np.concatenate([art.vectors, synth.vectors]), art.temperature
+    )
 
 
 def speed(rec: Recognizer, frames: list[np.ndarray], repeats: int) -> dict:
@@ -268,7 +272,9 @@ def memory(frames: list[np.ndarray], models: Path) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "frames.npy"
         np.save(path, np.stack(frames))
-        out = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT, str(path), str(models)], capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", MEMORY_SCRIPT, str(path), str(models)], capture_output=True, text=True, check=True
+        )
     return {k: int(v) for k, v in (line.split() for line in out.stdout.split("\n") if line)}
 
 
@@ -281,7 +287,9 @@ TARGET_MEMORY_MB = 300
 
 def targets(result: dict) -> dict[str, bool]:
     """Which of issue 4's targets ``result`` (as ``main`` collects it) meets."""
-    mixed = next(a for a in result["accuracy"] if a["style"] == "mixed" and a["deck"] == "swiss-xvii" and "prototypes" not in a)
+    mixed = next(
+        a for a in result["accuracy"] if a["style"] == "mixed" and a["deck"] == "swiss-xvii" and "prototypes" not in a
+    )
     return {
         "recall": mixed["recall_ge_0.7"] >= TARGET_RATE,
         "precision": mixed["precision"] >= TARGET_RATE,
@@ -302,11 +310,23 @@ def main() -> None:
     acc = [accuracy(rec, "mixed", n_mixed), accuracy(rec, "hard", n_hard, seed0=HELD_OUT_SEED + 500_000)]
     # Enrolment preview (issue 8): one art image per card, no retraining.
     enrol_from_art(rec, "swiss-xvii")
-    acc.append({**accuracy(rec, "mixed", n_paris, seed0=HELD_OUT_SEED + 700_000), "prototypes": "one art image per card"})
+    acc.append(
+        {**accuracy(rec, "mixed", n_paris, seed0=HELD_OUT_SEED + 700_000), "prototypes": "one art image per card"}
+    )
     enrol_from_art(rec, "paris")
-    acc.append({**accuracy(rec, "mixed", n_paris, deck="paris", seed0=HELD_OUT_SEED + 800_000), "prototypes": "one art image per card"})
+    acc.append(
+        {
+            **accuracy(rec, "mixed", n_paris, deck="paris", seed0=HELD_OUT_SEED + 800_000),
+            "prototypes": "one art image per card",
+        }
+    )
     enrol_by_synthesis(rec, "paris", 20 if quick else 60)
-    acc.append({**accuracy(rec, "mixed", n_paris, deck="paris", seed0=HELD_OUT_SEED + 800_000), "prototypes": "art + rendered scenes"})
+    acc.append(
+        {
+            **accuracy(rec, "mixed", n_paris, deck="paris", seed0=HELD_OUT_SEED + 800_000),
+            "prototypes": "art + rendered scenes",
+        }
+    )
     result["accuracy"] = acc
 
     frames = [render_scene(HELD_OUT_SEED + 900_000 + k, style="mixed").image for k in range(30)]
@@ -331,7 +351,12 @@ def main() -> None:
             f"precision {a['precision_tracker_floor']:.4f})  orientation {a['orientation_accuracy']:.4f}  "
             f"corner err {a['median_corner_error_px']:.2f}px  back->face {a['back_read_as_face']} face->back {a['face_read_as_back']}"
         )
-        print("    by visibility: " + "  ".join(f"{b}: n={v['cards']} R={v['recall']:.3f} id={v['identity']:.3f}" for b, v in a["buckets"].items()))
+        print(
+            "    by visibility: "
+            + "  ".join(
+                f"{b}: n={v['cards']} R={v['recall']:.3f} id={v['identity']:.3f}" for b, v in a["buckets"].items()
+            )
+        )
     for k, s in result["speed"].items():
         print(f"speed {k}: {s}")
     print(f"memory (MB): {result['memory_mb']}")

@@ -42,7 +42,9 @@ class Tally:
     """Found / missed / false / misread counts per bin."""
 
     def __init__(self) -> None:
-        self.n: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])  # cards, found, named right, false, faces found
+        self.n: dict[str, list[int]] = defaultdict(
+            lambda: [0, 0, 0, 0, 0]
+        )  # cards, found, named right, false, faces found
 
     def add(self, scene: Scene, dets: list) -> None:
         matched = {j: i for i, j in match(dets, scene.cards)}  # truth -> detection
@@ -58,7 +60,9 @@ class Tally:
                     row[2] += dets[matched[j]].card == t.card
         falses = false_detections(dets, scene.cards, matched)
         if falses:
-            lengths = [card_length(t.corners) for t in scene.cards if t.visible >= MIN_VISIBLE] or [card_length(np.asarray(d.corners)) for d in dets]
+            lengths = [card_length(t.corners) for t in scene.cards if t.visible >= MIN_VISIBLE] or [
+                card_length(np.asarray(d.corners)) for d in dets
+            ]
             self.n[bin_name(float(np.median(lengths)))][3] += falses
 
     def rows(self) -> Iterable[tuple[str, int, float, float, float]]:
@@ -75,7 +79,11 @@ class Tally:
 
 
 def run(
-    rec: Recognizer, geometries: Callable[[np.random.Generator], Geometry], n: int, seed0: int, style: str = "mixed",
+    rec: Recognizer,
+    geometries: Callable[[np.random.Generator], Geometry],
+    n: int,
+    seed0: int,
+    style: str = "mixed",
     probe: bool = True,
 ) -> tuple[Tally, dict[str, Tally], float]:
     tally, per_res = Tally(), defaultdict(Tally)
@@ -139,8 +147,11 @@ def speed(models: Path, frames: list[np.ndarray], lengths: list[float], repeats:
                 peer.run(None, {peer.get_inputs()[0].name: x})
                 theirs.append(time.perf_counter() - t0)
     cv2.setNumThreads(threads)
-    out = {"median_ms": 1000 * float(np.median(ours)), "p90_ms": 1000 * float(np.percentile(ours, 90)),
-           "cards_per_frame": cards / (repeats * len(frames))}
+    out = {
+        "median_ms": 1000 * float(np.median(ours)),
+        "p90_ms": 1000 * float(np.percentile(ours, 90)),
+        "cards_per_frame": cards / (repeats * len(frames)),
+    }
     if theirs:
         out["peer_median_ms"] = 1000 * float(np.median(theirs))
         out["peer_ratio"] = out["peer_median_ms"] / out["median_ms"]
@@ -171,7 +182,9 @@ def memory_mb(models: Path, frames: list[np.ndarray]) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "frames.npz"
         np.savez(path, *frames)
-        out = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT, str(path), str(models)], capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", MEMORY_SCRIPT, str(path), str(models)], capture_output=True, text=True, check=True
+        )
     return int(out.stdout.strip())
 
 

@@ -99,7 +99,9 @@ def bench_phones(tmp: Path, seconds: float) -> dict[str, Any]:
 
         ctx = multiprocessing.get_context("spawn")
         results, go = ctx.Queue(), ctx.Event()
-        phones = ctx.Process(target=_phones_process, args=(handle.host, handle.port, game, count, results, go), daemon=True)
+        phones = ctx.Process(
+            target=_phones_process, args=(handle.host, handle.port, game, count, results, go), daemon=True
+        )
         phones.start()
         if not go.wait(60):
             raise RuntimeError("the phones did not connect within 60 s")

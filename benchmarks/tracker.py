@@ -103,8 +103,14 @@ def _rendered(folder: Path) -> bool:
 
 
 def _run_oracle(
-    seed: int, style: str, fps: float, size: tuple[int, int], work: Path | None, layout: str = "near-centre",
-    out_of_turn: bool = False, n_rounds: int = 1,
+    seed: int,
+    style: str,
+    fps: float,
+    size: tuple[int, int],
+    work: Path | None,
+    layout: str = "near-centre",
+    out_of_turn: bool = False,
+    n_rounds: int = 1,
 ) -> GameResult:
     from scoring.events import Event, RoundStarted
     from tests.tracker.oracle import oracle_game
@@ -117,7 +123,14 @@ def _run_oracle(
     record = folder if folder is not None and not _rendered(folder) else None
     # At the hardware guide's mounting (cards 9-10 % of the short side) at ``size``.
     game = oracle_game(
-        seed, style=style, fps=fps, size=size, record_to=record, layout=layout, guide=True, rounds=n_rounds,
+        seed,
+        style=style,
+        fps=fps,
+        size=size,
+        record_to=record,
+        layout=layout,
+        guide=True,
+        rounds=n_rounds,
         out_of_turn=seed % 8 if out_of_turn else None,
     )
     tracker = TrickTracker()
@@ -149,11 +162,12 @@ def _flags_planted(truth: Sequence[Any], camera: Sequence[Any], seat: int) -> bo
 
     seen, _, accepted = fold_accepting(merge(truth, camera))
     planted = {
-        truth[f.ref].card
-        for f in fold(truth).flags if f.code == "out_of_turn" and f.seat == seat and f.ref is not None
+        truth[f.ref].card for f in fold(truth).flags if f.code == "out_of_turn" and f.seat == seat and f.ref is not None
     }
     return any(
-        f.code == "out_of_turn" and f.seat == seat and f.ref is not None
+        f.code == "out_of_turn"
+        and f.seat == seat
+        and f.ref is not None
         and getattr(accepted[f.ref], "card", None) in planted
         for f in seen.flags
     )
@@ -294,7 +308,9 @@ def summarise(results: list[GameResult], mode: str) -> dict[str, Any]:
     planted = sum(r.out_of_turn[0] for r in ok)
     if planted:
         flagged = sum(r.out_of_turn[1] for r in ok)
-        summary.update(out_of_turn_planted=planted, out_of_turn_flagged=flagged, out_of_turn_rate=round(flagged / planted, 4))
+        summary.update(
+            out_of_turn_planted=planted, out_of_turn_flagged=flagged, out_of_turn_rate=round(flagged / planted, 4)
+        )
     met: dict[str, bool | None] = {}
     for key, target in TARGETS.items():
         value = summary.get(key)
@@ -327,22 +343,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--mode", choices=("auto", "recognizer", "oracle", "near"), default="auto")
     parser.add_argument("--rounds", type=int, default=None, help="rounds per game (--mode near: default 4, oracle: 1)")
     parser.add_argument("--fps", type=float, default=10.0)
-    parser.add_argument("--size", default="1280x960", help="frame size; cards at the hardware guide's 9-10 %% of its short side")
+    parser.add_argument(
+        "--size", default="1280x960", help="frame size; cards at the hardware guide's 9-10 %% of its short side"
+    )
     parser.add_argument("--timeout", type=int, default=900, help="seconds per game before it counts as hung")
     parser.add_argument(
         "--work",
         help="keep the rendered recordings in this folder and reuse those already there (default: a temporary one)",
     )
     parser.add_argument(
-        "--layout", choices=("near-centre", "apart"), default="near-centre",
+        "--layout",
+        choices=("near-centre", "apart"),
+        default="near-centre",
         help="how the renderer lays tricks (oracle and recognizer modes; default near-centre, as players do)",
     )
     parser.add_argument(
-        "--out-of-turn", action="store_true",
+        "--out-of-turn",
+        action="store_true",
         help="oracle mode: in each game one card is laid out of turn on purpose (rendered); report how many are flagged",
     )
     parser.add_argument(
-        "--results", help="append each game's result to this file as a JSON line (a long run cut short still sums up: "
+        "--results",
+        help="append each game's result to this file as a JSON line (a long run cut short still sums up: "
         "benchmarks.tracker.summarise_file)",
     )
     parser.add_argument("--json", action="store_true", help="print only the summary as JSON")
@@ -364,8 +386,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             recognize = LearningRecognizer(Recognizer(models))
             mode = "recognizer"
         else:
-            print(f"benchmarks.tracker: no recogniser models in {models}, measuring the tracker with the oracle",
-                  file=sys.stderr)
+            print(
+                f"benchmarks.tracker: no recogniser models in {models}, measuring the tracker with the oracle",
+                file=sys.stderr,
+            )
             mode = "oracle"
 
     tmp = None if args.work else tempfile.TemporaryDirectory(prefix="jasscam-bench-")
@@ -383,7 +407,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                     res = _run_near(seed, args.rounds or 4, args.fps)
                 elif mode == "oracle":
                     res = _run_oracle(
-                        seed, style, args.fps, (w, h), work if args.work else None, args.layout, args.out_of_turn,
+                        seed,
+                        style,
+                        args.fps,
+                        (w, h),
+                        work if args.work else None,
+                        args.layout,
+                        args.out_of_turn,
                         args.rounds or 1,
                     )
                 else:

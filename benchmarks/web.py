@@ -198,7 +198,9 @@ def main() -> int:
         and fanout["events_received"] == fanout["events_expected"]
         and fanout["dropped_clients"] == 0
     )
-    print(f"web: {'OK' if ok else 'TARGET MISSED'} (median <= {LATENCY_TARGET_MS:.0f} ms, {CLIENTS} clients lose nothing)")
+    print(
+        f"web: {'OK' if ok else 'TARGET MISSED'} (median <= {LATENCY_TARGET_MS:.0f} ms, {CLIENTS} clients lose nothing)"
+    )
     return 0 if ok else 1
 
 

@@ -303,7 +303,9 @@ class Appliance:
 
         decks = self.decks
         register_mounting(
-            self.app, frames=self.latest_frame, scale=decks.scale if decks is not None else None,
+            self.app,
+            frames=self.latest_frame,
+            scale=decks.scale if decks is not None else None,
             detections=(lambda: decks.last) if decks is not None else None,
         )
         host = self.config.dashboard.host

@@ -129,7 +129,8 @@ FIELDS: Final[dict[str, dict[str, Field]]] = {
             "installed jasscam.",
         ),
         "min_confidence": Field(
-            (int, float), 0.5,
+            (int, float),
+            0.5,
             "Card detections scored below this are ignored (the detector's score, or with the verifier the "
             "geometric mean of its and the verifier's; 0.5: the threshold models/README.md measured).",
             check=_between(0.0, 1.0),

@@ -58,8 +58,15 @@ class DeckAwareRecognizer:
     """
 
     def __init__(
-        self, recognizer: Recognizer, library: DeckLibrary, table: str = DEFAULT_TABLE, check_s: float = 1.0,
-        *, background: bool = False, on_progress: Progress | None = None, scale: CardScale | None = None,
+        self,
+        recognizer: Recognizer,
+        library: DeckLibrary,
+        table: str = DEFAULT_TABLE,
+        check_s: float = 1.0,
+        *,
+        background: bool = False,
+        on_progress: Progress | None = None,
+        scale: CardScale | None = None,
     ) -> None:
         self.recognizer = recognizer
         #: The mounting's card length, learnt from the sure cards (or fixed by the configuration).
@@ -133,7 +140,9 @@ class DeckAwareRecognizer:
         """Start rebuilding ``profile`` in a thread; read it as it is if this identifier made it, else the built-in deck."""
         if self.rebuilding is None:  # one at a time: a deck chosen during another's rebuild is looked at again after it
             self.rebuilding, self.rebuilding_name, self.progress = slug, profile.name, 0.0
-            self._rebuild = threading.Thread(target=self._rebuild_run, args=(slug, profile, stamp), name=f"rebuild-{slug}", daemon=True)
+            self._rebuild = threading.Thread(
+                target=self._rebuild_run, args=(slug, profile, stamp), name=f"rebuild-{slug}", daemon=True
+            )
             self._rebuild.start()
         if same_identifier(profile.probe, self._enroller.probe):
             return self._use(slug, profile.prototypes)
@@ -184,8 +193,11 @@ class DeckAwareRecognizer:
         phone is told ten times, not every frame), and any error."""
         rebuilding = self.rebuilding
         return {
-            "deck": self.deck, "rebuilding": rebuilding, "name": self.rebuilding_name if rebuilding else None,
-            "progress": round(self.progress, 1) if rebuilding else None, "error": self.error,
+            "deck": self.deck,
+            "rebuilding": rebuilding,
+            "name": self.rebuilding_name if rebuilding else None,
+            "progress": round(self.progress, 1) if rebuilding else None,
+            "error": self.error,
         }
 
     def recognize(self, frame: np.ndarray) -> list[Detection]:

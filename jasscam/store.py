@@ -72,7 +72,15 @@ from typing import Any, Final
 from scoring.events import Event, EventError, GameConfigured, RoundStarted, dumps, event_to_dict, loads, parse_event
 from scoring.game import RuleError, fold
 
-__all__ = ["EventStore", "StoreError", "StoreDamagedError", "StoreFullError", "UnknownGameError", "GameClosedError", "Event"]
+__all__ = [
+    "EventStore",
+    "StoreError",
+    "StoreDamagedError",
+    "StoreFullError",
+    "UnknownGameError",
+    "GameClosedError",
+    "Event",
+]
 
 log = logging.getLogger("jasscam.store")
 
@@ -234,7 +242,9 @@ class EventStore:
             raise StoreError(f"{self.path} is not a usable jasscam event store: {exc}") from exc
         self.reserve_ready = threading.Event()  # set once the reserve was made (or could not be)
         self._stop_timer = threading.Event()
-        self._timer = threading.Thread(target=self._checkpoint_timer, args=(checkpoint_s,), name="store-checkpoint", daemon=True)
+        self._timer = threading.Thread(
+            target=self._checkpoint_timer, args=(checkpoint_s,), name="store-checkpoint", daemon=True
+        )
         self._timer.start()
 
     # -- start-up checks ----------------------------------------------------------------
@@ -352,7 +362,9 @@ class EventStore:
         self._seen_counts = [self._seen_counts[0] + games, self._seen_counts[1] + events]
         tmp = self._seen_file.with_name(self._seen_file.name + ".tmp")
         try:
-            tmp.write_text(json.dumps({"games": self._seen_counts[0], "events": self._seen_counts[1]}), encoding="utf-8")
+            tmp.write_text(
+                json.dumps({"games": self._seen_counts[0], "events": self._seen_counts[1]}), encoding="utf-8"
+            )
             tmp.replace(self._seen_file)
         except OSError as exc:
             tmp.unlink(missing_ok=True)
@@ -513,7 +525,9 @@ class EventStore:
         with self._lock:
             self._check_open()
             self._load(game_id)
-            rows = self._db.execute("SELECT stored FROM events WHERE game_id = ? ORDER BY position", (game_id,)).fetchall()
+            rows = self._db.execute(
+                "SELECT stored FROM events WHERE game_id = ? ORDER BY position", (game_id,)
+            ).fetchall()
             return [float(v) for (v,) in rows]
 
     def abandoned(self, game_id: int) -> str | None:
@@ -644,7 +658,10 @@ class EventStore:
             checked: list[Any] = []
 
             def work() -> int:
-                if self._db.execute("SELECT abandoned FROM games WHERE id = ?", (game_id,)).fetchone() not in (None, (None,)):
+                if self._db.execute("SELECT abandoned FROM games WHERE id = ?", (game_id,)).fetchone() not in (
+                    None,
+                    (None,),
+                ):
                     raise GameClosedError(f"game {game_id} was abandoned; events go to the game that replaced it")
                 existing = self._load(game_id)  # re-checked against the file inside the lock
                 state = self._validate([*existing, event])

@@ -163,7 +163,11 @@ def reread_correction(store: EventStore, game_id: int, reread: SecondThought) ->
     no such card any more."""
     fix = correction(store.events(game_id), reread)
     if fix is None:
-        log.info("second thought on %s (%s): no such card in the round; dropped", getattr(reread, "was", reread.card), reread.type)
+        log.info(
+            "second thought on %s (%s): no such card in the round; dropped",
+            getattr(reread, "was", reread.card),
+            reread.type,
+        )
     return fix
 
 

@@ -103,7 +103,9 @@ def tafel(state: GameState) -> Tafel:
     )
     diff = totals[0] - totals[1]
     r = state.round
-    playing = (r.row, r.declarer % 2) if r is not None and r.row is not None and not r.complete and not r.abandoned else None
+    playing = (
+        (r.row, r.declarer % 2) if r is not None and r.row is not None and not r.complete and not r.abandoned else None
+    )
     return Tafel(
         rows,
         (open_rows[0], open_rows[1]),
@@ -129,5 +131,9 @@ def row_round(state: GameState, row: int, *, schoben: bool = False, forehand: in
         raise NotCoiffeurError(f"row {row} does not exist: this game has {len(cfg.rows)} rows (0..{len(cfg.rows) - 1})")
     seat = forehand if forehand is not None else (state.next_forehand if state.next_forehand is not None else 0)
     return RoundStarted(
-        forehand=seat, contract=cfg.rows[row][0], schoben=schoben, declarer=partner_of(seat) if schoben else seat, row=row
+        forehand=seat,
+        contract=cfg.rows[row][0],
+        schoben=schoben,
+        declarer=partner_of(seat) if schoben else seat,
+        row=row,
     )

@@ -73,7 +73,14 @@ def sheet(state: GameState) -> DifferenzlerSheet:
     if cfg.variant != "differenzler":
         raise NotDifferenzlerError(f"a Differenzler sheet is kept for Differenzler, this game is {cfg.variant}")
     lines = tuple(
-        SheetLine(row.round, row.contract, row.forecasts or (None,) * 4, row.player_points, row.penalties or (0,) * 4, row.by_hand)
+        SheetLine(
+            row.round,
+            row.contract,
+            row.forecasts or (None,) * 4,
+            row.player_points,
+            row.penalties or (0,) * 4,
+            row.by_hand,
+        )
         for row in state.sheet
     )
     totals = [sum(line.penalties[s] for line in lines) for s in range(4)]

@@ -80,12 +80,15 @@ def decide(
                 if tied_in is None:
                     return Decision(win, block, f"beide Teams im Block {name} über dem Ziel; Team {win + 1} höher")
                 return Decision(
-                    win, block,
+                    win,
+                    block,
                     f"beide Teams im Block {BLOCK_NAMES.get(tied_in, tied_in)} gleichauf über dem Ziel; "
                     f"der Block {name} entscheidet für Team {win + 1}",
                     tied_in,
                 )
             tied_in = tied_in or block
     if tied_in is not None:
-        return Decision(None, None, "beide Teams gleichauf über dem Ziel, kein Block entscheidet: unentschieden", tied_in)
+        return Decision(
+            None, None, "beide Teams gleichauf über dem Ziel, kein Block entscheidet: unentschieden", tied_in
+        )
     return None

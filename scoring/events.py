@@ -34,8 +34,14 @@ VARIANTS: Final[tuple[str, ...]] = ("schieber", "speck", "coiffeur", "differenzl
 INDIVIDUAL_VARIANTS: Final[tuple[str, ...]] = ("speck", "differenzler")
 #: Coiffeur's default rows, factor 1 up to 8 in this order.
 DEFAULT_COIFFEUR_ROWS: Final[tuple[tuple[str, int], ...]] = (
-    ("eicheln", 1), ("schellen", 2), ("rosen", 3), ("schilten", 4),
-    ("obenabe", 5), ("undenufe", 6), ("slalom", 7), ("misere", 8),
+    ("eicheln", 1),
+    ("schellen", 2),
+    ("rosen", 3),
+    ("schilten", 4),
+    ("obenabe", 5),
+    ("undenufe", 6),
+    ("slalom", 7),
+    ("misere", 8),
 )
 #: The most points a forecast may name (Differenzler): every card and the last trick,
 #: or with Weis and Stöck counted, a generous bound on what a hand can add.
@@ -363,8 +369,10 @@ def _prior_totals(config: dict[str, Any]) -> tuple[int, ...]:
     speck = config.get("variant", "schieber") == "speck"
     want = 4 if speck else 2
     prior = config["prior_totals"]
-    if not isinstance(prior, (list, tuple)) or len(prior) != want or not all(
-        isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in prior
+    if (
+        not isinstance(prior, (list, tuple))
+        or len(prior) != want
+        or not all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in prior)
     ):
         who = "four whole numbers >= 0, one per seat" if speck else "two whole numbers >= 0, team 1 first"
         raise EventError(f"prior_totals must be {who}, got {prior!r}")
@@ -425,8 +433,10 @@ def _validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
         out["t"] = _time(out["t"])
     if cls is GameConfigured:
         players = out.get("players", GameConfigured.players)
-        if not isinstance(players, (list, tuple)) or len(players) != 4 or not all(
-            isinstance(p, str) and p.strip() for p in players
+        if (
+            not isinstance(players, (list, tuple))
+            or len(players) != 4
+            or not all(isinstance(p, str) and p.strip() for p in players)
         ):
             raise EventError("players must be a list of four non-empty names, seat 0 first")
         out["players"] = tuple(p.strip() for p in players)
@@ -444,8 +454,10 @@ def _validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
             )
         custom = out.get("custom_multipliers")
         if out.get("multipliers") == "custom":
-            if not isinstance(custom, dict) or set(custom) != set(CONTRACTS) or not all(
-                isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in custom.values()
+            if (
+                not isinstance(custom, dict)
+                or set(custom) != set(CONTRACTS)
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in custom.values())
             ):
                 raise EventError(
                     "custom_multipliers must give a positive whole factor for each of " + ", ".join(CONTRACTS)
@@ -519,7 +531,9 @@ def _validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
     elif cls is WeisDeclared:
         out["seat"] = _seat(out.get("seat"))
         if ("cards" in out) == ("weis" in out):
-            raise EventError("weis_declared needs either weis (a list of Weis, each a list of card ids) or cards, not both")
+            raise EventError(
+                "weis_declared needs either weis (a list of Weis, each a list of card ids) or cards, not both"
+            )
         if "cards" in out:
             out["cards"] = _card_list(out["cards"], "cards")
         else:
@@ -578,7 +592,9 @@ def _entered_points(out: dict[str, Any]) -> None:
     """
     team_form = out.get("team") is not None or out.get("points") is not None
     if team_form == (out.get("player_points") is not None):
-        raise EventError("round_entered needs team and points (a team game) or player_points (Speck, Differenzler), not both")
+        raise EventError(
+            "round_entered needs team and points (a team game) or player_points (Speck, Differenzler), not both"
+        )
     if team_form:
         out["team"] = _seat(out.get("team"), "team")
         if out["team"] > 1:
@@ -599,7 +615,9 @@ def _entered_points(out: dict[str, Any]) -> None:
             raise EventError("match belongs to a team's points (a player alone with all tricks still takes 157)")
     weis = out.get("weis", ())
     if not isinstance(weis, (list, tuple)) or len(weis) not in (0, 2, 4):
-        raise EventError("weis must list what each team writes for Weis (two numbers; four, one per seat, in Differenzler)")
+        raise EventError(
+            "weis must list what each team writes for Weis (two numbers; four, one per seat, in Differenzler)"
+        )
     out["weis"] = tuple(_whole(v, "weis") for v in weis)
     for v in out["weis"]:
         if v % 10 or v in _NO_WEIS_SUM:
@@ -620,7 +638,9 @@ def _variant_settings(out: dict[str, Any]) -> None:
         parsed: list[tuple[str, int]] = []
         for i, row in enumerate(rows):
             if not isinstance(row, (list, tuple)) or len(row) != 2 or row[0] not in ROUND_CONTRACTS:
-                raise EventError(f"coiffeur_rows[{i}] must be [contract, factor] with a contract of {', '.join(ROUND_CONTRACTS)}")
+                raise EventError(
+                    f"coiffeur_rows[{i}] must be [contract, factor] with a contract of {', '.join(ROUND_CONTRACTS)}"
+                )
             factor = row[1]
             if isinstance(factor, bool) or not isinstance(factor, int) or factor <= 0:
                 raise EventError(f"coiffeur_rows[{i}]: the factor must be a positive whole number, got {factor!r}")
@@ -632,7 +652,9 @@ def _variant_settings(out: dict[str, Any]) -> None:
         out["coiffeur_match_bonus"] = _whole(out["coiffeur_match_bonus"], "coiffeur_match_bonus")
     if out.get("count_weis") is not None:
         if variant not in ("coiffeur", "differenzler"):
-            raise EventError("count_weis is a Coiffeur and Differenzler setting (the Schieber counts Weis, Speck never)")
+            raise EventError(
+                "count_weis is a Coiffeur and Differenzler setting (the Schieber counts Weis, Speck never)"
+            )
         if not isinstance(out["count_weis"], bool):
             raise EventError("count_weis must be true or false")
     if "differenzler_rounds" in out:

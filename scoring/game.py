@@ -154,12 +154,24 @@ def resolve(events: Sequence[Event]) -> Resolved:
             if ev.ref >= pos:
                 raise RuleError(f"ref {ev.ref} must point to an earlier event", pos)
             target = events[ev.ref]
-            fills_gap = isinstance(ev, CardCorrected) and isinstance(target, TrickCollected) and target.unseen is not None
+            fills_gap = (
+                isinstance(ev, CardCorrected) and isinstance(target, TrickCollected) and target.unseen is not None
+            )
             if isinstance(ev, (CardCorrected, MisplayRuled)) and not isinstance(target, CardPlayed) and not fills_gap:
-                what = "a card_played or a trick_collected with an unseen card" if isinstance(ev, CardCorrected) else "a card_played"
+                what = (
+                    "a card_played or a trick_collected with an unseen card"
+                    if isinstance(ev, CardCorrected)
+                    else "a card_played"
+                )
                 raise RuleError(f"ref {ev.ref} is a {target.type}, not {what}", pos)
-            if isinstance(ev, CardCorrected) and isinstance(target, TrickCollected) and ev.seat not in (None, target.unseen):
-                raise RuleError(f"the card never seen in that trick is seat {target.unseen}'s, not seat {ev.seat}'s", pos)
+            if (
+                isinstance(ev, CardCorrected)
+                and isinstance(target, TrickCollected)
+                and ev.seat not in (None, target.unseen)
+            ):
+                raise RuleError(
+                    f"the card never seen in that trick is seat {target.unseen}'s, not seat {ev.seat}'s", pos
+                )
     voided = voided_positions(events)
     corrected: dict[int, CardPlayed] = {}
     rulings: dict[int, str] = {}
@@ -279,7 +291,6 @@ class _Round:
             seat = next_seat(seat)
         return seat
 
-
     def in_turn(self, seat: int) -> bool:
         """May ``seat`` lay the trick's next card without playing out of turn?
 
@@ -398,7 +409,9 @@ class _Folder:
             forehand = prev.start.forehand if replaces and prev is not None else self.next_forehand()
         if forehand is None:
             raise RuleError("round_entered: name the forehand of the game's first round", pos)
-        start = RoundStarted(forehand=forehand, contract=ev.contract, declarer=ev.declarer, schoben=ev.schoben, row=ev.row, t=ev.t)
+        start = RoundStarted(
+            forehand=forehand, contract=ev.contract, declarer=ev.declarer, schoben=ev.schoben, row=ev.row, t=ev.t
+        )
         self.open_round(pos, start, ev)
 
     def open_round(self, pos: int, ev: RoundStarted, entered: RoundEntered | None = None) -> None:
@@ -436,13 +449,24 @@ class _Folder:
         if self.rounds:
             want = self.next_forehand()
             if want is not None and ev.forehand != want:
-                self.flag("forehand_order", f"Vorhand wäre Platz {want}, nicht {ev.forehand}", pos, ev.forehand, other=want)
+                self.flag(
+                    "forehand_order", f"Vorhand wäre Platz {want}, nicht {ev.forehand}", pos, ev.forehand, other=want
+                )
         mult = self.variant.multiplier(ev.contract, ev.row)
         trump = trump_suit(play_contract(ev.contract))
         stoeck = StoeckTracker(trump, enabled=self.variant.weis_counts and entered is None)
         self.rounds.append(
-            _Round(len(self.rounds), pos, ev, mult, trump, stoeck, entered=entered, forecasts=forecasts,
-                   ended=pos if entered is not None else None)
+            _Round(
+                len(self.rounds),
+                pos,
+                ev,
+                mult,
+                trump,
+                stoeck,
+                entered=entered,
+                forecasts=forecasts,
+                ended=pos if entered is not None else None,
+            )
         )
 
     def forecast_made(self, pos: int, ev: ForecastMade) -> None:
@@ -490,7 +514,9 @@ class _Folder:
                 other=expected,
             )
         if ev.card in {p.card for p in r.plays}:
-            self.flag("card_already_played", f"{ev.card} wurde in dieser Runde schon gespielt", pos, ev.seat, cards=(ev.card,))
+            self.flag(
+                "card_already_played", f"{ev.card} wurde in dieser Runde schon gespielt", pos, ev.seat, cards=(ev.card,)
+            )
         card = PlayedCard(ev.seat, ev.card, pos, self.rulings.get(pos) == "penalty")
         if ev.source == "deduced":
             r.deduced.add(pos)
@@ -662,7 +688,13 @@ class _Folder:
             self.flag("weis_late", "Weis nach dem zweiten Stich angesagt: zählt nicht", pos, ev.seat)
         # A Weis this seat has already declared (in time) is not counted twice; the rest
         # of the event still counts.
-        before = {w.weis.cards for d in r.decls if d.seat == ev.seat and not d.late for i, w in enumerate(d.weis) if i not in d.dups}
+        before = {
+            w.weis.cards
+            for d in r.decls
+            if d.seat == ev.seat and not d.late
+            for i, w in enumerate(d.weis)
+            if i not in d.dups
+        }
         dups = {i for i, w in enumerate(parts) if w.cards in before}
         if dups:
             self.flag("weis_duplicate", "dieser Weis wurde schon angesagt", pos, ev.seat)
@@ -706,7 +738,14 @@ class _Folder:
             code, message, evidence = _illegal_reason(play.card, hand, before, r.contract)
             ev_ref = next((r.plays[j].ref for j in mine[n + 1 :] if r.plays[j].card == evidence), None)
             r.checked.add(play.ref)
-            self.flag(code, message, play.ref, seat, evidence_ref=ev_ref, cards=(play.card,) + ((evidence,) if evidence else ()))
+            self.flag(
+                code,
+                message,
+                play.ref,
+                seat,
+                evidence_ref=ev_ref,
+                cards=(play.card,) + ((evidence,) if evidence else ()),
+            )
 
     def check_weis_cards(self, r: _Round) -> None:
         owner = {p.card: p.seat for p in r.plays}
@@ -719,7 +758,13 @@ class _Folder:
                 d.not_in_hand = True
                 concerned = tuple(wrong) if wrong else tuple(c for c in d.cards if owner.get(c) != d.seat)
                 what = ", ".join(concerned)
-                self.flag("weis_not_in_hand", f"Weis von Platz {d.seat}: {what} nicht in dieser Hand", d.ref, d.seat, cards=concerned)
+                self.flag(
+                    "weis_not_in_hand",
+                    f"Weis von Platz {d.seat}: {what} nicht in dieser Hand",
+                    d.ref,
+                    d.seat,
+                    cards=concerned,
+                )
 
     def round_complete(self, r: _Round) -> None:
         r.stoeck.on_round_counted()
@@ -756,7 +801,9 @@ class _Folder:
         score, written = _score(r, self.variant)
         pen = None
         if self.variant.forecasts and r.complete and not r.abandoned:
-            pen = penalties([f[0] if f else None for f in (r.forecasts.get(s) for s in range(4))], written.player_points)
+            pen = penalties(
+                [f[0] if f else None for f in (r.forecasts.get(s) for s in range(4))], written.player_points
+            )
         return score, written, pen
 
     def state(self, total: int, applied: int) -> GameState:
@@ -775,8 +822,21 @@ class _Folder:
             totals = (totals[0] + w[0], totals[1] + w[1])
             ptot = _add4(ptot, r.score.player_points)
             sheet.append(
-                SheetRow(r.index, r.contract, r.multiplier, w, totals, r.score.match_team, r.score.last_trick_team,
-                         r.score.player_points, ptot, r.by_hand, r.row, r.forecasts, r.penalties)
+                SheetRow(
+                    r.index,
+                    r.contract,
+                    r.multiplier,
+                    w,
+                    totals,
+                    r.score.match_team,
+                    r.score.last_trick_team,
+                    r.score.player_points,
+                    ptot,
+                    r.by_hand,
+                    r.row,
+                    r.forecasts,
+                    r.penalties,
+                )
             )
         return GameState(
             config=cfg,
@@ -848,7 +908,9 @@ def _add4(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[i
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
 
 
-def _illegal_reason(card: str, hand: Sequence[str], before: Sequence[str], contract: str) -> tuple[str, str, str | None]:
+def _illegal_reason(
+    card: str, hand: Sequence[str], before: Sequence[str], contract: str
+) -> tuple[str, str, str | None]:
     """Why ``card`` was not allowed: (flag code, German message, the kept-back card)."""
     trump = trump_suit(play_contract(contract))
     lead = card_suit(before[0])
@@ -880,8 +942,12 @@ def weis_entries(
         else []
     )
     result = judge(
-        valid, r.trump, r.start.forehand,
-        one_per_player=cfg.weis_one_per_player, card_once=cfg.weis_card_once, without_teams=trickless,
+        valid,
+        r.trump,
+        r.start.forehand,
+        one_per_player=cfg.weis_one_per_player,
+        card_once=cfg.weis_card_once,
+        without_teams=trickless,
     )
     counted = {id(w) for w in result.counted if not individual or result.best is None or w.seat == result.best.seat}
     shared = {id(w) for w in result.shares_card}
@@ -907,8 +973,17 @@ def weis_entries(
             else:
                 status = "not_best_of_player"
             entries.append(
-                WeisEntry(d.seat, d.seat % 2, w.weis.kind, w.weis.label, w.weis.cards, w.weis.points, d.ref, status,
-                          best=result.best is w)
+                WeisEntry(
+                    d.seat,
+                    d.seat % 2,
+                    w.weis.kind,
+                    w.weis.label,
+                    w.weis.cards,
+                    w.weis.points,
+                    d.ref,
+                    status,
+                    best=result.best is w,
+                )
             )
     return tuple(entries), team
 
@@ -945,7 +1020,10 @@ def _taken(r: _Round, variant: Variant) -> Taken:
         row=r.start.row,
         card_points=(cp[0], cp[1]),
         tricks_won=(won[0], won[1]),
-        tricks=(cp[0] + (LAST_TRICK_BONUS if last_team == 0 else 0), cp[1] + (LAST_TRICK_BONUS if last_team == 1 else 0)),
+        tricks=(
+            cp[0] + (LAST_TRICK_BONUS if last_team == 0 else 0),
+            cp[1] + (LAST_TRICK_BONUS if last_team == 1 else 0),
+        ),
         seat_points=(pp[0], pp[1], pp[2], pp[3]),
         all_tricks=next((t for t in (0, 1) if won[t] == 9), None) if r.complete else None,
         last_trick_team=last_team,
@@ -961,8 +1039,14 @@ def _score(r: _Round, variant: Variant) -> tuple[RoundScore, Written]:
     taken = _taken(r, variant)
     w = variant.write(taken, r.multiplier)
     score = RoundScore(
-        taken.card_points, taken.tricks_won, w.raw, w.written, w.match_team,
-        taken.last_trick_team, taken.last_trick_seat, w.player_points,
+        taken.card_points,
+        taken.tricks_won,
+        w.raw,
+        w.written,
+        w.match_team,
+        taken.last_trick_team,
+        taken.last_trick_seat,
+        w.player_points,
     )
     return score, w
 
@@ -1068,7 +1152,14 @@ def _deduce_several(folder: _Folder, seq: list[tuple[int, Event]], rulings: dict
                 for gap, card in zip(gaps, way, strict=True):
                     now = next(g for g in _fold_seq(trial, rulings).gaps if g.ref == gap.ref)
                     assert now.event.unseen is not None
-                    trial = _insert(trial, (now.anchor(), gap.ref, CardPlayed(seat=now.event.unseen, card=card, t=gap.event.t, source="deduced")))
+                    trial = _insert(
+                        trial,
+                        (
+                            now.anchor(),
+                            gap.ref,
+                            CardPlayed(seat=now.event.unseen, card=card, t=gap.event.t, source="deduced"),
+                        ),
+                    )
                 flags = _fold_seq(trial, rulings).flags
             except RuleError:
                 continue
@@ -1078,7 +1169,11 @@ def _deduce_several(folder: _Folder, seq: list[tuple[int, Event]], rulings: dict
             continue
         first = gaps[0]
         assert first.event.unseen is not None
-        return first.anchor(), first.ref, CardPlayed(seat=first.event.unseen, card=counts[0][1][0], t=first.event.t, source="deduced")
+        return (
+            first.anchor(),
+            first.ref,
+            CardPlayed(seat=first.event.unseen, card=counts[0][1][0], t=first.event.t, source="deduced"),
+        )
     return None
 
 

@@ -134,7 +134,9 @@ def _card_key(card_id: str, contract: str, table: dict[str, dict[str, int]]) -> 
     try:
         return table[contract][card_id]
     except KeyError:
-        raise ValueError(f"unknown card id {card_id!r}; expected canonical '<suit>-<rank>' such as 'rosen-10'") from None
+        raise ValueError(
+            f"unknown card id {card_id!r}; expected canonical '<suit>-<rank>' such as 'rosen-10'"
+        ) from None
 
 
 def card_points(card_id: str, contract: str) -> int:

@@ -34,14 +34,15 @@ def sheet_dict(state: GameState) -> dict[str, Any]:
         "target_rule": cfg.target_rule,
         "prior_totals": None if cfg.prior_totals is None else list(cfg.prior_totals),
         "rounds": [],
-        "flags": [
-            {k: v for k, v in vars(f).items() if v is not None} for f in state.flags
-        ],
+        "flags": [{k: v for k, v in vars(f).items() if v is not None} for f in state.flags],
         "game_over": None,
     }
     for row in state.sheet:
         entry: dict[str, Any] = {
-            "round": row.round + 1, "contract": row.contract, "multiplier": row.multiplier, "by_hand": row.by_hand
+            "round": row.round + 1,
+            "contract": row.contract,
+            "multiplier": row.multiplier,
+            "by_hand": row.by_hand,
         }
         if row.row is not None:
             entry["row"] = row.row
@@ -160,7 +161,9 @@ def _speck_text(state: GameState) -> str:
     lines.append(f"Kontrolle: {games} Spiele × 157 = {expect} ({'stimmt' if total == expect else 'FEHLER'})")
     if state.game_over is not None:
         over = state.game_over
-        lines.append("Rangliste: " + ", ".join(f"{p}. {cfg.players[s]}" for p, s in zip(over.places, over.ranking, strict=True)))
+        lines.append(
+            "Rangliste: " + ", ".join(f"{p}. {cfg.players[s]}" for p, s in zip(over.places, over.ranking, strict=True))
+        )
     return "\n".join(lines + _flag_lines(state)) + "\n"
 
 
@@ -189,7 +192,9 @@ def _coiffeur_text(state: GameState) -> str:
         lines.append(f"{row.label:<10}{row.factor:>3} │ {cells[0]} │ {cells[1]}")
     lines.append("─" * len(lines[3]))
     lines.append(f"{'Total':<13} │ {grid.totals[0]:>18} │ {grid.totals[1]:>18}")
-    lines.append(f"Differenz: {abs(grid.difference)}" + (f" für Team {grid.leader + 1}" if grid.leader is not None else ""))
+    lines.append(
+        f"Differenz: {abs(grid.difference)}" + (f" für Team {grid.leader + 1}" if grid.leader is not None else "")
+    )
     lines.append("M = Match, H = von Hand eingetragen")
     if state.game_over is not None:
         lines.append(f"Spielende: {state.game_over.reason}")
@@ -212,7 +217,9 @@ def _differenzler_text(state: GameState) -> str:
     lines.append(f"{'Strafpunkte':<16}" + "".join(f"{v:>16}" for v in table.penalty_totals))
     if state.game_over is not None:
         over = state.game_over
-        lines.append("Rangliste: " + ", ".join(f"{p}. {cfg.players[s]}" for p, s in zip(over.places, over.ranking, strict=True)))
+        lines.append(
+            "Rangliste: " + ", ".join(f"{p}. {cfg.players[s]}" for p, s in zip(over.places, over.ranking, strict=True))
+        )
     return "\n".join(lines + _flag_lines(state)) + "\n"
 
 

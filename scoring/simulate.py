@@ -179,11 +179,15 @@ def _rounds_of(rng: random.Random, config: GameConfigured, *, weis: bool, stoeck
                 forehand = next_seat(forehand)
                 continue
             row = open_rows[team].pop(rng.randrange(len(open_rows[team])))
-            events += round_events(rng, config.rows[row][0], forehand, weis=weis, stoeck=stoeck, collect=collect, row=row)
+            events += round_events(
+                rng, config.rows[row][0], forehand, weis=weis, stoeck=stoeck, collect=collect, row=row
+            )
             forehand = next_seat(forehand)
         return events
     for _ in range(config.differenzler_rounds):
         guess = (rng.randrange(158), rng.randrange(158), rng.randrange(158), rng.randrange(158))
-        events += round_events(rng, rng.choice(CONTRACTS), forehand, weis=weis, stoeck=stoeck, collect=collect, forecasts=guess)
+        events += round_events(
+            rng, rng.choice(CONTRACTS), forehand, weis=weis, stoeck=stoeck, collect=collect, forecasts=guess
+        )
         forehand = next_seat(forehand)
     return events

@@ -270,7 +270,11 @@ class GameState:
         out["weis_open"] = self.weis_open
         out["totals"] = [b.to_dict() for b in self.totals]
         out["sheet"] = [
-            {**_jsonable(asdict(row)), "written": [b.to_dict() for b in row.written], "totals": [b.to_dict() for b in row.totals]}
+            {
+                **_jsonable(asdict(row)),
+                "written": [b.to_dict() for b in row.written],
+                "totals": [b.to_dict() for b in row.totals],
+            }
             for row in self.sheet
         ]
         out["rounds"] = [_round_dict(r) for r in self.rounds]
@@ -299,5 +303,3 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
     return value
-
-

@@ -258,12 +258,14 @@ class Figures:
             "matches_received": self.matches_received,
             "seconds": round(self.seconds),
             "average_points": {
-                c: round(sum(v) / len(v), 1) for c in (*CONTRACTS, *sorted(set(self.points) - set(CONTRACTS)))
+                c: round(sum(v) / len(v), 1)
+                for c in (*CONTRACTS, *sorted(set(self.points) - set(CONTRACTS)))
                 if (v := self.points.get(c))
             },
             "rounds_counted": {c: len(v) for c, v in self.points.items()},
-            "best_weis": None if self.best_weis is None else
-            {"points": self.best_weis.points, "label": self.best_weis.label, "game": self.best_weis.game},
+            "best_weis": None
+            if self.best_weis is None
+            else {"points": self.best_weis.points, "label": self.best_weis.label, "game": self.best_weis.game},
         }
 
 
@@ -283,7 +285,9 @@ class TableStatistics:
         }
 
 
-def table_statistics(summaries: Iterable[GameSummary], anonymous: Callable[[str], bool] = lambda name: False) -> TableStatistics:
+def table_statistics(
+    summaries: Iterable[GameSummary], anonymous: Callable[[str], bool] = lambda name: False
+) -> TableStatistics:
     """Add the games up per player (by ``name_key``) and per pair of partners.
 
     Games without a written round count for nobody. ``anonymous(name)``: a seat left at
@@ -318,7 +322,9 @@ def table_statistics(summaries: Iterable[GameSummary], anonymous: Callable[[str]
     return TableStatistics(tuple(order), tuple(pair_order), tuple(counted))
 
 
-def known_players(configs: Iterable[tuple[int, GameConfigured]], anonymous: Callable[[str], bool] = lambda name: False) -> list[str]:
+def known_players(
+    configs: Iterable[tuple[int, GameConfigured]], anonymous: Callable[[str], bool] = lambda name: False
+) -> list[str]:
     """Every player's name once (latest spelling), the most recent game's players first."""
     latest: dict[str, tuple[int, str]] = {}
     for game, cfg in configs:

@@ -106,7 +106,9 @@ def find_weis(hand: Iterable[str]) -> list[Weis]:
     cards, top card); equal ones in deck order of their first card.
     """
     hand = list(hand)
-    return sorted(_runs(hand) + _fours(hand), key=lambda w: (tuple(-k for k in weis_key(w, None, 0)), CARD_INDEX[w.cards[0]]))
+    return sorted(
+        _runs(hand) + _fours(hand), key=lambda w: (tuple(-k for k in weis_key(w, None, 0)), CARD_INDEX[w.cards[0]])
+    )
 
 
 def evaluate(cards: Sequence[str]) -> list[Weis]:
@@ -146,9 +148,7 @@ def evaluate_each(groups: Sequence[Sequence[str]]) -> list[Weis]:
     for cards in groups:
         found = evaluate(cards)
         if len(found) != 1:
-            raise WeisError(
-                f"{', '.join(cards)} are {len(found)} Weis; name each Weis on its own"
-            )
+            raise WeisError(f"{', '.join(cards)} are {len(found)} Weis; name each Weis on its own")
         out.append(found[0])
     sequences = [w for w in out if w.kind == "sequence"]
     for i, a in enumerate(sequences):
@@ -258,6 +258,4 @@ def judge(
     team = best.seat % 2
     counted = tuple(d for d in pool if d.seat % 2 == team)
     total = sum(d.weis.points for d in counted)
-    return WeisJudgement(
-        team, best, counted, (total, 0) if team == 0 else (0, total), tuple(shared), tuple(left_out)
-    )
+    return WeisJudgement(team, best, counted, (total, 0) if team == 0 else (0, total), tuple(shared), tuple(left_out))

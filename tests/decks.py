@@ -72,7 +72,11 @@ def _inputs_key(name: str) -> str:
     digest.update(repr(versions).encode())
     roots = [REPO / "scoring", REPO / "vision", models_dir(), Path(__file__)]
     for root in roots:
-        files = sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts) if root.is_dir() else [root]
+        files = (
+            sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+            if root.is_dir()
+            else [root]
+        )
         for path in files:
             digest.update(str(path.relative_to(root) if root.is_dir() else path.name).encode())
             digest.update(path.read_bytes())

@@ -79,11 +79,7 @@ def _check_meta(meta: Any, where: Path) -> dict[str, Any]:
     if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 0):
         raise bad(f"frame_count must be a whole number >= 0 or null, got {count!r}")
     layout = meta.get("seat_layout", DEFAULT_SEAT_LAYOUT)
-    if (
-        not isinstance(layout, dict)
-        or set(layout) != {"0", "1", "2", "3"}
-        or set(layout.values()) != SIDES
-    ):
+    if not isinstance(layout, dict) or set(layout) != {"0", "1", "2", "3"} or set(layout.values()) != SIDES:
         raise bad(f"seat_layout must map seats '0'..'3' to the four sides bottom/right/top/left, got {layout!r}")
     for key in ("camera", "rules"):
         if not isinstance(meta.get(key, {}), dict):
@@ -282,7 +278,9 @@ def read_events(path: Path) -> list[Event]:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        raise RecordingError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start}): the file is corrupt") from None
+        raise RecordingError(
+            f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start}): the file is corrupt"
+        ) from None
     for n, line in enumerate(text.split("\n"), 1):  # not splitlines: U+2028 may sit inside a name
         if not line.strip():
             continue

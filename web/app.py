@@ -104,7 +104,12 @@ def camera_status(status: Mapping[str, Any]) -> dict[str, Any]:
     state = str(source.get("state", "starting"))  # no source yet: the pipeline is starting
     error = source.get("error") or status.get("error")
     ok = state in ("live", "opening", "ended", "starting") and not status.get("error")
-    out: dict[str, Any] = {"ok": ok, "camera": state, "source": source.get("name"), "message": None if ok else (error or state)}
+    out: dict[str, Any] = {
+        "ok": ok,
+        "camera": state,
+        "source": source.get("name"),
+        "message": None if ok else (error or state),
+    }
     warnings = []
     if (status.get("store") or {}).get("disk_full"):
         warnings.append("the disk is full: the score goes on in the store's reserve; free some space (old recordings)")
@@ -115,7 +120,9 @@ def camera_status(status: Mapping[str, Any]) -> dict[str, Any]:
         out["warning"] = "; ".join(warnings)
     deck = status.get("deck") or {}
     if deck.get("rebuilding") or deck.get("error"):  # the table's deck is being relearnt, or cannot be used
-        out["deck"] = {k: deck.get(k) for k in ("rebuilding", "name", "progress", "error")} | {"reading": deck.get("deck")}
+        out["deck"] = {k: deck.get(k) for k in ("rebuilding", "name", "progress", "error")} | {
+            "reading": deck.get("deck")
+        }
     return out
 
 
@@ -165,7 +172,13 @@ def config_from_form(data: dict[str, Any]) -> tuple[GameConfigured, str]:
     seat_edges = [EDGES[(EDGES.index(edge) + seat) % 4] for seat in range(4)]
     raw: dict[str, Any] = {"type": "game_configured", "players": players, "seat_edges": seat_edges}
     for key in (
-        "variant", "target", "target_rule", "multipliers", "custom_multipliers", "end_order", "prior_totals",
+        "variant",
+        "target",
+        "target_rule",
+        "multipliers",
+        "custom_multipliers",
+        "end_order",
+        "prior_totals",
         *SETUP_VARIANT_KEYS,
     ):
         if data.get(key) is not None:
@@ -300,7 +313,11 @@ def create_app(
         if not hosts.host_allowed(request.host):
             raise BadRequest(hosts.refusal(request.host), 421)
         if not hosts.write_allowed(
-            request.method, request.host, request.scheme, request.headers.get("Origin"), request.headers.get("Sec-Fetch-Site")
+            request.method,
+            request.host,
+            request.scheme,
+            request.headers.get("Origin"),
+            request.headers.get("Sec-Fetch-Site"),
         ):
             raise BadRequest("a write from another web site is refused", 403)
         if request.mimetype != "multipart/form-data":
@@ -478,7 +495,9 @@ def create_app(
 
     @app.get("/api/games/<int:game_id>/export.csv")
     def export_csv(game_id: int) -> Response:
-        response = make_response(sheet_csv(fold_state(known_game(game_id)), {"game": game_id, **game_meta(store, game_id)}))
+        response = make_response(
+            sheet_csv(fold_state(known_game(game_id)), {"game": game_id, **game_meta(store, game_id)})
+        )
         response.mimetype = "text/csv"
         response.headers["Content-Disposition"] = f'attachment; filename="jass-{game_id}.csv"'
         return response
@@ -514,7 +533,8 @@ def create_app(
                 if not guard.claimed and exc.status == 403:
                     raise ApiError(
                         "this appliance has no table PIN yet: choose one in the set-up form, "
-                        "or enter the one shown on the appliance's console", 403
+                        "or enter the one shown on the appliance's console",
+                        403,
                     ) from None
                 raise
         config, edge = config_from_form(data)
@@ -537,7 +557,9 @@ def create_app(
         data = _json_body()
         kind = data.get("type")
         if kind == "forecast_made":
-            raise BadRequest("a forecast is made with POST /api/games/<id>/forecast, so only its phone is shown it back")
+            raise BadRequest(
+                "a forecast is made with POST /api/games/<id>/forecast, so only its phone is shown it back"
+            )
         if kind not in WRITABLE:
             raise BadRequest(
                 f"type must be one of {', '.join(sorted(WRITABLE))}; a new game is set up with POST /api/games"
@@ -552,7 +574,9 @@ def create_app(
             count = len(events)
             if expect is not None and expect != str(count):
                 raise ApiError(
-                    f"the game changed meanwhile ({count} events, you saw {expect}); look again and retry", 409, "changed"
+                    f"the game changed meanwhile ({count} events, you saw {expect}); look again and retry",
+                    409,
+                    "changed",
                 )
             if kind in REFUSE_IF_FLAGGED:
                 refuse_if_flagged(events, event)

@@ -24,27 +24,51 @@ MAX_GAMES: Final[int] = 20
 
 THEMES: Final[dict[str, Style]] = {
     "dark": Style(
-        background="transparent", plot_background="transparent", foreground="#d9dee3",
-        foreground_strong="#f2f4f6", foreground_subtle="#8a949e",
+        background="transparent",
+        plot_background="transparent",
+        foreground="#d9dee3",
+        foreground_strong="#f2f4f6",
+        foreground_subtle="#8a949e",
         colors=("#4fa3ff", "#ff8f4f", "#5fd08a", "#d8c04f", "#c07cf0", "#ef6f8f"),
-        font_family="system-ui, sans-serif", label_font_size=13, major_label_font_size=13,
-        legend_font_size=14, title_font_size=16, value_font_size=12,
+        font_family="system-ui, sans-serif",
+        label_font_size=13,
+        major_label_font_size=13,
+        legend_font_size=14,
+        title_font_size=16,
+        value_font_size=12,
     ),
     "light": Style(
-        background="transparent", plot_background="transparent", foreground="#2a2f35",
-        foreground_strong="#101418", foreground_subtle="#6a737c",
+        background="transparent",
+        plot_background="transparent",
+        foreground="#2a2f35",
+        foreground_strong="#101418",
+        foreground_subtle="#6a737c",
         colors=("#1f6fd0", "#d05f1f", "#2f9a5a", "#a08a10", "#8a4cc0", "#c03f60"),
-        font_family="system-ui, sans-serif", label_font_size=13, major_label_font_size=13,
-        legend_font_size=14, title_font_size=16, value_font_size=12,
+        font_family="system-ui, sans-serif",
+        label_font_size=13,
+        major_label_font_size=13,
+        legend_font_size=14,
+        title_font_size=16,
+        value_font_size=12,
     ),
 }
 
 
 def _chart(kind: Any, title: str, theme: str, height: int) -> Any:
     return kind(
-        title=title, style=THEMES.get(theme, THEMES["dark"]), js=[], width=520, height=height,
-        disable_xml_declaration=True, explicit_size=False, legend_at_bottom=True, print_values=True,
-        print_zeroes=False, margin=12, truncate_label=24, no_data_text="–",
+        title=title,
+        style=THEMES.get(theme, THEMES["dark"]),
+        js=[],
+        width=520,
+        height=height,
+        disable_xml_declaration=True,
+        explicit_size=False,
+        legend_at_bottom=True,
+        print_values=True,
+        print_zeroes=False,
+        margin=12,
+        truncate_label=24,
+        no_data_text="–",
     )
 
 

@@ -37,7 +37,12 @@ def running_game(store: EventStore) -> dict[str, Any] | None:
         return None
     config = event_to_dict(events[0]) if events else {}
     totals = [b["total"] for b in state.get("totals", [])] or None
-    return {"id": current, "players": config.get("players"), "variant": config.get("variant", "schieber"), "totals": totals}
+    return {
+        "id": current,
+        "players": config.get("players"),
+        "variant": config.get("variant", "schieber"),
+        "totals": totals,
+    }
 
 
 def end_running(store: EventStore, confirmed: Any) -> None:

@@ -100,8 +100,23 @@ def matches(config: Mapping[str, Any] | None, player: str | None, variant: str |
 
 
 HISTORY_COLUMNS = [
-    "game", "date", "variant", "status", "players", "side1", "side2", "side3", "side4",
-    "total1", "total2", "total3", "total4", "winner", "rounds", "minutes", "bergpreis",
+    "game",
+    "date",
+    "variant",
+    "status",
+    "players",
+    "side1",
+    "side2",
+    "side3",
+    "side4",
+    "total1",
+    "total2",
+    "total3",
+    "total4",
+    "winner",
+    "rounds",
+    "minutes",
+    "bergpreis",
 ]
 
 
@@ -118,10 +133,19 @@ def history_csv(summaries: Iterable[GameSummary]) -> str:
         data = s.to_dict()
         sides = [spreadsheet_text(" & ".join(side)) for side in data["sides"]]
         status = "finished" if s.finished else "abandoned" if s.abandoned else "running"
-        writer.writerow([
-            s.game, s.created or "", s.variant, status, spreadsheet_text(", ".join(s.players)),
-            *(sides + [""] * 4)[:4], *(list(s.totals) + [""] * 4)[:4],
-            spreadsheet_text(" / ".join(" & ".join(w) for w in data["winners"])), s.rounds, round(s.seconds / 60),
-            spreadsheet_text(" & ".join(data["bergpreis"] or [])),
-        ])
+        writer.writerow(
+            [
+                s.game,
+                s.created or "",
+                s.variant,
+                status,
+                spreadsheet_text(", ".join(s.players)),
+                *(sides + [""] * 4)[:4],
+                *(list(s.totals) + [""] * 4)[:4],
+                spreadsheet_text(" / ".join(" & ".join(w) for w in data["winners"])),
+                s.rounds,
+                round(s.seconds / 60),
+                spreadsheet_text(" & ".join(data["bergpreis"] or [])),
+            ]
+        )
     return out.getvalue()

@@ -128,7 +128,9 @@ class _Feed(threading.Thread):
         changed = _diff(self.view, view)
         # New events, plus earlier rows whose marks changed (an undo crosses one out).
         old_rows, rows = self.view.get("events", []), view.get("events", [])
-        first = next((i for i, (a, b) in enumerate(zip(old_rows, rows, strict=False)) if a != b), min(len(old_rows), base))
+        first = next(
+            (i for i, (a, b) in enumerate(zip(old_rows, rows, strict=False)) if a != b), min(len(old_rows), base)
+        )
         changed["events"] = rows[first:]
         payload = {"from": base, "count": len(events), "events_from": first, "view": changed}
         delta = sse("delta", payload, len(events))

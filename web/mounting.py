@@ -28,7 +28,9 @@ blueprint = Blueprint("mounting", __name__)
 
 class MountingState:
     def __init__(
-        self, frames: Callable[[], np.ndarray | None], scale: CardScale | None,
+        self,
+        frames: Callable[[], np.ndarray | None],
+        scale: CardScale | None,
         detections: Callable[[], list[Detection]] | None = None,
     ) -> None:
         self.frames = frames
@@ -37,7 +39,10 @@ class MountingState:
 
 
 def register_mounting(
-    app: Flask, *, frames: Callable[[], np.ndarray | None], scale: CardScale | None,
+    app: Flask,
+    *,
+    frames: Callable[[], np.ndarray | None],
+    scale: CardScale | None,
     detections: Callable[[], list[Detection]] | None = None,
 ) -> None:
     """Mount the mounting check on the dashboard ``app`` (the appliance calls this with its camera)."""

@@ -96,7 +96,9 @@ def _append(game_id: int, build: Any) -> tuple[int, Event]:
         events = _events(game_id)
         if expect is not None and expect != str(len(events)):
             raise ApiError(
-                f"the game changed meanwhile ({len(events)} events, you saw {expect}); look again and retry", 409, "changed"
+                f"the game changed meanwhile ({len(events)} events, you saw {expect}); look again and retry",
+                409,
+                "changed",
             )
         event = build(events)
         try:

@@ -93,8 +93,13 @@ def stats_page() -> str:
     code = _lang()
     t = words(code)
     return render_template(
-        "stats.html", lang=code, t=t, strings_json=json.dumps(t, ensure_ascii=False),
-        languages=[(c, STRINGS[c]["lang_name"]) for c in LANGUAGES], variants=VARIANTS, charts=list(charts.CHARTS),
+        "stats.html",
+        lang=code,
+        t=t,
+        strings_json=json.dumps(t, ensure_ascii=False),
+        languages=[(c, STRINGS[c]["lang_name"]) for c in LANGUAGES],
+        variants=VARIANTS,
+        charts=list(charts.CHARTS),
     )
 
 
@@ -130,7 +135,7 @@ def api_stats_settings() -> Response:
     authorize()
     data = request.get_json(silent=True)
     if not isinstance(data, dict) or not isinstance(data.get("bergpreis"), bool):
-        raise ApiError("send {\"bergpreis\": true} or {\"bergpreis\": false}")
+        raise ApiError('send {"bergpreis": true} or {"bergpreis": false}')
     guard = _guard()
     guard.settings["bergpreis"] = data["bergpreis"]
     try:

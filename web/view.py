@@ -129,6 +129,8 @@ def game_view(
 SHEET_COLUMNS = ["round", "contract", "multiplier", "match_team"] + [
     f"team{team}_{part}" for team in ("A", "B") for part in ("weis", "stoeck", "tricks", "round", "total")
 ]
+
+
 def spreadsheet_text(text: str) -> str:
     """A name as a CSV cell a spreadsheet shows as text: a leading ``= + - @`` (or tab,
     return) would make it a formula (CSV injection), so such a cell starts with ``'``."""
@@ -153,9 +155,11 @@ def sheet_csv(state: dict[str, Any], meta: dict[str, Any] | None = None) -> str:
     players = list((meta or {}).get("players") or state.get("config", {}).get("players") or [])
     players += [""] * (4 - len(players))
     tail = [
-        (meta or {}).get("game", ""), (meta or {}).get("date") or "",
+        (meta or {}).get("game", ""),
+        (meta or {}).get("date") or "",
         (meta or {}).get("variant") or state.get("config", {}).get("variant", "schieber"),
-        spreadsheet_text(f"{players[0]} & {players[2]}"), spreadsheet_text(f"{players[1]} & {players[3]}"),
+        spreadsheet_text(f"{players[0]} & {players[2]}"),
+        spreadsheet_text(f"{players[1]} & {players[3]}"),
     ]
     writer.writerow(SHEET_COLUMNS + META_COLUMNS)
     prior = state.get("config", {}).get("prior_totals")

@@ -43,7 +43,11 @@ def main() -> int:
     assert isinstance(config, GameConfigured)
     # a moment in the second round: Weis declared, three cards on the table
     starts = [i for i, e in enumerate(events) if isinstance(e, RoundStarted)]
-    weis_round = next(i for i, s in enumerate(starts) if any(isinstance(e, WeisDeclared) for e in events[s : (starts + [len(events)])[i + 1]]))
+    weis_round = next(
+        i
+        for i, s in enumerate(starts)
+        if any(isinstance(e, WeisDeclared) for e in events[s : (starts + [len(events)])[i + 1]])
+    )
     cut = starts[weis_round]
     cards = 0
     while cards < 7 or not any(isinstance(e, WeisDeclared) for e in events[starts[weis_round] : cut]):
@@ -94,7 +98,9 @@ def main() -> int:
                 page.screenshot(path=OUT / "undo-preview.png")
                 page.click("#dlg-cancel")
 
-                tablet = browser.new_context(viewport={"width": 820, "height": 1180}, is_mobile=True, has_touch=True).new_page()
+                tablet = browser.new_context(
+                    viewport={"width": 820, "height": 1180}, is_mobile=True, has_touch=True
+                ).new_page()
                 tablet.goto(f"{base}/game/{game}")
                 tablet.wait_for_selector(f"body[data-count='{cut}']")
                 tablet.wait_for_timeout(300)
@@ -118,7 +124,6 @@ def main() -> int:
                 tablet.wait_for_selector(f"body[data-count='{len(events)}']")
                 tablet.wait_for_timeout(300)
                 tablet.screenshot(path=OUT / "tafel-tablet.png", full_page=True)
-
 
                 # a fresh round for the Weis dialog, in English to show the language choice
                 game2 = store.new_game(config)

@@ -27,7 +27,12 @@ PIN = "471108"
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         store = EventStore(Path(tmp) / "events.sqlite")
-        tables = (PLAYERS, ("Eva", "Beat", "Fritz", "Dario"), ("Anna", "Dario", "Claudia", "Beat"), ("Eva", "Anna", "Fritz", "Claudia"))
+        tables = (
+            PLAYERS,
+            ("Eva", "Beat", "Fritz", "Dario"),
+            ("Anna", "Dario", "Claudia", "Beat"),
+            ("Eva", "Anna", "Fritz", "Claudia"),
+        )
         for game, players in enumerate(tables, start=1):
             store.import_game(game, None, random_game_events(random.Random(game), players=players))
         coiffeur = store.new_game(GameConfigured(players=PLAYERS, variant="coiffeur"))
@@ -40,8 +45,11 @@ def main() -> int:
         store.abandon(coiffeur)
         differenzler = store.new_game(GameConfigured(players=PLAYERS, variant="differenzler", differenzler_rounds=4))
         for event in (
-            ForecastMade(seat=0, points=40), ForecastMade(seat=1, points=20), ForecastMade(seat=2, points=50),
-            ForecastMade(seat=3, points=47), RoundEntered(contract="rosen", forehand=0, player_points=(45, 30, 40, 42)),
+            ForecastMade(seat=0, points=40),
+            ForecastMade(seat=1, points=20),
+            ForecastMade(seat=2, points=50),
+            ForecastMade(seat=3, points=47),
+            RoundEntered(contract="rosen", forehand=0, player_points=(45, 30, 40, 42)),
             ForecastMade(seat=1, points=60),
         ):
             store.append(differenzler, event, by_hand=True)
@@ -57,7 +65,9 @@ def main() -> int:
                 assert page.request.post(f"{server.url}/api/pin", headers={"X-Table-Pin": PIN}).ok
                 page.goto(f"{server.url}/stats")
                 page.wait_for_selector("body[data-loaded]")
-                page.wait_for_function("[...document.querySelectorAll('img.chart')].every(i => i.complete && i.naturalWidth > 0)")
+                page.wait_for_function(
+                    "[...document.querySelectorAll('img.chart')].every(i => i.complete && i.naturalWidth > 0)"
+                )
                 page.screenshot(path=str(OUT / "stats.png"), full_page=True)
                 page.goto(f"{server.url}/setup")
                 page.wait_for_selector("#known-chips button")

@@ -23,7 +23,9 @@ HELP = "enrol a deck from a folder of card images named by card id (kreuz-7.png,
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "folder", metavar="DIR", type=Path,
+        "folder",
+        metavar="DIR",
+        type=Path,
         help="folder of card images named by card id (kreuz-7.jpg); a photo of several cards in rows is named by its"
         " cards in reading order, joined by + (kreuz-6+kreuz-7+kreuz-8.jpg)",
     )
@@ -32,14 +34,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--activate", action="store_true", help="make it the table's deck right away")
     parser.add_argument("--table", default="main", help="which table --activate selects it for (default main)")
     parser.add_argument("--replace", action="store_true", help="replace an enrolled deck of the same name")
-    parser.add_argument("--force", action="store_true", help="store the profile even if cards are missing or mislabelled")
+    parser.add_argument(
+        "--force", action="store_true", help="store the profile even if cards are missing or mislabelled"
+    )
     parser.add_argument("--views", type=int, default=None, help="camera-like views per image (default 32)")
-    parser.add_argument("--models", metavar="DIR", help="recogniser models (default: recognizer.models_dir, else models/)")
+    parser.add_argument(
+        "--models", metavar="DIR", help="recogniser models (default: recognizer.models_dir, else models/)"
+    )
     parser.add_argument("--config", metavar="FILE", help="appliance configuration (for the state directory and models)")
     parser.add_argument("--state-dir", metavar="DIR", help="state directory (overrides store.state_dir)")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
     parser.add_argument(
-        "--cutouts", metavar="DIR", type=Path,
+        "--cutouts",
+        metavar="DIR",
+        type=Path,
         help="also write every card as it was cut out of its image (<card>-<n>.png), to see what was learnt",
     )
 
@@ -133,15 +141,23 @@ def run(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out, ensure_ascii=False, indent=1))
     else:
-        print(f"Deck {profile.name!r} ({profile.suits} suits): {len(scan.samples)} images of {len(profile.cards)} cards, "
-              f"{views} views each, {report.seconds:.1f} s")
+        print(
+            f"Deck {profile.name!r} ({profile.suits} suits): {len(scan.samples)} images of {len(profile.cards)} cards, "
+            f"{views} views each, {report.seconds:.1f} s"
+        )
         for e in scan.errors:
             print(f"  error: {e}")
         for issue in report.issues:
             print(f"  {'error' if issue.is_error else 'warning'}: {issue.message}")
         if stored:
-            print(f"Stored in {library.root / profile.slug}" + (f"; table {args.table!r} now plays with it" if args.activate else
-                  "; select it on the dashboard or with --activate"))
+            print(
+                f"Stored in {library.root / profile.slug}"
+                + (
+                    f"; table {args.table!r} now plays with it"
+                    if args.activate
+                    else "; select it on the dashboard or with --activate"
+                )
+            )
         else:
             print("Not stored: fix the errors above (or pass --force to store it anyway).")
     return 0 if stored and not errors else 1

@@ -17,7 +17,6 @@ NAME = "render-game"
 HELP = "render a simulated Jass game as a recording folder (video + metadata + ground-truth events)"
 
 
-
 def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
@@ -32,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, required=True, help="seed of the game and of its look")
     parser.add_argument("--out", type=Path, required=True, help="recording folder to create (must be new or empty)")
     parser.add_argument(
-        "--contract", choices=ROUND_CONTRACTS,
+        "--contract",
+        choices=ROUND_CONTRACTS,
         help="contract of every round (default: random per round; slalom and misere are Coiffeur rows)",
     )
     parser.add_argument("--deck", default="swiss-xvii", help="card art (default swiss-xvii; paris is held out)")
@@ -41,11 +41,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", choices=VARIANTS, default="schieber")
     parser.add_argument("--fps", type=float, default=10.0, help="frames per second (default 10)")
     parser.add_argument(
-        "--size", type=_size, default=None,
+        "--size",
+        type=_size,
+        default=None,
         help="frame size WxH (default 1280x960, the hardware guide's camera); cards stay 9-10 %% of the short side",
     )
     parser.add_argument(
-        "--layout", choices=("near-centre", "apart"), default="near-centre",
+        "--layout",
+        choices=("near-centre", "apart"),
+        default="near-centre",
         help="how tricks are laid: close about the centre, each card turned toward its player by up to 25 degrees "
         "(default), or a card's length apart",
     )

@@ -24,7 +24,9 @@ HELP = "run a recording's video through recogniser and tracker; print the tricks
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("recording", metavar="RECORDING", help="recording folder (recording.json, video, events.jsonl)")
-    parser.add_argument("--realtime", action="store_true", help="pace the video at its own frame rate, as a camera would")
+    parser.add_argument(
+        "--realtime", action="store_true", help="pace the video at its own frame rate, as a camera would"
+    )
     parser.add_argument(
         "--compare",
         action="store_true",
@@ -76,7 +78,9 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         # Read as the appliance reads live: at the card length learnt from the first sure cards.
-        result = replay_recording(recording, LearningRecognizer(recognizer), gate=not args.no_gate, realtime=args.realtime)
+        result = replay_recording(
+            recording, LearningRecognizer(recognizer), gate=not args.no_gate, realtime=args.realtime
+        )
     except (RecordingError, cv2.error) as exc:  # damaged part way: a short video, bytes that do not decode
         print(f"jasscam replay: {recording.path} is damaged: {exc}", file=sys.stderr)
         return 2
@@ -101,9 +105,16 @@ def run(args: argparse.Namespace) -> int:
         if comparison is not None:
             out["comparison"] = comparison.summary()
             out["wrong_tricks"] = [
-                {"round": t.round, "trick": t.index, "truth": t.truth, "seen": t.seen,
-                 "truth_winner": t.truth_winner, "seen_winner": t.seen_winner}
-                for t in comparison.tricks if not t.ok
+                {
+                    "round": t.round,
+                    "trick": t.index,
+                    "truth": t.truth,
+                    "seen": t.seen,
+                    "truth_winner": t.truth_winner,
+                    "seen_winner": t.seen_winner,
+                }
+                for t in comparison.tricks
+                if not t.ok
             ]
         print(json.dumps(out, ensure_ascii=False))
     else:

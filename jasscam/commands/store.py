@@ -43,7 +43,10 @@ def run(args: argparse.Namespace) -> int:
         report = check(path)
         for problem in report.problems:
             print(f"{path}: {problem}", file=sys.stderr)
-        print(f"{path}: {len(report.games)} games, {report.events} readable events" + (", damaged" if report.problems else ", ok"))
+        print(
+            f"{path}: {len(report.games)} games, {report.events} readable events"
+            + (", damaged" if report.problems else ", ok")
+        )
         return 2 if report.problems else 0
     try:
         report, out = recover(path, args.to)
@@ -53,5 +56,8 @@ def run(args: argparse.Namespace) -> int:
     for game in report.games:
         note = f", {game.lost} lost" if game.lost else ""
         print(f"game {game.game_id}: {len(game.events)} events from the {game.source}{note}")
-    print(f"{out}: {len(report.games)} games, {report.events} events salvaged" + (f", {report.lost} lost" if report.lost else ""))
+    print(
+        f"{out}: {len(report.games)} games, {report.events} events salvaged"
+        + (f", {report.lost} lost" if report.lost else "")
+    )
     return 0

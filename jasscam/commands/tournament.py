@@ -26,8 +26,10 @@ def _broker(value: str) -> tuple[str, int]:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION")
     sub.required = True
-    for name, help_ in (("publish", "publish this table's Punkteblatt after every change"),
-                        ("ranking", "serve the live ranking page of all tables")):
+    for name, help_ in (
+        ("publish", "publish this table's Punkteblatt after every change"),
+        ("ranking", "serve the live ranking page of all tables"),
+    ):
         p = sub.add_parser(name, help=help_, description=help_)
         p.add_argument("--broker", type=_broker, required=True, metavar="HOST[:PORT]", help="MQTT broker (port 1883)")
         p.add_argument("--tournament", required=True, help="tournament name (one MQTT topic level)")

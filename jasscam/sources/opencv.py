@@ -19,7 +19,13 @@ class OpenCVSource(FrameSource):
     """``cv2.VideoCapture`` on a device index or path, frames scaled to ``analysis_width``."""
 
     def __init__(
-        self, device: int | str = 0, *, width: int = 1280, height: int = 960, fps: float = 10, analysis_width: int = 1280
+        self,
+        device: int | str = 0,
+        *,
+        width: int = 1280,
+        height: int = 960,
+        fps: float = 10,
+        analysis_width: int = 1280,
     ) -> None:
         self.device = device
         self.size = (width, height)

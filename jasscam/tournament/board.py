@@ -85,7 +85,11 @@ class TournamentBoard:
             else:
                 try:
                     msg = json.loads(payload)
-                    if not isinstance(msg, dict) or msg.get("schema") != SCHEMA or not isinstance(msg.get("blatt"), dict):
+                    if (
+                        not isinstance(msg, dict)
+                        or msg.get("schema") != SCHEMA
+                        or not isinstance(msg.get("blatt"), dict)
+                    ):
                         raise ValueError(f"expected a schema {SCHEMA} table message")
                 except ValueError as exc:
                     log.warning("table %s: bad message: %s", table, exc)

@@ -63,7 +63,9 @@ class TablePublisher:
 
     def publish(self, game_id: int, blatt: dict[str, Any], *, timeout: float = 10.0) -> dict[str, Any]:
         """Publish the table's Punkteblatt (retained, QoS 1); waits until the broker has it."""
-        msg = table_message(self.tournament, self.table, game_id, blatt, datetime.now(UTC).isoformat(timespec="seconds"))
+        msg = table_message(
+            self.tournament, self.table, game_id, blatt, datetime.now(UTC).isoformat(timespec="seconds")
+        )
         info = self.client.publish(self.topic, json.dumps(msg, ensure_ascii=False), qos=1, retain=True)
         info.wait_for_publish(timeout)
         if not info.is_published():

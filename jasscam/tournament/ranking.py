@@ -34,11 +34,17 @@ def tournament_ranking(tables: dict[str, dict[str, Any]]) -> dict[str, Any]:
                 f"Tisch {table}: Kontrolle {check.get('games')} × 157 = {check.get('expected')}, "
                 f"Total {check.get('actual')}"
             )
-        summary.append({
-            "table": table, "games_played": blatt.get("games_played", 0), "games_planned": blatt.get("games_planned"),
-            "complete": bool(blatt.get("complete")), "check_ok": bool(check.get("ok")), "updated": msg.get("updated"),
-            "online": msg.get("online"),
-        })
+        summary.append(
+            {
+                "table": table,
+                "games_played": blatt.get("games_played", 0),
+                "games_planned": blatt.get("games_planned"),
+                "complete": bool(blatt.get("complete")),
+                "check_ok": bool(check.get("ok")),
+                "updated": msg.get("updated"),
+                "online": msg.get("online"),
+            }
+        )
         for seat, name in enumerate(players):
             names.append(name)
             totals.append(int(blatt["totals"][seat]))

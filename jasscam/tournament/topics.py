@@ -53,5 +53,11 @@ def parse_topic(topic: str) -> tuple[str, str, str] | None:
 
 def table_message(tournament: str, table: str, game_id: int, blatt: dict[str, Any], updated: str) -> dict[str, Any]:
     """The retained message of one table: its Punkteblatt plus who and when."""
-    return {"schema": SCHEMA, "tournament": tournament, "table": table, "game": game_id, "updated": updated,
-            "blatt": blatt}
+    return {
+        "schema": SCHEMA,
+        "tournament": tournament,
+        "table": table,
+        "game": game_id,
+        "updated": updated,
+        "blatt": blatt,
+    }

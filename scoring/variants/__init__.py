@@ -10,9 +10,7 @@ from scoring.variants.differenzler import Differenzler
 from scoring.variants.schieber import Schieber
 from scoring.variants.speck import Speck
 
-VARIANT_CLASSES: dict[str, type[Variant]] = {
-    cls.name: cls for cls in (Schieber, Speck, Coiffeur, Differenzler)
-}
+VARIANT_CLASSES: dict[str, type[Variant]] = {cls.name: cls for cls in (Schieber, Speck, Coiffeur, Differenzler)}
 
 
 def variant_for(config: GameConfigured) -> Variant:

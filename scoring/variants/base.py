@@ -128,7 +128,9 @@ class Variant:
         if entry.weis and len(entry.weis) != 2:
             raise VariantRuleError("weis lists what each team writes: two numbers, team 1 first")
         if sum(1 for w in entry.weis if w) > 1:
-            raise VariantRuleError("only the team with the best Weis writes (000): at most one team's weis may be more than 0")
+            raise VariantRuleError(
+                "only the team with the best Weis writes (000): at most one team's weis may be more than 0"
+            )
         if entry.stoeck is not None and entry.stoeck > 1:
             raise VariantRuleError(f"stoeck names the team that called Stöck (0 or 1), got {entry.stoeck}")
         check_entered_extras(self, entry)

@@ -48,13 +48,19 @@ class Coiffeur(Variant):
         if start.row is None:
             raise VariantRuleError("a Coiffeur round names its row (row: 0-based index into the game's rows)")
         if start.row >= len(rows):
-            raise VariantRuleError(f"row {start.row} does not exist: this game has {len(rows)} rows (0..{len(rows) - 1})")
+            raise VariantRuleError(
+                f"row {start.row} does not exist: this game has {len(rows)} rows (0..{len(rows) - 1})"
+            )
         contract, _factor = rows[start.row]
         if start.contract != contract:
-            raise VariantRuleError(f"row {start.row} is {ROW_LABEL[contract]}: its contract is {contract}, not {start.contract}")
+            raise VariantRuleError(
+                f"row {start.row} is {ROW_LABEL[contract]}: its contract is {contract}, not {start.contract}"
+            )
         team = declarer_of(start, forehand) % 2
         if any(r.row == start.row and r.declarer % 2 == team for r in done):
-            raise VariantRuleError(f"team {team + 1} has already played the row {ROW_LABEL[contract]} (row {start.row})")
+            raise VariantRuleError(
+                f"team {team + 1} has already played the row {ROW_LABEL[contract]} (row {start.row})"
+            )
 
     def check_entry(self, entry: RoundEntered) -> None:
         super().check_entry(entry)
@@ -91,7 +97,9 @@ class Coiffeur(Variant):
         totals = [sum(r.written.written[t].total for r in done) for t in (0, 1)]
         diff = abs(totals[0] - totals[1])
         if totals[0] == totals[1]:
-            return GameOver(done[-1].index, None, None, f"alle Zeilen gespielt: unentschieden ({totals[0]} : {totals[1]})")
+            return GameOver(
+                done[-1].index, None, None, f"alle Zeilen gespielt: unentschieden ({totals[0]} : {totals[1]})"
+            )
         win = 0 if totals[0] > totals[1] else 1
         return GameOver(
             done[-1].index, win, None, f"alle Zeilen gespielt: Team {win + 1} gewinnt mit {diff} Punkten Differenz"

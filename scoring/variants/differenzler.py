@@ -59,9 +59,7 @@ class Differenzler(Variant):
         base = super().write(taken, factor)
         if not self.weis_counts:
             return base
-        pts = [
-            taken.seat_points[s] + taken.seat_weis[s] + (20 if taken.stoeck_seat == s else 0) for s in range(4)
-        ]
+        pts = [taken.seat_points[s] + taken.seat_weis[s] + (20 if taken.stoeck_seat == s else 0) for s in range(4)]
         return Written(base.raw, base.written, None, (pts[0], pts[1], pts[2], pts[3]))
 
     def max_forecast(self) -> int:
@@ -75,6 +73,10 @@ class Differenzler(Variant):
         # Lowest penalty first: rank the negated totals (ranking ranks the highest first).
         ranked = rank([-p for p in penalty_totals], [0, 0, 0, 0])
         return GameOver(
-            done[-1].index, None, None, f"{rounds} Runden gespielt",
-            tuple(r.index for r in ranked), tuple(r.place for r in ranked),
+            done[-1].index,
+            None,
+            None,
+            f"{rounds} Runden gespielt",
+            tuple(r.index for r in ranked),
+            tuple(r.place for r in ranked),
         )

@@ -79,6 +79,10 @@ class Speck(Variant):
             return None
         ranked = speck_standings([r.written.player_points for r in done], self.prior_players())
         return GameOver(
-            done[-1].index, None, None, f"{len(done) + cfg.prior_games} Spiele gespielt",
-            tuple(r.index for r in ranked), tuple(r.place for r in ranked),
+            done[-1].index,
+            None,
+            None,
+            f"{len(done) + cfg.prior_games} Spiele gespielt",
+            tuple(r.index for r in ranked),
+            tuple(r.place for r in ranked),
         )

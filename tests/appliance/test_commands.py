@@ -73,7 +73,11 @@ def test_demo_replays_the_bundled_game_with_the_dashboard_and_prints_the_sheet()
 def test_demo_stopped_early_says_so_instead_of_comparing_with_the_whole_games_score(tmp_path: Path) -> None:
     demo = subprocess.Popen(
         [sys.executable, "-m", "jasscam", "demo", "--no-dashboard", "--state-dir", str(tmp_path)],
-        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     assert demo.stdout is not None
     first = demo.stdout.readline()  # printed once the replay runs (in real time: 115 s of play)

@@ -287,7 +287,9 @@ class _MisreadThenReread:
         return out
 
 
-def test_a_tracker_reread_is_stored_as_a_correction_of_that_card(tmp_path: Path, video: Path, round1: list[Event]) -> None:
+def test_a_tracker_reread_is_stored_as_a_correction_of_that_card(
+    tmp_path: Path, video: Path, round1: list[Event]
+) -> None:
     store = EventStore(tmp_path / "g.db")
     game = start_game(store, round1)
     stats = Pipeline(RecordingSource(video, realtime=False), detect, _MisreadThenReread(), store).run(timeout=20)

@@ -125,7 +125,9 @@ def build_three_games(tmp_path: Path) -> tuple[Path, list[list[Event]]]:
 
 
 @pytest.mark.parametrize("where", ["middle", "last"])
-def test_a_corrupt_page_is_reported_at_start_up_and_recover_salvages_every_readable_event(tmp_path: Path, where: str) -> None:
+def test_a_corrupt_page_is_reported_at_start_up_and_recover_salvages_every_readable_event(
+    tmp_path: Path, where: str
+) -> None:
     path, games = build_three_games(tmp_path)
     pages = page_count(path)
     corrupt_page(path, pages // 2 if where == "middle" else pages)
@@ -281,7 +283,9 @@ def test_a_stopped_recording_is_a_warning_on_every_phone() -> None:
     assert "warning" not in camera_status({"source": {"state": "live"}, "recorder": {"problem": None}})
 
 
-def test_jasscam_run_on_a_damaged_store_says_what_to_do_and_exits_3(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_jasscam_run_on_a_damaged_store_says_what_to_do_and_exits_3(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Exit 3 is in the unit's RestartPreventExitStatus: no restart loop over a damaged store."""
     path, _ = build_three_games(tmp_path)
     corrupt_page(path, page_count(path))

@@ -13,7 +13,9 @@ from scoring.simulate import random_round
 from vision.tracker import TrickTracker
 
 
-def stored_round(store: EventStore, tricks: int, on_table: int, unseen_in: int | None = None) -> tuple[int, list[tuple[int, str]]]:
+def stored_round(
+    store: EventStore, tricks: int, on_table: int, unseen_in: int | None = None
+) -> tuple[int, list[tuple[int, str]]]:
     """A game whose round has ``tricks`` collected and ``on_table`` cards of the next laid."""
     _, plays = random_round(random.Random(4), "schellen", 2)
     game = store.new_game(GameConfigured())

@@ -68,9 +68,7 @@ def speck_view(client: Any, game: int) -> dict[str, Any]:
 def test_the_speck_screen_shows_the_bodentrumpf_the_camera_reads_until_the_table_confirms(tmp_path: Path) -> None:
     # The table first, then the cut's bottom card laid face up at the dealer's edge.
     source = LoopSource([draw([])] * 10 + [draw([(0, "schellen-koenig")])])
-    appliance = Appliance(
-        settings(tmp_path), source=source, recognize=detect, make_tracker=lambda game: TrickTracker()
-    )
+    appliance = Appliance(settings(tmp_path), source=source, recognize=detect, make_tracker=lambda game: TrickTracker())
     appliance.start()
     try:
         assert appliance.app is not None and appliance.bodentrumpf is not None
@@ -96,15 +94,15 @@ def test_the_speck_screen_shows_the_bodentrumpf_the_camera_reads_until_the_table
 
 def test_a_jass_that_is_not_speck_gets_no_bodentrumpf_proposal(tmp_path: Path) -> None:
     source = LoopSource([draw([(0, "rosen-9")])])
-    appliance = Appliance(
-        settings(tmp_path), source=source, recognize=detect, make_tracker=lambda game: TrickTracker()
-    )
+    appliance = Appliance(settings(tmp_path), source=source, recognize=detect, make_tracker=lambda game: TrickTracker())
     games: list[int] = []
     appliance.start(lambda store: games.append(store.new_game(config())))
     try:
         assert appliance.pipeline is not None and appliance.bodentrumpf is not None
         tracked = appliance.pipeline.stats.tracked
-        assert wait_until(lambda: appliance.pipeline is not None and appliance.pipeline.stats.tracked >= tracked + 10, 10.0)
+        assert wait_until(
+            lambda: appliance.pipeline is not None and appliance.pipeline.stats.tracked >= tracked + 10, 10.0
+        )
         assert appliance.bodentrumpf.proposal(games[0]) is None
     finally:
         appliance.stop()

@@ -40,7 +40,13 @@ def test_the_appliance_reads_the_deck_the_table_enrols_and_selects_on_the_dashbo
         decks = appliance.decks
         assert isinstance(decks, DeckAwareRecognizer) and appliance.app is not None
         assert decks.deck == BUILTIN and decks.library.root == decks_dir(tmp_path / "state")
-        assert appliance.status()["deck"] == {"deck": BUILTIN, "rebuilding": None, "name": None, "progress": None, "error": None}
+        assert appliance.status()["deck"] == {
+            "deck": BUILTIN,
+            "rebuilding": None,
+            "name": None,
+            "progress": None,
+            "error": None,
+        }
         client = appliance.app.test_client()
         auth = {"X-Table-Pin": appliance.pin}
         assert client.get("/enroll/").status_code == 200
@@ -50,7 +56,10 @@ def test_the_appliance_reads_the_deck_the_table_enrols_and_selects_on_the_dashbo
 
         # /enroll captures from the appliance's camera: the very frame the pipeline got, not a copy.
         assert appliance.wait_first_frame(10.0) and appliance.latest_frame() is photo
-        assert client.post("/enroll/api/session", json={"name": "Paris", "suits": "french"}, headers=auth).status_code == 200
+        assert (
+            client.post("/enroll/api/session", json={"name": "Paris", "suits": "french"}, headers=auth).status_code
+            == 200
+        )
         captured = client.post("/enroll/api/session/capture", headers=auth)
         assert captured.status_code == 200, captured.json
         assert len(captured.json["added"]) == len(PHOTO_CARDS)

@@ -36,7 +36,12 @@ def test_a_second_detection_goes_to_the_less_visible_card_and_is_not_false() -> 
 
 def test_a_detection_of_a_half_hidden_cards_visible_part_is_not_counted_false() -> None:
     half = _card(100, 100, visible=0.45)
-    part = Detection(card="rosen-6", confidence=0.6, box=(100, 100, 140, 125), corners=((100, 100), (140, 100), (140, 125), (100, 125)))
+    part = Detection(
+        card="rosen-6",
+        confidence=0.6,
+        box=(100, 100, 140, 125),
+        corners=((100, 100), (140, 100), (140, 125), (100, 125)),
+    )
     pairs = dict((j, i) for i, j in match([part], [half]))
     assert pairs == {}
     assert false_detections([part], [half], pairs) == 0
@@ -62,10 +67,21 @@ def test_the_targets_are_judged_on_the_mixed_scenes_with_the_shipped_prototypes(
     from benchmarks.recognizer import targets
 
     def acc(style: str, rate: float, **extra: str) -> dict:
-        return {"deck": "swiss-xvii", "style": style, "recall_ge_0.7": rate, "precision": rate, "identity_accuracy_ge_0.7": rate, **extra}
+        return {
+            "deck": "swiss-xvii",
+            "style": style,
+            "recall_ge_0.7": rate,
+            "precision": rate,
+            "identity_accuracy_ge_0.7": rate,
+            **extra,
+        }
 
     result: dict = {
-        "accuracy": [acc("mixed", 0.9953), acc("hard", 0.9912), acc("mixed", 0.90, prototypes="one art image per card")],
+        "accuracy": [
+            acc("mixed", 0.9953),
+            acc("hard", 0.9912),
+            acc("mixed", 0.90, prototypes="one art image per card"),
+        ],
         "speed": {"1_thread": {"median_ms": 14.3}},
         "memory_mb": {"VmHWM": 155},
     }

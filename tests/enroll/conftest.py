@@ -32,7 +32,10 @@ def paris_folder(tmp_path: Path) -> Path:
 
 
 def enrol_flat(
-    folder: Path, recognizer: Recognizer, cards: set[str] | tuple[str, ...], progress: Callable[[float, str], None] | None = None
+    folder: Path,
+    recognizer: Recognizer,
+    cards: set[str] | tuple[str, ...],
+    progress: Callable[[float, str], None] | None = None,
 ) -> DeckProfile:
     """``cards`` of the flat benchmark deck (coloured bands at both short ends, court cards in an inner frame),
     written as PNGs into ``folder`` and enrolled from there."""
@@ -63,7 +66,9 @@ def table_photo(cards: list[str], deck_dir: Path = PARIS, size: tuple[int, int] 
         cx, cy = gap + card_w / 2 + k * (card_w + gap), h / 2
         a = np.deg2rad(rng.uniform(-8, 8))
         c, s = np.cos(a), np.sin(a)
-        corners = np.array([[-card_w / 2, -card_h / 2], [card_w / 2, -card_h / 2], [card_w / 2, card_h / 2], [-card_w / 2, card_h / 2]])
+        corners = np.array(
+            [[-card_w / 2, -card_h / 2], [card_w / 2, -card_h / 2], [card_w / 2, card_h / 2], [-card_w / 2, card_h / 2]]
+        )
         dst = (corners @ np.array([[c, s], [-s, c]]) + [cx, cy]).astype(np.float32)
         src = np.array([[0, 0], [aw, 0], [aw, ah], [0, ah]], np.float32)
         m = cv2.getPerspectiveTransform(src, dst)

@@ -54,7 +54,9 @@ def stale(profile: DeckProfile) -> DeckProfile:
 
 
 @contextmanager
-def table_of(root: Path, recognizer: Recognizer, hold: Hold, *profiles: DeckProfile) -> Iterator[tuple[DeckLibrary, DeckAwareRecognizer]]:
+def table_of(
+    root: Path, recognizer: Recognizer, hold: Hold, *profiles: DeckProfile
+) -> Iterator[tuple[DeckLibrary, DeckAwareRecognizer]]:
     """A library holding ``profiles`` with "paris" chosen, read as the appliance does; once its rebuild
     reached ``hold``, and afterwards the rebuilds are let go and waited for, the built-in deck restored."""
     library = DeckLibrary(root / "decks")
@@ -96,7 +98,9 @@ def test_a_profile_this_identifier_made_is_read_as_it_was_until_it_is_rebuilt(
 ) -> None:
     protos = paris_suit_profile.prototypes
     assert isinstance(protos, DeckPrototypes)
-    old = DeckProfile(**{**paris_suit_profile.__dict__, "prototypes": dataclasses.replace(protos, detail=None)})  # before the detail head
+    old = DeckProfile(
+        **{**paris_suit_profile.__dict__, "prototypes": dataclasses.replace(protos, detail=None)}
+    )  # before the detail head
     with table_of(tmp_path, recognizer, hold, old) as (_, rec):
         assert rec.deck == "paris" and rec.status()["rebuilding"] == "paris"
         meanwhile = recognizer.prototypes
@@ -122,7 +126,9 @@ def test_a_rebuild_ending_after_the_deck_was_enrolled_anew_keeps_the_new_enrolme
         assert rec.deck == "paris" and len(library.load("paris").cards) == len(paris_suit_profile.cards) - 1
 
 
-def test_replace_if_unchanged_refuses_a_profile_written_or_deleted_since(tmp_path: Path, paris_suit_profile: DeckProfile) -> None:
+def test_replace_if_unchanged_refuses_a_profile_written_or_deleted_since(
+    tmp_path: Path, paris_suit_profile: DeckProfile
+) -> None:
     library = DeckLibrary(tmp_path / "decks")
     library.save(paris_suit_profile)
     stamp = library.stamp("paris")

@@ -39,7 +39,9 @@ def test_the_active_deck_survives_a_restart(tmp_path: Path, paris_profile: DeckP
     assert open_library(tmp_path).active() == BUILTIN
 
 
-def test_enrolling_a_deck_leaves_the_builtin_reading_unchanged(tmp_path: Path, paris_profile: DeckProfile, recognizer: Recognizer) -> None:
+def test_enrolling_a_deck_leaves_the_builtin_reading_unchanged(
+    tmp_path: Path, paris_profile: DeckProfile, recognizer: Recognizer
+) -> None:
     images = frames()
     builtin = recognizer.prototypes
     before = [recognizer.recognize(f) for f in images]
@@ -60,7 +62,9 @@ def test_a_profile_from_another_identifier_is_rebuilt_from_its_pictures(
     tmp_path: Path, paris_suit_profile: DeckProfile, recognizer: Recognizer
 ) -> None:
     library = DeckLibrary(tmp_path / "decks")
-    stale = DeckProfile(**{**paris_suit_profile.__dict__, "probe": -paris_suit_profile.probe})  # as if made by another model
+    stale = DeckProfile(
+        **{**paris_suit_profile.__dict__, "probe": -paris_suit_profile.probe}
+    )  # as if made by another model
     library.save(stale)
     library.set_active("paris")
     rec = DeckAwareRecognizer(recognizer, library)

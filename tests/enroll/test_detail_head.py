@@ -76,8 +76,10 @@ def test_the_convolution_and_pool_are_what_they_say() -> None:
 
 def test_weights_that_do_not_fit_the_map_are_refused() -> None:
     good = dict(
-        conv=np.zeros((9 * MAP_SHAPE[0], 8), np.float32), conv_bias=np.zeros(8, np.float32),
-        fc=np.zeros((6 * 4 * 8, 5), np.float32), fc_bias=np.zeros(5, np.float32),
+        conv=np.zeros((9 * MAP_SHAPE[0], 8), np.float32),
+        conv_bias=np.zeros(8, np.float32),
+        fc=np.zeros((6 * 4 * 8, 5), np.float32),
+        fc_bias=np.zeros(5, np.float32),
     )
     assert DetailHead(**good).labels == 5 and DetailHead(**good).fits_map
     # weights made for the 96-channel map of sessions 14-15 load (so their profile loads and is rebuilt) but are not used
@@ -93,7 +95,9 @@ def test_weights_that_do_not_fit_the_map_are_refused() -> None:
         fit_detail_head(np.zeros((3, MAP_SIZE), np.float32), np.zeros(2, np.int64), 2)
 
 
-def test_an_enrolled_deck_trains_a_detail_head_that_names_its_cards(paris_profile: DeckProfile, recognizer: Recognizer) -> None:
+def test_an_enrolled_deck_trains_a_detail_head_that_names_its_cards(
+    paris_profile: DeckProfile, recognizer: Recognizer
+) -> None:
     protos = paris_profile.prototypes
     assert isinstance(protos, DeckPrototypes) and protos.detail is not None
     assert protos.detail.labels == len(protos.names)
@@ -112,7 +116,9 @@ def test_an_enrolled_deck_trains_a_detail_head_that_names_its_cards(paris_profil
     np.testing.assert_allclose(off.scores(emb, crops, trunk), without, rtol=1e-5, atol=1e-6)
     # several views of each card (the second look): each map is scored and the scores averaged
     views = np.stack([trunk, trunk], axis=1)
-    np.testing.assert_allclose(protos.scores(emb, np.stack([crops, crops], axis=1), views), with_detail, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(
+        protos.scores(emb, np.stack([crops, crops], axis=1), views), with_detail, rtol=1e-4, atol=1e-6
+    )
 
 
 def test_the_detail_head_survives_saving_and_a_wrong_one_is_refused(paris_profile: DeckProfile, tmp_path: Path) -> None:
@@ -145,8 +151,10 @@ def _head_for_the_older_map(protos: DeckPrototypes) -> DetailHead:
     rng = np.random.default_rng(5)
     n = len(protos.names)
     return DetailHead(
-        rng.standard_normal((9 * 96, 64)).astype(np.float32), np.zeros(64, np.float32),
-        rng.standard_normal((6 * 4 * 64, n)).astype(np.float32), np.zeros(n, np.float32),
+        rng.standard_normal((9 * 96, 64)).astype(np.float32),
+        np.zeros(64, np.float32),
+        rng.standard_normal((6 * 4 * 64, n)).astype(np.float32),
+        np.zeros(n, np.float32),
     )
 
 
@@ -170,7 +178,9 @@ def test_a_profile_enrolled_before_the_detail_head_is_rebuilt(
         assert loaded.detail is not None and not loaded.detail.fits_map and not loaded.reads_trunk
         crops = _crops("herz-7", "herz-ass")
         emb, _, trunk = recognizer.embed_trunk(crops)
-        np.testing.assert_array_equal(loaded.scores(emb, crops, trunk), dataclasses.replace(loaded, detail=None).scores(emb, crops, trunk))
+        np.testing.assert_array_equal(
+            loaded.scores(emb, crops, trunk), dataclasses.replace(loaded, detail=None).scores(emb, crops, trunk)
+        )
     enroller = Enroller(recognizer, views=paris_suit_profile.views)
     assert not enroller.is_current(profile)
     seen: list[tuple[float, str]] = []
@@ -200,7 +210,9 @@ class _OlderIdentifier:
 
 
 @pytest.mark.parametrize("trunk", [None, 1152])
-def test_an_identifier_without_the_map_enrols_without_the_detail_head(recognizer: Recognizer, trunk: int | None) -> None:
+def test_an_identifier_without_the_map_enrols_without_the_detail_head(
+    recognizer: Recognizer, trunk: int | None
+) -> None:
     from vision.enroll import scan_folder
 
     scan = scan_folder(PARIS, recognizer)
@@ -260,7 +272,9 @@ def test_a_deck_with_errors_is_reported_before_its_detail_head_is_trained(recogn
     seen: list[str] = []
     quick, report = enroller.build("part", scan.suits, samples, lambda f, text: seen.append(text), learn_if_wrong=False)
     assert not report.ok and any(i.kind == "missing" for i in report.issues)  # 32 cards are missing
-    assert isinstance(quick.prototypes, DeckPrototypes) and quick.prototypes.has_head and quick.prototypes.detail is None
+    assert (
+        isinstance(quick.prototypes, DeckPrototypes) and quick.prototypes.has_head and quick.prototypes.detail is None
+    )
     assert "learning the deck" not in seen
     assert not enroller.is_current(quick)  # stored anyway, it would be rebuilt when next loaded
     # by default (and with --force) the head is trained whatever the report says, and the report is the same

@@ -19,13 +19,30 @@ from vision.recognizer import Recognizer
 
 
 def enroll_cli(folder: Path, state: Path, *extra: str, views: int = VIEWS) -> int:
-    return jasscam(["enroll", str(folder), "--name", "Paris", "--state-dir", str(state), "--models", str(models_dir()),
-                    "--views", str(views), *extra])
+    return jasscam(
+        [
+            "enroll",
+            str(folder),
+            "--name",
+            "Paris",
+            "--state-dir",
+            str(state),
+            "--models",
+            str(models_dir()),
+            "--views",
+            str(views),
+            *extra,
+        ]
+    )
 
 
 @pytest.mark.slow  # a whole deck enrolled through the CLI
 def test_enrolment_from_a_folder_round_trips_through_a_restart(
-    paris_folder: Path, tmp_path: Path, recognizer: Recognizer, paris_profile: DeckProfile, capsys: pytest.CaptureFixture[str]
+    paris_folder: Path,
+    tmp_path: Path,
+    recognizer: Recognizer,
+    paris_profile: DeckProfile,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert enroll_cli(paris_folder, tmp_path / "state", "--json") == 0
     out = json.loads(capsys.readouterr().out)
@@ -59,7 +76,9 @@ def test_missing_and_mislabelled_cards_are_reported_by_name(
 ) -> None:
     (paris_folder / "ecken-9.png").unlink()  # missing
     shutil.copy(paris_folder / "kreuz-8.png", paris_folder / "kreuz-7.png")  # kreuz-7's picture shows kreuz-8
-    shutil.copy(paris_folder / "herz-ober.png", paris_folder / "schaufel-10-2.png")  # a second "schaufel-10" that is not
+    shutil.copy(
+        paris_folder / "herz-ober.png", paris_folder / "schaufel-10-2.png"
+    )  # a second "schaufel-10" that is not
     # The enrolment's own number of views: the duplicate check reads how the held-out views
     # split between two labels, which at the quicker tests' 12 views (7 held out) is too
     # coarse to tell one card twice (shares 0.71 seen) from two similar cards (up to 0.57).
@@ -79,7 +98,9 @@ def test_a_file_named_for_no_card_is_reported_not_skipped(paris_folder: Path, re
     assert len(scan.samples) == 37
 
 
-def test_an_enrolled_deck_names_its_cards_on_rendered_tables(recognizer: Recognizer, paris_profile: DeckProfile) -> None:
+def test_an_enrolled_deck_names_its_cards_on_rendered_tables(
+    recognizer: Recognizer, paris_profile: DeckProfile
+) -> None:
     from vision.recognizer.geometry import rectify
     from vision.synth.scene import render_scene
 
@@ -114,7 +135,9 @@ def test_a_phone_photo_of_a_card_on_the_table_is_cut_at_the_card(tmp_path: Path,
 
     folder = tmp_path / "photos"
     folder.mkdir()
-    cv2.imwrite(str(folder / "herz-koenig.jpg"), table_photo(["herz-koenig"]))  # 640x480: a phone's 3:4, not a card's shape
+    cv2.imwrite(
+        str(folder / "herz-koenig.jpg"), table_photo(["herz-koenig"])
+    )  # 640x480: a phone's 3:4, not a card's shape
     scan = scan_folder(folder, recognizer)
     assert not scan.errors and [s.label for s in scan.samples] == ["rosen-koenig"]
     assert scan.samples[0].aspect is None  # the networks drew this outline: it does not measure the deck
@@ -131,9 +154,13 @@ def test_a_scan_measures_the_cards_proportions_and_photos_do_not(tmp_path: Path,
     folder = tmp_path / "scans"
     folder.mkdir()
     art = cv2.imread(str(PARIS / "herz-7.png"), cv2.IMREAD_UNCHANGED)
-    flat = (art[..., :3].astype(np.float32) * (art[..., 3:] / 255.0) + 255 * (1 - art[..., 3:] / 255.0)).astype(np.uint8)
+    flat = (art[..., :3].astype(np.float32) * (art[..., 3:] / 255.0) + 255 * (1 - art[..., 3:] / 255.0)).astype(
+        np.uint8
+    )
     cv2.imwrite(str(folder / "herz-7.jpg"), cv2.resize(flat, (290, 460)))  # a French card scanned at 58 x 92 mm
-    cv2.imwrite(str(folder / "herz-8.jpg"), cv2.rotate(cv2.resize(flat, (290, 460)), cv2.ROTATE_90_CLOCKWISE))  # on its side
+    cv2.imwrite(
+        str(folder / "herz-8.jpg"), cv2.rotate(cv2.resize(flat, (290, 460)), cv2.ROTATE_90_CLOCKWISE)
+    )  # on its side
     scan = scan_folder(folder, recognizer)
     assert not scan.errors and [s.aspect for s in scan.samples] == [pytest.approx(460 / 290, rel=1e-3)] * 2
     assert deck_aspect(scan.samples) == pytest.approx(460 / 290, rel=1e-3)

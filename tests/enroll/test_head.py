@@ -25,14 +25,18 @@ def test_features_read_a_card_the_same_either_way_up() -> None:
 
 def test_the_head_tells_two_fills_of_one_drawing_apart_under_coloured_light(tmp_path: Path) -> None:
     write_deck("flat-swiss", str(tmp_path))
-    crop = {c: clean_crop(picture_from_image(read_image(tmp_path / f"{c}.png"))) for c in ("eicheln-ober", "schellen-ober")}
+    crop = {
+        c: clean_crop(picture_from_image(read_image(tmp_path / f"{c}.png"))) for c in ("eicheln-ober", "schellen-ober")
+    }
     # brown and golden Ober: one figure, two fills; lit by a warm lamp and a little dim
     warm = np.clip(crop["eicheln-ober"].astype(np.float32) * np.array([0.55, 0.8, 1.1]), 0, 255).astype(np.uint8)
     f = card_features(np.stack([crop["eicheln-ober"], crop["schellen-ober"], warm]))
     assert float(f[2] @ f[0]) > float(f[2] @ f[1])
 
 
-def test_an_enrolled_deck_that_knows_its_back_overrules_the_detector(paris_profile: DeckProfile, recognizer: Recognizer) -> None:
+def test_an_enrolled_deck_that_knows_its_back_overrules_the_detector(
+    paris_profile: DeckProfile, recognizer: Recognizer
+) -> None:
     protos = paris_profile.prototypes
     assert isinstance(protos, DeckPrototypes) and protos.knows_back
     names = list(protos.names)
@@ -47,19 +51,30 @@ def test_an_enrolled_deck_that_knows_its_back_overrules_the_detector(paris_profi
     maybe_back = two_faces.copy()
     maybe_back[[names.index("rosen-ober"), names.index("back")]] = (0.35, 0.05)
     assert protos.overrules_back(sure_face) and protos.overrules_back(two_faces)
-    assert not protos.overrules_back(unsure) and not protos.overrules_back(back) and not protos.overrules_back(maybe_back)
+    assert (
+        not protos.overrules_back(unsure) and not protos.overrules_back(back) and not protos.overrules_back(maybe_back)
+    )
 
 
-def test_an_enrolled_deck_reads_its_flat_pictures_with_the_head(paris_profile: DeckProfile, recognizer: Recognizer) -> None:
+def test_an_enrolled_deck_reads_its_flat_pictures_with_the_head(
+    paris_profile: DeckProfile, recognizer: Recognizer
+) -> None:
     cards = ["rosen-7", "schellen-7", "eicheln-ass", "schilten-ass", "rosen-ober", "schellen-koenig"]
     stems = {"rosen": "herz", "schellen": "ecken", "eicheln": "kreuz", "schilten": "schaufel"}
-    crops = np.stack([clean_crop(picture_from_image(read_image(PARIS / f"{stems[c.split('-')[0]]}-{c.split('-')[1]}.png"))) for c in cards])
+    crops = np.stack(
+        [
+            clean_crop(picture_from_image(read_image(PARIS / f"{stems[c.split('-')[0]]}-{c.split('-')[1]}.png")))
+            for c in cards
+        ]
+    )
     emb, _ = recognizer.embed(crops)
     probs = paris_profile.prototypes.scores(emb, crops)
     assert [paris_profile.prototypes.names[k] for k in probs.argmax(axis=1)] == cards
 
 
-def test_several_views_of_a_card_are_read_by_their_mean_features(paris_profile: DeckProfile, recognizer: Recognizer) -> None:
+def test_several_views_of_a_card_are_read_by_their_mean_features(
+    paris_profile: DeckProfile, recognizer: Recognizer
+) -> None:
     protos = paris_profile.prototypes
     assert isinstance(protos, DeckPrototypes)
     crop = clean_crop(picture_from_image(read_image(PARIS / "schaufel-ober.png")))

@@ -18,7 +18,16 @@ from vision.recognizer.geometry import UNIT_QUAD, from_outline_frame, half_turn_
 from vision.recognizer.prototypes import PrototypeError, Prototypes
 
 #: A few number cards and court cards of the flat benchmark deck, whose short ends are coloured bands.
-FLAT_CARDS = ("eicheln-6", "rosen-9", "schellen-10", "schilten-ass", "eicheln-ober", "rosen-koenig", "schellen-under", "schilten-7")
+FLAT_CARDS = (
+    "eicheln-6",
+    "rosen-9",
+    "schellen-10",
+    "schilten-ass",
+    "eicheln-ober",
+    "rosen-koenig",
+    "schellen-under",
+    "schilten-7",
+)
 
 
 def test_an_outline_frame_maps_there_and_back() -> None:
@@ -28,10 +37,14 @@ def test_an_outline_frame_maps_there_and_back() -> None:
     unit = in_outline_frame(outline, np.roll(card, 1, axis=0))
     assert np.allclose(unit, [[0.0, -0.1], [1.0, -0.1], [1.0, 1.1], [0.0, 1.1]], atol=1e-4)
     # the detector gives corner 0 at either end of a card: both ends get the mean shift
-    assert np.allclose(half_turn_mean(np.array([[0, -0.2], [1, -0.2], [1, 1.0], [0, 1.0]])), [[0, -0.1], [1, -0.1], [1, 1.1], [0, 1.1]])
+    assert np.allclose(
+        half_turn_mean(np.array([[0, -0.2], [1, -0.2], [1, 1.0], [0, 1.0]])), [[0, -0.1], [1, -0.1], [1, 1.1], [0, 1.1]]
+    )
 
 
-def test_prototypes_move_outlines_only_when_told_and_refuse_a_bad_one(paris_profile: DeckProfile, tmp_path: Path) -> None:
+def test_prototypes_move_outlines_only_when_told_and_refuse_a_bad_one(
+    paris_profile: DeckProfile, tmp_path: Path
+) -> None:
     protos = paris_profile.prototypes
     assert isinstance(protos, DeckPrototypes)
     quads = np.array([[[10, 10], [70, 10], [70, 100], [10, 100]]], np.float32)
@@ -81,7 +94,11 @@ def test_a_profile_enrolled_before_its_outlines_were_measured_is_rebuilt(
 ) -> None:
     protos = paris_suit_profile.prototypes
     library = DeckLibrary(tmp_path / "decks")
-    library.save(DeckProfile(**{**paris_suit_profile.__dict__, "prototypes": dataclasses.replace(protos, outline=None, aspect=1.53)}))
+    library.save(
+        DeckProfile(
+            **{**paris_suit_profile.__dict__, "prototypes": dataclasses.replace(protos, outline=None, aspect=1.53)}
+        )
+    )
     profile = library.load("paris")
     assert profile.prototypes.outline is None
     enroller = Enroller(recognizer, views=paris_suit_profile.views)

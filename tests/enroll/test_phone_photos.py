@@ -31,7 +31,9 @@ def _cut_at_truth(deck: str, card: str, seed: int) -> np.ndarray:
 def _art_picture(deck: str, card: str) -> np.ndarray:
     art = deck_art(deck)[card]
     h, w = art.shape[:2]
-    return rectify_picture(art, np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5], [-0.5, h - 0.5]], np.float32))
+    return rectify_picture(
+        art, np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5], [-0.5, h - 0.5]], np.float32)
+    )
 
 
 def test_one_number_card_photographed_twice_has_one_print() -> None:
@@ -50,7 +52,10 @@ def test_a_7_and_an_8_of_one_suit_differ_in_print_though_they_look_alike() -> No
 def test_the_photos_uneven_light_is_evened_out_on_the_cards_paper() -> None:
     picture = _art_picture("paris", "rosen-6")
     h, w = picture.shape[:2]
-    ramp = np.linspace(0.55, 1.0, w, dtype=np.float32)[None, :, None] * np.linspace(0.8, 1.0, h, dtype=np.float32)[:, None, None]
+    ramp = (
+        np.linspace(0.55, 1.0, w, dtype=np.float32)[None, :, None]
+        * np.linspace(0.8, 1.0, h, dtype=np.float32)[:, None, None]
+    )
     lit = picture.copy()
     lit[..., :3] = (picture[..., :3] * ramp * np.array([0.8, 0.95, 1.0], np.float32)).astype(np.uint8)
     flat = even_light(lit)
@@ -79,7 +84,9 @@ def test_an_outline_cut_short_at_both_ends_is_moved_to_the_cards_edge() -> None:
     np.testing.assert_allclose(refine_to_edges(img, truth.corners[0]), truth.corners[0], atol=1e-3)
 
 
-def test_a_card_shaped_photo_of_one_card_is_cut_at_the_card_not_taken_whole(tmp_path: Path, recognizer: Recognizer) -> None:
+def test_a_card_shaped_photo_of_one_card_is_cut_at_the_card_not_taken_whole(
+    tmp_path: Path, recognizer: Recognizer
+) -> None:
     img, truth = phone_photo([deck_art("paris")["rosen-9"]], ["rosen-9"], 5)
     if img.shape[1] > img.shape[0]:
         img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
@@ -92,7 +99,9 @@ def test_a_card_shaped_photo_of_one_card_is_cut_at_the_card_not_taken_whole(tmp_
     assert same_print(scan.samples[0].picture, _art_picture("paris", "rosen-9"))
 
 
-def test_a_photo_of_several_cards_is_labelled_in_the_order_its_name_gives(tmp_path: Path, recognizer: Recognizer) -> None:
+def test_a_photo_of_several_cards_is_labelled_in_the_order_its_name_gives(
+    tmp_path: Path, recognizer: Recognizer
+) -> None:
     cards = ["schilten-6", "schilten-7", "schilten-8", "rosen-ass"]
     art = deck_art("paris")
     img, _ = phone_photo([art[c] for c in cards], cards, 8)
@@ -129,7 +138,9 @@ def test_a_profile_is_of_the_newest_format_and_one_made_before_a_part_is_of_the_
     assert [f.version for f in FORMATS] == list(range(2, FORMAT_VERSION + 1))
     newest = {"verified": frozenset({"eicheln-6"}), "outline": UNIT_QUAD.copy()}
     assert profile_format(_profile(**newest), _Makes()) == FORMAT_VERSION
-    assert profile_format(_profile(**{**newest, "outline": None}), _Makes()) == 3  # made before the outlines were measured
+    assert (
+        profile_format(_profile(**{**newest, "outline": None}), _Makes()) == 3
+    )  # made before the outlines were measured
     assert profile_format(_profile(**{**newest, "verified": None}), _Makes()) == 2  # before the verifier was asked
 
 
@@ -146,7 +157,11 @@ def test_jasscam_enroll_writes_every_card_as_it_was_cut_out(tmp_path: Path) -> N
     from vision.enroll import Sample
 
     picture = _art_picture("paris", "rosen-6")
-    samples = [Sample("rosen-6", picture, "a.jpg"), Sample("rosen-6", picture, "b.jpg#2"), Sample("back", picture, "back.jpg")]
+    samples = [
+        Sample("rosen-6", picture, "a.jpg"),
+        Sample("rosen-6", picture, "b.jpg#2"),
+        Sample("back", picture, "back.jpg"),
+    ]
     paths = write_cutouts(samples, tmp_path / "cut")
     assert [p.name for p in paths] == ["rosen-6-1.png", "rosen-6-2.png", "back-1.png"]
     again = cv2.imread(str(paths[1]), cv2.IMREAD_UNCHANGED)

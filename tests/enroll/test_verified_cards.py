@@ -70,7 +70,9 @@ def test_a_profile_whose_tables_other_outline_networks_cut_is_rebuilt(
 ) -> None:
     assert paris_suit_profile.outlines == recognizer.outlines_digest != ""
     library = DeckLibrary(tmp_path / "decks")
-    library.save(DeckProfile(**{**paris_suit_profile.__dict__, "outlines": "0123456789abcdef"}))  # as if another refiner cut it
+    library.save(
+        DeckProfile(**{**paris_suit_profile.__dict__, "outlines": "0123456789abcdef"})
+    )  # as if another refiner cut it
     assert library.load("paris").outlines == "0123456789abcdef"  # kept on disk
     assert not Enroller(recognizer).is_current(library.load("paris"))
     library.set_active("paris")

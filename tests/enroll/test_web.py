@@ -80,13 +80,19 @@ def test_guided_enrolment_from_the_camera_labels_the_row_asked_for(app: Flask, c
     assert picture.status_code == 200 and picture.data[:4] == b"\x89PNG"
 
 
-def test_an_uploaded_card_can_be_relabelled_and_the_deck_stored_and_selected(app: Flask, client: FlaskClient, tmp_path: Path) -> None:
+def test_an_uploaded_card_can_be_relabelled_and_the_deck_stored_and_selected(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
     client.post("/enroll/api/session", json={"name": "Paris", "suits": "french"}, headers=AUTH)
     ids = []
     for stem in ("herz-ass", "kreuz-7", "schaufel-ober"):
-        r = client.post("/enroll/api/session/capture", data={"image": (png(PARIS / f"{stem}.png"), f"{stem}.png")}, headers=AUTH)
+        r = client.post(
+            "/enroll/api/session/capture", data={"image": (png(PARIS / f"{stem}.png"), f"{stem}.png")}, headers=AUTH
+        )
         assert r.status_code == 200, r.get_json()
-        assert r.get_json()["found"] == 1 and not r.get_json()["labelled"]  # one card where five were asked: user labels it
+        assert (
+            r.get_json()["found"] == 1 and not r.get_json()["labelled"]
+        )  # one card where five were asked: user labels it
         ids.append(r.get_json()["added"][0])
     for sample_id, label in zip(ids, ("herz-ass", "kreuz-8", "schaufel-dame"), strict=True):
         r = client.post(f"/enroll/api/session/samples/{sample_id}", json={"label": label}, headers=AUTH)
@@ -123,7 +129,10 @@ def test_an_uploaded_card_can_be_relabelled_and_the_deck_stored_and_selected(app
     assert client.get("/enroll/cards/joker.png").status_code == 404
     # Stored where the appliance looks (the state directory), and back to the built-in deck.
     assert DeckLibrary(tmp_path / "decks").active() == "paris"
-    assert client.post("/enroll/api/decks/active", json={"deck": "builtin"}, headers=AUTH).get_json()["active"] == "builtin"
+    assert (
+        client.post("/enroll/api/decks/active", json={"deck": "builtin"}, headers=AUTH).get_json()["active"]
+        == "builtin"
+    )
     assert client.get("/enroll/api/active").get_json()["cards"]["rosen-ass"]["name"] == "Rosen Ass"
     assert client.get("/enroll/cards/rosen-ass.png").data == (builtin_card.parent / "rosen-ass.png").read_bytes()
     assert client.delete("/enroll/api/decks/paris", headers=AUTH).status_code == 200

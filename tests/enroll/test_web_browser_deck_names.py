@@ -18,7 +18,9 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.mark.slow  # the deck is enrolled first (paris_suit_profile)
-def test_a_french_deck_gives_the_contract_and_the_hints_its_own_suit_and_card_names(phone, paris_suit_profile: DeckProfile, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_french_deck_gives_the_contract_and_the_hints_its_own_suit_and_card_names(
+    phone, paris_suit_profile: DeckProfile, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
     library = DeckLibrary(tmp_path / "decks")
     library.set_active(library.save(paris_suit_profile))
     with EventStore(tmp_path / "games.db") as store:
@@ -41,16 +43,22 @@ def test_a_french_deck_gives_the_contract_and_the_hints_its_own_suit_and_card_na
             handle.stop()
 
 
-def test_a_capture_without_a_card_is_refused_in_the_pages_language(phone, recognizer: Recognizer, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_capture_without_a_card_is_refused_in_the_pages_language(
+    phone, recognizer: Recognizer, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
     import numpy as np
 
     with EventStore(tmp_path / "games.db") as store:
         app = create_app(store, pin="471108", settings_path=tmp_path / "dashboard.json")
-        register_enroll(app, frames=lambda: np.full((480, 640, 3), 40, np.uint8), recognizer=recognizer, views=4)  # an empty table
+        register_enroll(
+            app, frames=lambda: np.full((480, 640, 3), 40, np.uint8), recognizer=recognizer, views=4
+        )  # an empty table
         handle = serve(app, "127.0.0.1", 0)
         try:
             phone.goto(f"{handle.url}/lang/fr?next=/enroll/")
-            assert phone.request.post(f"{handle.url}/api/pin", headers={"X-Table-Pin": "471108"}).ok  # signs this phone in
+            assert phone.request.post(
+                f"{handle.url}/api/pin", headers={"X-Table-Pin": "471108"}
+            ).ok  # signs this phone in
             phone.fill("#start-form input[name=name]", "Paris")
             phone.click("#start-form button")
             phone.wait_for_selector("#next-cards li")

@@ -54,8 +54,11 @@ def _whole_card() -> tuple[np.ndarray, np.ndarray, str]:
     """(frame, corners, card) of a rendered face card in full view, corners 0-1 a short side."""
     from vision.synth.scene import render_scene
 
-    scene = next(s for s in (render_scene(10_950_000 + k, style="mixed") for k in range(20)) if any(
-        t.visible > 0.99 and t.card != BACK for t in s.cards))
+    scene = next(
+        s
+        for s in (render_scene(10_950_000 + k, style="mixed") for k in range(20))
+        if any(t.visible > 0.99 and t.card != BACK for t in s.cards)
+    )
     card = next(t for t in scene.cards if t.visible > 0.99 and t.card != BACK)
     return scene.image, canonical_corners(np.asarray(card.corners, np.float32)), card.card
 
@@ -74,7 +77,12 @@ def _given_outline(outline: np.ndarray, image: np.ndarray, **settings: float) ->
     rec = Recognizer(settings=RecognizerSettings(threads=1, **settings))  # type: ignore[arg-type]
     assert not rec.prototypes.completes_outlines  # the built-in deck: the networks learnt it through such outlines
     rec.prototypes = dataclasses.replace(rec.prototypes, outline=UNIT_QUAD)
-    rec.detect_outlines = lambda frame, card_length=None: (outline[None], np.array([0.9], np.float32), np.array([False]), None)  # type: ignore[method-assign]
+    rec.detect_outlines = lambda frame, card_length=None: (
+        outline[None],
+        np.array([0.9], np.float32),
+        np.array([False]),
+        None,
+    )  # type: ignore[method-assign]
     return rec.recognize(image)
 
 

@@ -70,7 +70,9 @@ def test_a_replaced_field_is_checked_again() -> None:
         (0.0, 640, 480, ("rosen-6",), "Detection"),
     ],
 )
-def test_a_frame_with_a_bad_time_size_or_member_is_refused(t: float, width: Any, height: Any, detections: Any, names: str) -> None:
+def test_a_frame_with_a_bad_time_size_or_member_is_refused(
+    t: float, width: Any, height: Any, detections: Any, names: str
+) -> None:
     with pytest.raises(DetectionError, match=names):
         FrameDetections(t, detections, width, height)
 

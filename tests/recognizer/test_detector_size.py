@@ -29,10 +29,12 @@ def _detector_for(size: int, shipped: Path, out: Path) -> None:
         node.input[:] = ["inner_image" if i == "image" else i for i in node.input]
         node.output[:] = ["inner_corners" if o == "corners" else o for o in node.output]
     scale = inner / size
-    m.graph.initializer.extend([
-        helper.make_tensor("resize_scales", TensorProto.FLOAT, [4], [1.0, 1.0, scale, scale]),
-        helper.make_tensor("corner_scale", TensorProto.FLOAT, [], [1.0 / scale]),
-    ])
+    m.graph.initializer.extend(
+        [
+            helper.make_tensor("resize_scales", TensorProto.FLOAT, [4], [1.0, 1.0, scale, scale]),
+            helper.make_tensor("corner_scale", TensorProto.FLOAT, [], [1.0 / scale]),
+        ]
+    )
     m.graph.node.insert(0, helper.make_node("Resize", ["image", "", "resize_scales"], ["inner_image"], mode="linear"))
     m.graph.node.append(helper.make_node("Mul", ["inner_corners", "corner_scale"], ["corners"]))
     for i in (2, 3):

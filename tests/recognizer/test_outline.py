@@ -69,7 +69,10 @@ def test_a_mirrored_training_crop_keeps_its_corners_on_the_card(across: bool, do
 
 def test_a_refiner_that_answers_junk_leaves_the_outline_as_it_was() -> None:
     frame = _card_on_table(TRUE)
-    crossed = lambda crops: np.tile(np.array([[[60.0, 0], [-60.0, 0], [60.0, 0], [-60.0, 0]]], np.float32), (len(crops), 1, 1))  # noqa: E731
+
+    def crossed(crops: np.ndarray) -> np.ndarray:
+        return np.tile(np.array([[[60.0, 0], [-60.0, 0], [60.0, 0], [-60.0, 0]]], np.float32), (len(crops), 1, 1))
+
     assert np.array_equal(refined(frame, TRUE[None], crossed)[0], TRUE)
     far = lambda crops: np.full((len(crops), 4, 2), 40.0, np.float32)  # noqa: E731
     assert np.array_equal(refined(frame, TRUE[None], far)[0], TRUE)
@@ -108,9 +111,13 @@ def test_refined_outlines_lie_closer_to_the_cards_than_the_detectors(tmp_path: P
                 t = np.asarray(card.corners, np.float32)
                 best = max(quads, key=lambda q: quad_iou(q, t))
                 if quad_iou(best, t) > 0.5:
-                    errors[name].append(min(float(np.linalg.norm(best - np.roll(t, s, 0), axis=1).mean()) for s in range(4)))
+                    errors[name].append(
+                        min(float(np.linalg.norm(best - np.roll(t, s, 0), axis=1).mean()) for s in range(4))
+                    )
     assert len(errors["refined"]) >= 25
-    assert np.median(errors["refined"]) < 0.75 * np.median(errors["detector"]), {k: np.median(v) for k, v in errors.items()}
+    assert np.median(errors["refined"]) < 0.75 * np.median(errors["detector"]), {
+        k: np.median(v) for k, v in errors.items()
+    }
 
 
 def test_a_models_folder_without_the_refiner_runs_the_detector_alone(tmp_path: Path) -> None:

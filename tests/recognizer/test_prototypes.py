@@ -62,7 +62,9 @@ def test_the_built_in_deck_overrules_a_back_only_when_all_but_certain() -> None:
     assert builtin.overrules_back(certain)
     assert not builtin.overrules_back(fairly_sure)
     assert not builtin.overrules_back(np.eye(len(names))[names.index("back")])
-    no_back = Prototypes(tuple(n for n in builtin.labels if n != "back"), builtin.vectors[[lab != "back" for lab in builtin.labels]])
+    no_back = Prototypes(
+        tuple(n for n in builtin.labels if n != "back"), builtin.vectors[[lab != "back" for lab in builtin.labels]]
+    )
     assert not no_back.overrules_back(np.eye(len(no_back.names))[0])  # it could never have said "back"
 
 

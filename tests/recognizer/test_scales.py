@@ -57,10 +57,14 @@ def test_rewriting_the_detector_for_any_size_again_changes_nothing(tmp_path: Pat
 
     out = tmp_path / "again.onnx"
     detector_any_size(MODELS_DIR / DETECTOR_FILE, out)
-    assert hashlib.sha256(out.read_bytes()).digest() == hashlib.sha256((MODELS_DIR / DETECTOR_FILE).read_bytes()).digest()
+    assert (
+        hashlib.sha256(out.read_bytes()).digest() == hashlib.sha256((MODELS_DIR / DETECTOR_FILE).read_bytes()).digest()
+    )
 
 
-def test_a_card_moved_by_whole_cells_is_outlined_moved_by_as_much(recognizer: Recognizer, guide_scenes: list[Scene]) -> None:
+def test_a_card_moved_by_whole_cells_is_outlined_moved_by_as_much(
+    recognizer: Recognizer, guide_scenes: list[Scene]
+) -> None:
     """The grid of cell centres is computed from each input's size, not fixed to one."""
     scene = guide_scenes[0]
     scale = recognizer.detector_scale(scene.image.shape, 90.0)
@@ -73,7 +77,9 @@ def test_a_card_moved_by_whole_cells_is_outlined_moved_by_as_much(recognizer: Re
     y, x = np.unravel_index(np.argmax(peak_a[0].max(axis=0)), peak_a.shape[2:])
     assert peak_a[0].max() > 0.5
     # Away from the borders the network sees the same pixels, 8 and 4 cells further on.
-    np.testing.assert_allclose(corners_b[0][:, y + 8, x + 4].reshape(4, 2), corners_a[0][:, y, x].reshape(4, 2) + [32, 64], atol=0.5)
+    np.testing.assert_allclose(
+        corners_b[0][:, y + 8, x + 4].reshape(4, 2), corners_a[0][:, y, x].reshape(4, 2) + [32, 64], atol=0.5
+    )
 
 
 def test_cards_at_the_guides_mounting_are_found_and_named(recognizer: Recognizer, guide_scenes: list[Scene]) -> None:
@@ -105,7 +111,9 @@ def test_a_photo_of_one_card_filling_it_is_measured(recognizer: Recognizer) -> N
 
 def _det(length: float, confidence: float = 0.95) -> Detection:
     w = length * 0.64
-    return Detection(card="rosen-6", confidence=confidence, box=(0, 0, w, length), corners=((0, 0), (w, 0), (w, length), (0, length)))
+    return Detection(
+        card="rosen-6", confidence=confidence, box=(0, 0, w, length), corners=((0, 0), (w, 0), (w, length), (0, length))
+    )
 
 
 def test_the_mounting_is_learnt_from_sure_cards_only() -> None:

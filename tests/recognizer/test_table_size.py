@@ -53,9 +53,17 @@ def _table() -> tuple[np.ndarray, list[np.ndarray]]:
 
     for k in range(200):
         scene = render_scene(10_960_000 + k, style="mixed")
-        whole = [canonical_corners(np.asarray(t.corners, np.float32)) for t in scene.cards if t.visible > 0.99 and t.card != BACK]
+        whole = [
+            canonical_corners(np.asarray(t.corners, np.float32))
+            for t in scene.cards
+            if t.visible > 0.99 and t.card != BACK
+        ]
         h, w = scene.image.shape[:2]
-        inside = [q for q in whole if q[:, 0].min() > 5 and q[:, 1].min() > 5 and q[:, 0].max() < w - 5 and q[:, 1].max() < h - 5]
+        inside = [
+            q
+            for q in whole
+            if q[:, 0].min() > 5 and q[:, 1].min() > 5 and q[:, 0].max() < w - 5 and q[:, 1].max() < h - 5
+        ]
         apart = all(quad_iou(a, b) == 0.0 for i, a in enumerate(inside) for b in inside[i + 1 :])
         if len(inside) >= 3 and apart:
             return scene.image, inside
@@ -67,7 +75,9 @@ def _outlined_across(card: np.ndarray) -> np.ndarray:
     as a detector outlines a card leaving the frame when it takes the seen long edge for a short one."""
     short = float(np.linalg.norm(card[1] - card[0]))
     inward = (card[0] - card[1]) / short
-    return np.stack([card[1], card[2], card[2] + 1.8 * short * inward, card[1] + 1.8 * short * inward]).astype(np.float32)
+    return np.stack([card[1], card[2], card[2] + 1.8 * short * inward, card[1] + 1.8 * short * inward]).astype(
+        np.float32
+    )
 
 
 def _corner_error(found: np.ndarray, true: np.ndarray) -> float:
@@ -94,13 +104,20 @@ def test_an_outline_is_left_alone_without_other_cards_to_compare_or_when_it_cove
     frame, cards = _table()
     rec = Recognizer(settings=RecognizerSettings(threads=1))
     across = _outlined_across(cards[0])[None]
-    quads, _, _, _ = rec._sized_to_table(frame, across, np.array([0.9], np.float32), np.array([False]), np.array([0.5], np.float32))
+    quads, _, _, _ = rec._sized_to_table(
+        frame, across, np.array([0.9], np.float32), np.array([False]), np.array([0.5], np.float32)
+    )
     assert np.array_equal(quads, across)  # alone on the table: no size to compare with
     drawn = np.stack([*cards[1:], across[0]])
     cover = verified(frame, drawn, rec.verifier.run)
-    for judged in (0.1, 0.9):  # under reject_below: no card (a phone, a notepad); over size_covered: a card outlined right
+    for judged in (
+        0.1,
+        0.9,
+    ):  # under reject_below: no card (a phone, a notepad); over size_covered: a card outlined right
         cover[-1] = judged
-        quads, _, _, _ = rec._sized_to_table(frame, drawn, np.full(len(drawn), 0.9, np.float32), np.zeros(len(drawn), bool), cover)
+        quads, _, _, _ = rec._sized_to_table(
+            frame, drawn, np.full(len(drawn), 0.9, np.float32), np.zeros(len(drawn), bool), cover
+        )
         assert any(np.array_equal(q, across[0]) for q in quads)
 
 
@@ -114,7 +131,9 @@ def test_a_back_leaving_the_frame_is_found() -> None:
     back = next(t for t in scene.cards if t.card == BACK and 0.7 < t.visible < 0.8)
     true = np.asarray(back.corners, np.float32)
     for tolerance in (0.15, 0.0):  # with and without sizing to the table
-        quads = Recognizer(settings=RecognizerSettings(threads=1, size_tolerance=tolerance)).detect_outlines(scene.image)[0]
+        quads = Recognizer(settings=RecognizerSettings(threads=1, size_tolerance=tolerance)).detect_outlines(
+            scene.image
+        )[0]
         assert max(quad_iou(q, true) for q in quads) > 0.8
 
 
@@ -149,12 +168,28 @@ def test_a_deck_whose_outlines_move_is_sized_where_its_cards_are() -> None:
     rec.prototypes = dataclasses.replace(rec.prototypes, outline=moved)
     drawn = from_outline_frame(np.stack([*cards[1:], _outlined_across(cards[0])]), drawn_frame)
     cover = verified(frame, drawn, rec.verifier.run)
-    size = TableSize(tolerance=0.15, aspect=rec.prototypes.card_aspect, aspect_tolerance=0.08, sure=0.5, gain=0.1, least=0.6,
-                     least_drawn=0.2, most_drawn=0.85)
+    size = TableSize(
+        tolerance=0.15,
+        aspect=rec.prototypes.card_aspect,
+        aspect_tolerance=0.08,
+        sure=0.5,
+        gain=0.1,
+        least=0.6,
+        least_drawn=0.2,
+        most_drawn=0.85,
+    )
     # No refiner pass on the tries: it would put them on this (Swiss) card's own edges, which the
     # networks outline whole; a deck with coloured end bands is outlined at the bands by both.
     quads, _, moved_ones = sized_to_table(
-        frame, drawn, np.full(len(drawn), 0.9, np.float32), cover, size, None, rec.verifier.run, moved, np.zeros(len(drawn), bool)
+        frame,
+        drawn,
+        np.full(len(drawn), 0.9, np.float32),
+        cover,
+        size,
+        None,
+        rec.verifier.run,
+        moved,
+        np.zeros(len(drawn), bool),
     )
     assert moved_ones.tolist() == [False] * (len(drawn) - 1) + [True]
     found = rec.prototypes.card_outlines(quads)

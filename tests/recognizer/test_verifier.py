@@ -36,7 +36,9 @@ def _table(*cards: np.ndarray) -> np.ndarray:
 def test_an_outline_is_labelled_with_the_card_it_covers_best() -> None:
     assert coverage(LEFT, [LEFT, RIGHT], [0.6, 1.0]) == pytest.approx(1.0)
     across = canonical_corners(np.array([LEFT[0], RIGHT[1], RIGHT[2], LEFT[3]], np.float32))
-    assert coverage(across, [LEFT, RIGHT], [0.6, 1.0]) == pytest.approx(max(quad_iou(across, LEFT), quad_iou(across, RIGHT)))
+    assert coverage(across, [LEFT, RIGHT], [0.6, 1.0]) == pytest.approx(
+        max(quad_iou(across, LEFT), quad_iou(across, RIGHT))
+    )
     assert coverage(LEFT + 400.0, [LEFT, RIGHT], [0.6, 1.0]) == 0.0
 
 
@@ -102,7 +104,8 @@ def test_the_verifier_chooses_the_outlines_and_the_detector_keeps_its_score() ->
 def _found(rec: Recognizer, scene: Scene) -> set[int]:
     quads, _, _ = rec.detect_quads(scene.image)
     return {
-        j for j, c in enumerate(scene.cards)
+        j
+        for j, c in enumerate(scene.cards)
         if c.visible >= 0.7 and any(quad_iou(q, np.asarray(c.corners, np.float32)) > 0.5 for q in quads)
     }
 

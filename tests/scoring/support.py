@@ -41,7 +41,10 @@ def fill_hands(fixed: Mapping[int, Sequence[str]], seed: int = 0) -> list[list[s
 
 
 def play_in_order(
-    hands: list[list[str]], contract: str, forehand: int, choose: Callable[[int, list[str], list[str]], str] | None = None
+    hands: list[list[str]],
+    contract: str,
+    forehand: int,
+    choose: Callable[[int, list[str], list[str]], str] | None = None,
 ) -> list[tuple[int, str]]:
     """Play out ``hands``; each seat lays the first legal card in its listed order."""
     return play_round(random.Random(0), hands, contract, forehand, choose or (lambda _seat, _hand, legal: legal[0]))
@@ -74,7 +77,9 @@ def round_events(
         trick.append((seat, card))
         if len(trick) == 4:
             if collect:
-                events.append(TrickCollected(seat=trick[trick_winner([c for _, c in trick], contract, trick=n // 4)][0]))
+                events.append(
+                    TrickCollected(seat=trick[trick_winner([c for _, c in trick], contract, trick=n // 4)][0])
+                )
             trick = []
     return events
 
@@ -90,7 +95,9 @@ def scripted_round(
     collect: bool = True,
 ) -> list[Event]:
     hands = fill_hands(fixed, seed)
-    return round_events(play_in_order(hands, contract, forehand), contract, forehand, weis=weis, stoeck=stoeck, collect=collect)
+    return round_events(
+        play_in_order(hands, contract, forehand), contract, forehand, weis=weis, stoeck=stoeck, collect=collect
+    )
 
 
 def configured(**config: object) -> list[Event]:

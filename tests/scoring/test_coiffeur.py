@@ -21,8 +21,17 @@ from scoring.simulate import random_game_events
 from scoring.simulate import round_events as sim_round
 from tests.scoring.support import fill_hands, play_in_order, round_events
 
-ALL_EICHELN = ["eicheln-6", "eicheln-7", "eicheln-8", "eicheln-9", "eicheln-10",
-               "eicheln-under", "eicheln-ober", "eicheln-koenig", "eicheln-ass"]
+ALL_EICHELN = [
+    "eicheln-6",
+    "eicheln-7",
+    "eicheln-8",
+    "eicheln-9",
+    "eicheln-10",
+    "eicheln-under",
+    "eicheln-ober",
+    "eicheln-koenig",
+    "eicheln-ass",
+]
 
 
 def coiffeur(**config: object) -> list:  # type: ignore[type-arg]
@@ -39,8 +48,14 @@ def played(hands: list[list[str]], contract: str, forehand: int, row: int, **sta
 
 def test_default_rows_are_the_eight_with_factors_one_to_eight() -> None:
     assert GameConfigured(variant="coiffeur").rows == (
-        ("eicheln", 1), ("schellen", 2), ("rosen", 3), ("schilten", 4),
-        ("obenabe", 5), ("undenufe", 6), ("slalom", 7), ("misere", 8),
+        ("eicheln", 1),
+        ("schellen", 2),
+        ("rosen", 3),
+        ("schilten", 4),
+        ("obenabe", 5),
+        ("undenufe", 6),
+        ("slalom", 7),
+        ("misere", 8),
     )
 
 
@@ -79,7 +94,17 @@ def test_misere_writes_what_the_team_did_not_take() -> None:
 def test_misere_with_no_trick_taken_writes_the_other_teams_match() -> None:
     # Misère is played as Obenabe. Forehand (seat 0, declaring) leads the Rosen 6; seat 1
     # holds every other Rosen and the Eicheln Ass, so it takes every trick.
-    seat1 = ["rosen-ass", "rosen-koenig", "rosen-ober", "rosen-under", "rosen-10", "rosen-9", "rosen-8", "rosen-7", "eicheln-ass"]
+    seat1 = [
+        "rosen-ass",
+        "rosen-koenig",
+        "rosen-ober",
+        "rosen-under",
+        "rosen-10",
+        "rosen-9",
+        "rosen-8",
+        "rosen-7",
+        "eicheln-ass",
+    ]
     hands = fill_hands({0: ["rosen-6"], 1: seat1}, seed=1)
     r = fold(coiffeur() + played(hands, "misere", 0, row_of("misere"))).round
     assert r is not None and r.complete and r.score.tricks_won == (0, 9)
@@ -164,7 +189,9 @@ def test_the_tafel_is_for_coiffeur_games_only() -> None:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), row=st.integers(0, 7), forehand=st.integers(0, 3))
-def test_a_row_and_what_the_other_team_took_sum_to_factor_times_157_without_match(seed: int, row: int, forehand: int) -> None:
+def test_a_row_and_what_the_other_team_took_sum_to_factor_times_157_without_match(
+    seed: int, row: int, forehand: int
+) -> None:
     contract, factor = DEFAULT_COIFFEUR_ROWS[row]
     events = coiffeur() + sim_round(random.Random(seed), contract, forehand, weis=False, stoeck=False, row=row)
     r = fold(events).round

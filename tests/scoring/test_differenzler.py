@@ -113,7 +113,9 @@ def test_weis_and_stoeck_follow_the_table_setting() -> None:
 
 
 def test_the_lowest_total_penalty_wins_after_the_set_rounds() -> None:
-    events = random_game_events(random.Random(5), variant="differenzler", differenzler_rounds=4, weis=False, stoeck=False)
+    events = random_game_events(
+        random.Random(5), variant="differenzler", differenzler_rounds=4, weis=False, stoeck=False
+    )
     state = fold(events)
     table = sheet(state)
     assert state.game_over is not None and len(table.rounds) == 4
@@ -149,8 +151,12 @@ def test_the_sheet_is_for_differenzler_games_only() -> None:
     contract=st.sampled_from(CONTRACTS),
     guess=st.tuples(*(st.integers(0, 157) for _ in range(4))),
 )
-def test_penalties_are_never_negative_and_the_points_sum_to_157(seed: int, contract: str, guess: tuple[int, int, int, int]) -> None:
-    events = differenzler() + sim_round(random.Random(seed), contract, seed % 4, weis=False, stoeck=False, forecasts=guess)
+def test_penalties_are_never_negative_and_the_points_sum_to_157(
+    seed: int, contract: str, guess: tuple[int, int, int, int]
+) -> None:
+    events = differenzler() + sim_round(
+        random.Random(seed), contract, seed % 4, weis=False, stoeck=False, forecasts=guess
+    )
     r = fold(events).round
     assert r is not None and r.complete and r.penalties is not None
     assert sum(r.score.player_points) == 157

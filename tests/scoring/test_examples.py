@@ -72,9 +72,7 @@ def test_001_multiplier_applies_to_both_teams_whole_round(contract: str, factor:
     assert a["tricks"] == raw[0].tricks * factor and b["tricks"] == raw[1].tricks * factor
 
 
-@pytest.mark.parametrize(
-    ("table", "obenabe", "undenufe"), [("default", 3, 4), ("common", 3, 3), ("ascending", 5, 6)]
-)
+@pytest.mark.parametrize(("table", "obenabe", "undenufe"), [("default", 3, 4), ("common", 3, 3), ("ascending", 5, 6)])
 def test_001_multiplier_tables_for_obenabe_and_undenufe(table: str, obenabe: int, undenufe: int) -> None:
     """«Nach der Standardtabelle ... Obenabe ×3 und Undenufe ×4; ... beide ×3; ... ×5 und ×6»."""
     events = configured(multipliers=table)
@@ -193,7 +191,10 @@ def test_000_stoeck_for_one_team_while_other_team_writes_best_weis() -> None:
             0: ["schellen-6", "schellen-7", "schellen-8", "schellen-9"],
         },
         "rosen",
-        weis=[(0, ["schellen-6", "schellen-7", "schellen-8", "schellen-9"]), (1, ["eicheln-6", "eicheln-7", "eicheln-8"])],
+        weis=[
+            (0, ["schellen-6", "schellen-7", "schellen-8", "schellen-9"]),
+            (1, ["eicheln-6", "eicheln-7", "eicheln-8"]),
+        ],
         stoeck=True,
         seed=2,
     )
@@ -265,6 +266,7 @@ def two_rounds(final, want, **config: object) -> tuple[list[Event], int]:  # typ
 
 def test_001_weis_first_team_over_target_in_weis_block_wins_despite_fewer_points() -> None:
     """«Ein Weis kann den Schlussentscheid bestimmen, bevor Stöck und Stiche betrachtet werden»."""
+
     def final(seed: int) -> list[Event]:
         return scripted_round(
             {0: ["eicheln-ass", "schilten-ass", "rosen-ass", "schellen-ass"]},
@@ -292,6 +294,7 @@ def test_001_weis_first_team_over_target_in_weis_block_wins_despite_fewer_points
 def test_001_stoeck_decides_when_weis_does_not_even_if_other_team_has_more_trick_points() -> None:
     """«Team A hat einen gültig angesagten Stöck und Team B nicht. Team A gewinnt den Gleichlauf nach
     dem zweiten Block, auch wenn Team B im Stichblock mehr Punkte gesammelt hat»."""
+
     def final(seed: int) -> list[Event]:
         return scripted_round({0: ["eicheln-koenig", "eicheln-ober"]}, "eicheln", 0, stoeck=True, seed=seed)
 
@@ -311,6 +314,7 @@ def test_001_stoeck_decides_when_weis_does_not_even_if_other_team_has_more_trick
 def test_001_trick_block_decides_with_match_after_weis_and_stoeck_undecided() -> None:
     """«Beide Teams erreichen nach Weis und Stöck keinen Entscheid. Team A gewinnt alle 9 Stiche ...
     Der Stichblock entscheidet zugunsten von Team A»."""
+
     def final(seed: int) -> list[Event]:
         return scripted_round({0: ALL_EICHELN}, "eicheln", 0)
 

@@ -56,13 +56,21 @@ def test_37th_card_is_an_error() -> None:
 
 
 def test_same_seat_twice_in_one_trick_is_an_error() -> None:
-    events: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="rosen"), CardPlayed(seat=0, card="rosen-6")]
+    events: list[Event] = [
+        GameConfigured(),
+        RoundStarted(forehand=0, contract="rosen"),
+        CardPlayed(seat=0, card="rosen-6"),
+    ]
     with pytest.raises(RuleError, match="already laid a card in this trick"):
         check_append(events, CardPlayed(seat=0, card="rosen-7"))
 
 
 def test_collecting_an_incomplete_trick_is_an_error() -> None:
-    events: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="rosen"), CardPlayed(seat=0, card="rosen-6")]
+    events: list[Event] = [
+        GameConfigured(),
+        RoundStarted(forehand=0, contract="rosen"),
+        CardPlayed(seat=0, card="rosen-6"),
+    ]
     with pytest.raises(RuleError, match="only 1 cards"):
         check_append(events, TrickCollected(seat=0))
     with pytest.raises(RuleError, match="no trick on the table"):
@@ -70,7 +78,11 @@ def test_collecting_an_incomplete_trick_is_an_error() -> None:
 
 
 def test_declared_cards_that_form_no_weis_are_an_error() -> None:
-    events: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="rosen"), CardPlayed(seat=0, card="rosen-6")]
+    events: list[Event] = [
+        GameConfigured(),
+        RoundStarted(forehand=0, contract="rosen"),
+        CardPlayed(seat=0, card="rosen-6"),
+    ]
     with pytest.raises(RuleError, match="not a Weis"):
         check_append(events, WeisDeclared(seat=0, cards=("rosen-6", "rosen-8", "rosen-9")))
 
@@ -111,7 +123,11 @@ def test_rejected_event_leaves_state_unchanged() -> None:
 
 
 def test_card_out_of_turn_is_flagged_and_kept() -> None:
-    events: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="rosen"), CardPlayed(seat=2, card="rosen-6")]
+    events: list[Event] = [
+        GameConfigured(),
+        RoundStarted(forehand=0, contract="rosen"),
+        CardPlayed(seat=2, card="rosen-6"),
+    ]
     state = fold(events)
     assert [f.code for f in state.flags] == ["out_of_turn"]
     assert state.flags[0].ref == 2 and state.flags[0].seat == 2
@@ -123,9 +139,12 @@ def test_after_a_card_out_of_turn_the_card_of_the_player_whose_turn_it_was_is_no
     """Speck 2.8.6: «Eine zu früh gespielte Karte muss liegen bleiben» and the turn stays where it
     was: seat 2 lays before seat 1, then seat 1 and seat 3 lay in turn. Only seat 2 is flagged."""
     events: list[Event] = [
-        GameConfigured(), RoundStarted(forehand=0, contract="rosen"),
-        CardPlayed(seat=0, card="rosen-6"), CardPlayed(seat=2, card="rosen-7"),
-        CardPlayed(seat=1, card="rosen-8"), CardPlayed(seat=3, card="rosen-9"),
+        GameConfigured(),
+        RoundStarted(forehand=0, contract="rosen"),
+        CardPlayed(seat=0, card="rosen-6"),
+        CardPlayed(seat=2, card="rosen-7"),
+        CardPlayed(seat=1, card="rosen-8"),
+        CardPlayed(seat=3, card="rosen-9"),
     ]
     after_early = fold(events[:4])
     assert [(f.code, f.seat, f.other) for f in after_early.flags] == [("out_of_turn", 2, 1)]
@@ -140,9 +159,12 @@ def test_a_table_playing_on_round_from_an_early_card_gets_one_flag() -> None:
     """Seat 2 lays before seat 1, seat 3 follows seat 2, then seat 1 lays: only the early card is
     out of turn; the others follow the play round or are the turn it left where it was."""
     events: list[Event] = [
-        GameConfigured(), RoundStarted(forehand=0, contract="rosen"),
-        CardPlayed(seat=0, card="rosen-6"), CardPlayed(seat=2, card="rosen-7"),
-        CardPlayed(seat=3, card="rosen-8"), CardPlayed(seat=1, card="rosen-10"),
+        GameConfigured(),
+        RoundStarted(forehand=0, contract="rosen"),
+        CardPlayed(seat=0, card="rosen-6"),
+        CardPlayed(seat=2, card="rosen-7"),
+        CardPlayed(seat=3, card="rosen-8"),
+        CardPlayed(seat=1, card="rosen-10"),
     ]
     assert [(f.code, f.seat, f.other) for f in fold(events).flags] == [("out_of_turn", 2, 1)]
 
@@ -151,8 +173,10 @@ def test_a_card_neither_in_turn_nor_following_the_play_is_flagged() -> None:
     """Seat 1 leads instead of seat 0 (2.8.3); then seat 3 lays, neither the seat whose turn
     it was (0) nor the next after seat 1 (2): two flags."""
     events: list[Event] = [
-        GameConfigured(), RoundStarted(forehand=0, contract="rosen"),
-        CardPlayed(seat=1, card="rosen-6"), CardPlayed(seat=3, card="rosen-7"),
+        GameConfigured(),
+        RoundStarted(forehand=0, contract="rosen"),
+        CardPlayed(seat=1, card="rosen-6"),
+        CardPlayed(seat=3, card="rosen-7"),
     ]
     assert [(f.code, f.seat) for f in fold(events).flags] == [("out_of_turn", 1), ("out_of_turn", 3)]
 
@@ -161,13 +185,21 @@ def test_a_lead_seen_late_still_leads_its_trick() -> None:
     # The camera sees seat 0's lead only after seats 1 and 2 (a hand lay over it): the
     # trick is kept in turn order, so the lead's suit decides it, not the first card seen.
     events: list[Event] = [
-        GameConfigured(), RoundStarted(forehand=0, contract="obenabe"),
-        CardPlayed(seat=1, card="schellen-ass"), CardPlayed(seat=2, card="schellen-6"),
-        CardPlayed(seat=0, card="eicheln-7"), CardPlayed(seat=3, card="eicheln-6"),
+        GameConfigured(),
+        RoundStarted(forehand=0, contract="obenabe"),
+        CardPlayed(seat=1, card="schellen-ass"),
+        CardPlayed(seat=2, card="schellen-6"),
+        CardPlayed(seat=0, card="eicheln-7"),
+        CardPlayed(seat=3, card="eicheln-6"),
     ]
     state = fold(events)
     trick = state.rounds[0].tricks[0]
-    assert [(c.seat, c.card) for c in trick.cards] == [(0, "eicheln-7"), (1, "schellen-ass"), (2, "schellen-6"), (3, "eicheln-6")]
+    assert [(c.seat, c.card) for c in trick.cards] == [
+        (0, "eicheln-7"),
+        (1, "schellen-ass"),
+        (2, "schellen-6"),
+        (3, "eicheln-6"),
+    ]
     assert trick.leader == 0 and trick.winner == 0
     # the table still sees what the camera saw: seat 1 laid before the lead; seat 0's lead,
     # seen late, was in turn (the turn stays with the leader, Speck 2.8.3)
@@ -303,13 +335,21 @@ def test_one_weis_per_player_setting() -> None:
 
 
 def test_card_correction_replaces_the_card() -> None:
-    events: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="rosen"), CardPlayed(seat=0, card="rosen-6")]
+    events: list[Event] = [
+        GameConfigured(),
+        RoundStarted(forehand=0, contract="rosen"),
+        CardPlayed(seat=0, card="rosen-6"),
+    ]
     state = fold([*events, CardCorrected(ref=2, card="rosen-7")])
     assert state.round is not None and state.round.played == ("rosen-7",)
 
 
 def test_void_removes_event_and_void_of_void_restores_it() -> None:
-    events: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="rosen"), CardPlayed(seat=0, card="rosen-6")]
+    events: list[Event] = [
+        GameConfigured(),
+        RoundStarted(forehand=0, contract="rosen"),
+        CardPlayed(seat=0, card="rosen-6"),
+    ]
     undone = fold([*events, EventVoided(ref=2)])
     assert undone.round is not None and undone.round.played == () and undone.to_play == 0
     redone = fold([*events, EventVoided(ref=2), EventVoided(ref=3)])
@@ -335,7 +375,11 @@ def test_void_of_a_card_rewinds_the_trick() -> None:
 
 
 def test_resolve_keeps_positions() -> None:
-    events: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="rosen"), CardPlayed(seat=0, card="rosen-6")]
+    events: list[Event] = [
+        GameConfigured(),
+        RoundStarted(forehand=0, contract="rosen"),
+        CardPlayed(seat=0, card="rosen-6"),
+    ]
     res = resolve([*events, EventVoided(ref=1)])
     assert [pos for pos, _ in res.events] == [0, 2]
 

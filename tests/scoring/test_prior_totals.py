@@ -74,14 +74,30 @@ def test_002_speck_prior_totals_are_one_per_player_with_the_games_they_come_from
     with pytest.raises(EventError, match="four whole numbers"):
         parse_event({"type": "game_configured", "variant": "speck", "prior_totals": [1, 2], "prior_games": 1})
     with pytest.raises(EventError, match=r"add up to 470, but 3 games .* make 3 x 157 = 471"):
-        parse_event({"type": "game_configured", "variant": "speck", "prior_totals": [300, 0, 156, 14], "prior_games": 3})
+        parse_event(
+            {"type": "game_configured", "variant": "speck", "prior_totals": [300, 0, 156, 14], "prior_games": 3}
+        )
     with pytest.raises(EventError, match="the series is over"):
-        parse_event({"type": "game_configured", "variant": "speck", "speck_games": 8, "prior_games": 8,
-                     "prior_totals": [1256, 0, 0, 0]})
+        parse_event(
+            {
+                "type": "game_configured",
+                "variant": "speck",
+                "speck_games": 8,
+                "prior_games": 8,
+                "prior_totals": [1256, 0, 0, 0],
+            }
+        )
     with pytest.raises(EventError, match="belongs to Speck"):
         parse_event({"type": "game_configured", "prior_games": 2})
-    config = parse_event({"type": "game_configured", "variant": "speck", "speck_games": 5, "prior_games": 3,
-                          "prior_totals": [300, 0, 157, 14]})
+    config = parse_event(
+        {
+            "type": "game_configured",
+            "variant": "speck",
+            "speck_games": 5,
+            "prior_games": 3,
+            "prior_totals": [300, 0, 157, 14],
+        }
+    )
     assert isinstance(config, GameConfigured)
     events = [config, *random_game_events(random.Random(3), variant="speck", speck_games=2)[1:]]
     state = fold(events)
@@ -98,8 +114,15 @@ def test_002_2_5_3_the_punkteblatt_numbers_the_games_after_those_on_paper() -> N
     """2.5.3: «games x 157» over the whole series, the games on paper included."""
     from scoring.speck import punkteblatt
 
-    config = parse_event({"type": "game_configured", "variant": "speck", "speck_games": 5, "prior_games": 3,
-                          "prior_totals": [300, 0, 157, 14]})
+    config = parse_event(
+        {
+            "type": "game_configured",
+            "variant": "speck",
+            "speck_games": 5,
+            "prior_games": 3,
+            "prior_totals": [300, 0, 157, 14],
+        }
+    )
     events = [config, *random_game_events(random.Random(3), variant="speck", speck_games=2)[1:]]
     blatt = punkteblatt(fold(events))
     assert [g["game"] for g in blatt["games"]] == [4, 5]

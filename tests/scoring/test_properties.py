@@ -41,7 +41,9 @@ def test_random_round_is_a_legal_deal_and_play(seed: int, contract: str, forehan
 @FAST
 @given(seed=seeds, contract=contracts, forehand=seats)
 def test_round_points_sum_to_157_or_257_with_match(seed: int, contract: str, forehand: int) -> None:
-    events = configured(target=100_000) + sim_round_events(random.Random(seed), contract, forehand, weis=False, stoeck=False)
+    events = configured(target=100_000) + sim_round_events(
+        random.Random(seed), contract, forehand, weis=False, stoeck=False
+    )
     state = fold(events)
     score = state.rounds[0].score
     raw = score.raw
@@ -102,7 +104,9 @@ def test_weis_and_stoeck_invariants(seed: int, contract: str, forehand: int) -> 
     trick_len=st.integers(min_value=0, max_value=3),
     hand_len=st.integers(min_value=1, max_value=9),
 )
-def test_legal_cards_never_empty_and_a_subset_of_the_hand(hand_seed: int, contract: str, trick_len: int, hand_len: int) -> None:
+def test_legal_cards_never_empty_and_a_subset_of_the_hand(
+    hand_seed: int, contract: str, trick_len: int, hand_len: int
+) -> None:
     deck = list(ALL_CARD_IDS)
     random.Random(hand_seed).shuffle(deck)
     trick, hand = deck[:trick_len], deck[trick_len : trick_len + hand_len]
@@ -162,6 +166,10 @@ def test_correcting_a_card_equals_having_played_the_right_card(seed: int, contra
     pos = cards[pick]
     target = events[pos]
     assert isinstance(target, CardPlayed)
-    wrong = [*events[:pos], replace(target, card="schellen-6" if target.card != "schellen-6" else "rosen-6"), *events[pos + 1 :]]
+    wrong = [
+        *events[:pos],
+        replace(target, card="schellen-6" if target.card != "schellen-6" else "rosen-6"),
+        *events[pos + 1 :],
+    ]
     corrected = fold([*wrong, CardCorrected(ref=pos, card=target.card)])
     assert _without_counts(corrected.to_dict()) == _without_counts(fold(events).to_dict())

@@ -80,7 +80,10 @@ def test_a_malformed_entry_is_refused_with_its_reason(data: dict[str, object], m
 @pytest.mark.parametrize(
     ("entry", "message"),
     [
-        (RoundEntered(contract="rosen", forehand=0, team=0, points=90, weis=(20, 50)), "only the team with the best Weis"),
+        (
+            RoundEntered(contract="rosen", forehand=0, team=0, points=90, weis=(20, 50)),
+            "only the team with the best Weis",
+        ),
         (RoundEntered(contract="obenabe", forehand=0, team=0, points=90, stoeck=0), "has no trump"),
         (RoundEntered(contract="rosen", forehand=0, player_points=(40, 40, 40, 37)), "one team's points"),
         (RoundEntered(contract="rosen", team=0, points=90), "forehand of the game's first round"),
@@ -140,11 +143,19 @@ def test_the_sheet_marks_it_entered_by_hand() -> None:
 
 
 def test_speck_enters_every_players_points() -> None:
-    events = [GameConfigured(variant="speck"), RoundEntered(contract="rosen", forehand=1, player_points=(50, 30, 40, 37))]
+    events = [
+        GameConfigured(variant="speck"),
+        RoundEntered(contract="rosen", forehand=1, player_points=(50, 30, 40, 37)),
+    ]
     state = fold(events)
     assert state.player_totals == (50, 30, 40, 37) and state.sheet[0].by_hand
     with pytest.raises(RuleError, match="Bodentrumpf"):
-        fold([GameConfigured(variant="speck"), RoundEntered(contract="obenabe", forehand=1, player_points=(50, 30, 40, 37))])
+        fold(
+            [
+                GameConfigured(variant="speck"),
+                RoundEntered(contract="obenabe", forehand=1, player_points=(50, 30, 40, 37)),
+            ]
+        )
     with pytest.raises(EventError, match="157"):
         parse_event({"type": "round_entered", "contract": "rosen", "player_points": [50, 30, 40, 30]})
 

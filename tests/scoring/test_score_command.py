@@ -78,7 +78,9 @@ def test_missing_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFix
     assert rc == 2 and "cannot read" in err
 
 
-def test_prior_totals_from_paper_are_the_first_row_and_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_prior_totals_from_paper_are_the_first_row_and_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A game continued from the Jasstafel: ``--prior`` adds the written totals."""
     game = tmp_path / "game.jsonl"
     write_game(game, target=5000, max_rounds=3)  # the log of three rounds: it ends below the target
@@ -87,12 +89,19 @@ def test_prior_totals_from_paper_are_the_first_row_and_count(tmp_path: Path, cap
     assert rc == 0
     before, after = json.loads(plain), json.loads(out)
     assert after["prior_totals"] == [640, 710]
-    assert [t["total"] for t in after["totals"]] == [before["totals"][0]["total"] + 640, before["totals"][1]["total"] + 710]
+    assert [t["total"] for t in after["totals"]] == [
+        before["totals"][0]["total"] + 640,
+        before["totals"][1]["total"] + 710,
+    ]
     rc, text, _ = run(capsys, str(game), "--prior", "640,710")
-    assert rc == 0 and any(line.startswith("Übertrag") and "640" in line and "710" in line for line in text.splitlines())
+    assert rc == 0 and any(
+        line.startswith("Übertrag") and "640" in line and "710" in line for line in text.splitlines()
+    )
 
 
-def test_prior_totals_at_the_target_or_malformed_are_refused_with_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_prior_totals_at_the_target_or_malformed_are_refused_with_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """001: «Ein Jass-Match endet, sobald eine Mannschaft die vereinbarte Zielpunktzahl überschreitet.»"""
     game = tmp_path / "game.jsonl"
     write_game(game, target=1000)
@@ -104,7 +113,9 @@ def test_prior_totals_at_the_target_or_malformed_are_refused_with_the_line(tmp_p
     assert rc == 2 and "two whole numbers" in err
 
 
-def test_speck_prior_totals_with_their_games_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_speck_prior_totals_with_their_games_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """002 2.5.3: the Punkteblatt is checked against games x 157, those on paper included."""
     game = tmp_path / "speck.jsonl"
     write_game(game, variant="speck", speck_games=2)

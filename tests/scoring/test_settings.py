@@ -36,9 +36,19 @@ def test_003_one_card_one_weis_keeps_the_stronger_and_drops_the_one_sharing_a_ca
 
 def test_003_one_card_one_weis_keeps_a_five_sequence_over_four_aces_it_shares_the_ass_with() -> None:
     """003: «Nur der höhere Weis zählt.» A Fünfblatt (100, five cards) beats Vier Ass (100, four cards)."""
-    five_and_four = ["rosen-10", "rosen-under", "rosen-ober", "rosen-koenig", "rosen-ass",
-                     "eicheln-ass", "schilten-ass", "schellen-ass"]
-    state = fold(configured(weis_card_once=True) + scripted_round({0: five_and_four}, "eicheln", weis=[(0, five_and_four)]))
+    five_and_four = [
+        "rosen-10",
+        "rosen-under",
+        "rosen-ober",
+        "rosen-koenig",
+        "rosen-ass",
+        "eicheln-ass",
+        "schilten-ass",
+        "schellen-ass",
+    ]
+    state = fold(
+        configured(weis_card_once=True) + scripted_round({0: five_and_four}, "eicheln", weis=[(0, five_and_four)])
+    )
     status = {w.kind: w.status for w in state.rounds[0].weis}
     assert status == {"sequence": "counts", "four": "shares_card"}
     assert state.sheet[0].written[0].weis == 100
@@ -58,9 +68,7 @@ HIGH = ["rosen-6", "rosen-7", "rosen-8", "rosen-9"]  # seat 1: Vierblatt, 50
 
 
 def trickless_round(**config: object) -> list[Event]:
-    return configured(**config) + scripted_round(
-        {0: STRONG, 1: HIGH, 2: LOW}, "eicheln", weis=[(1, HIGH), (2, LOW)]
-    )
+    return configured(**config) + scripted_round({0: STRONG, 1: HIGH, 2: LOW}, "eicheln", weis=[(1, HIGH), (2, LOW)])
 
 
 def test_003_weis_needs_a_trick_leaves_the_trickless_team_out_so_the_other_writes_its_lower_weis() -> None:

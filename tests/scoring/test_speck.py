@@ -73,7 +73,9 @@ def test_002_bodentrumpf_decides_trump() -> None:
         fold([GameConfigured(variant="speck"), RoundStarted(forehand=0, contract="rosen", bodentrumpf="eicheln-7")])
     with pytest.raises(RuleError, match="must be a suit"):
         fold([GameConfigured(variant="speck"), RoundStarted(forehand=0, contract="obenabe")])
-    state = fold([GameConfigured(variant="speck"), RoundStarted(forehand=1, contract="eicheln", bodentrumpf="eicheln-7")])
+    state = fold(
+        [GameConfigured(variant="speck"), RoundStarted(forehand=1, contract="eicheln", bodentrumpf="eicheln-7")]
+    )
     assert state.round is not None and state.round.trump == "eicheln" and state.round.multiplier == 1
 
 
@@ -111,7 +113,9 @@ def test_002_2_8_3_wrong_player_leads_flagged_and_penalty_removes_trick_value() 
     trick = ruled.rounds[0].tricks[0]
     # the rightful leader leads; the wrongly led card lies in the trick without its trick value
     assert [c.seat for c in trick.cards] == [0, 1, 2, 3]
-    assert [c.void for c in trick.cards if c.ref == 2] == [True] and trick.winner == 0  # Eicheln 8 is the best card that still counts
+    assert [c.void for c in trick.cards if c.ref == 2] == [
+        True
+    ] and trick.winner == 0  # Eicheln 8 is the best card that still counts
     assert trick.points == 11  # the card keeps its counting value
     assert fold([*events, MisplayRuled(ref=2, ruling="ignore")]).rounds[0].tricks[0].winner == 1
 
@@ -119,8 +123,14 @@ def test_002_2_8_3_wrong_player_leads_flagged_and_penalty_removes_trick_value() 
 def test_002_2_8_4_not_following_suit_flagged_and_misplayed_card_cannot_win() -> None:
     """2.8.4 «Bekennt ein Spieler irrtümlich nicht Farbe ... Der fehlbare Jasser kann den Stich auf keinen Fall stechen»."""
     events = speck_events(
-        (0, "eicheln-7"), (1, "schellen-ass"), (2, "eicheln-6"), (3, "eicheln-8"),  # seat 1 does not follow ...
-        (3, "eicheln-koenig"), (0, "eicheln-9"), (1, "eicheln-ass"), (2, "eicheln-10"),  # ... but kept the Ass
+        (0, "eicheln-7"),
+        (1, "schellen-ass"),
+        (2, "eicheln-6"),
+        (3, "eicheln-8"),  # seat 1 does not follow ...
+        (3, "eicheln-koenig"),
+        (0, "eicheln-9"),
+        (1, "eicheln-ass"),
+        (2, "eicheln-10"),  # ... but kept the Ass
     )
     state = fold(events)
     flag = state.flags[0]
@@ -135,14 +145,24 @@ def test_002_2_8_4_not_following_suit_flagged_and_misplayed_card_cannot_win() ->
 def test_002_2_8_5_undertrumping_flagged_unless_only_trumps() -> None:
     """2.8.5 «Untertrumpfen ist nicht gestattet ... Ausnahme: man hat nur noch Trumpfkarten»."""
     under = speck_events(
-        (0, "eicheln-7"), (1, "rosen-ober"), (2, "rosen-6"), (3, "eicheln-8"),
-        (1, "schellen-6"), (2, "schellen-7"),
+        (0, "eicheln-7"),
+        (1, "rosen-ober"),
+        (2, "rosen-6"),
+        (3, "eicheln-8"),
+        (1, "schellen-6"),
+        (2, "schellen-7"),
     )
     flags = fold(under).flags
     assert [(f.code, f.rule, f.ref) for f in flags] == [("undertrump", "2.8.5", 4)]
     # Same trick, but seat 2 shows only trumps afterwards: the exception, no flag.
     only_trumps = speck_events(
-        (0, "eicheln-7"), (1, "rosen-ober"), (2, "rosen-6"), (3, "eicheln-8"),
-        (1, "schellen-6"), (2, "rosen-7"), (3, "schellen-8"), (0, "schellen-9"),
+        (0, "eicheln-7"),
+        (1, "rosen-ober"),
+        (2, "rosen-6"),
+        (3, "eicheln-8"),
+        (1, "schellen-6"),
+        (2, "rosen-7"),
+        (3, "schellen-8"),
+        (0, "schellen-9"),
     )
     assert "undertrump" not in [f.code for f in fold(only_trumps).flags]

@@ -53,13 +53,28 @@ def test_002_2_6_1_the_schreiber_deals_first_and_the_deal_moves_one_seat_on() ->
 def revoke() -> list[Event]:
     """Seat 1 does not follow trump (Rosen) although it holds the König, later the Puur and the 9."""
     plays = [
-        (0, "rosen-ass"), (1, "schellen-6"), (2, "rosen-7"), (3, "rosen-8"),
-        (0, "eicheln-6"), (1, "rosen-koenig"), (2, "eicheln-7"), (3, "eicheln-8"),
-        (1, "rosen-under"), (2, "schilten-6"), (3, "schilten-7"), (0, "schilten-8"),
-        (1, "rosen-9"), (2, "eicheln-9"), (3, "eicheln-10"), (0, "schellen-7"),
+        (0, "rosen-ass"),
+        (1, "schellen-6"),
+        (2, "rosen-7"),
+        (3, "rosen-8"),
+        (0, "eicheln-6"),
+        (1, "rosen-koenig"),
+        (2, "eicheln-7"),
+        (3, "eicheln-8"),
+        (1, "rosen-under"),
+        (2, "schilten-6"),
+        (3, "schilten-7"),
+        (0, "schilten-8"),
+        (1, "rosen-9"),
+        (2, "eicheln-9"),
+        (3, "eicheln-10"),
+        (0, "schellen-7"),
     ]
-    return [GameConfigured(variant="speck"), RoundStarted(forehand=0, contract="rosen", bodentrumpf="rosen-6"),
-            *(CardPlayed(seat=s, card=c) for s, c in plays)]
+    return [
+        GameConfigured(variant="speck"),
+        RoundStarted(forehand=0, contract="rosen", bodentrumpf="rosen-6"),
+        *(CardPlayed(seat=s, card=c) for s, c in plays),
+    ]
 
 
 def test_002_2_8_4_a_trump_revoke_covers_every_trump_of_the_player_but_the_puur() -> None:
@@ -69,16 +84,31 @@ def test_002_2_8_4_a_trump_revoke_covers_every_trump_of_the_player_but_the_puur(
     flag = next(f for f in state.flags if f.code == "not_following_trump")
     assert flag.code in MISPLAY_CODES and flag.rule == "2.8.4"
     cards = misplay_cards(state, flag)
-    assert [(c.role, c.card) for c in cards] == [("played", "schellen-6"), ("kept", "rosen-koenig"), ("trump", "rosen-9")]
+    assert [(c.role, c.card) for c in cards] == [
+        ("played", "schellen-6"),
+        ("kept", "rosen-koenig"),
+        ("trump", "rosen-9"),
+    ]
     assert [c.ref for c in cards] == [3, 7, 14]
 
 
 def test_002_2_8_4_not_following_suit_covers_the_played_and_the_kept_back_card() -> None:
     """2.8.4: «... verlieren die irrtümlich gespielte sowie die irrtümlich zurückbehaltene Karte ihren Stechwert.»"""
-    events = [GameConfigured(variant="speck"), RoundStarted(forehand=0, contract="rosen", bodentrumpf="rosen-6"),
-              *(CardPlayed(seat=s, card=c) for s, c in [
-                  (0, "eicheln-ass"), (1, "schellen-6"), (2, "eicheln-7"), (3, "eicheln-8"),
-                  (0, "schilten-6"), (1, "eicheln-6")])]
+    events = [
+        GameConfigured(variant="speck"),
+        RoundStarted(forehand=0, contract="rosen", bodentrumpf="rosen-6"),
+        *(
+            CardPlayed(seat=s, card=c)
+            for s, c in [
+                (0, "eicheln-ass"),
+                (1, "schellen-6"),
+                (2, "eicheln-7"),
+                (3, "eicheln-8"),
+                (0, "schilten-6"),
+                (1, "eicheln-6"),
+            ]
+        ),
+    ]
     state = fold(events)
     flag = next(f for f in state.flags if f.code == "not_following_suit")
     assert [(c.role, c.card) for c in misplay_cards(state, flag)] == [("played", "schellen-6"), ("kept", "eicheln-6")]
@@ -86,7 +116,11 @@ def test_002_2_8_4_not_following_suit_covers_the_played_and_the_kept_back_card()
 
 
 def test_voiding_a_void_restores_its_target() -> None:
-    events: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="rosen"), CardPlayed(seat=0, card="rosen-6")]
+    events: list[Event] = [
+        GameConfigured(),
+        RoundStarted(forehand=0, contract="rosen"),
+        CardPlayed(seat=0, card="rosen-6"),
+    ]
     assert voided_positions([*events, EventVoided(ref=2)]) == {2}
     assert voided_positions([*events, EventVoided(ref=2), EventVoided(ref=3)]) == {3}
 

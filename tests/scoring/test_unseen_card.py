@@ -167,7 +167,9 @@ def test_two_unseen_cards_that_either_way_follow_suit_wait_for_the_table() -> No
     assert state.round is not None and not state.round.complete
     assert codes(state) == ["card_unseen", "card_unseen"]
     # The table enters one of them; the other is then the one card left.
-    first = next(i for i, e in enumerate(two_unseen(truth, *pairs[0])) if isinstance(e, TrickCollected) and e.unseen is not None)
+    first = next(
+        i for i, e in enumerate(two_unseen(truth, *pairs[0])) if isinstance(e, TrickCollected) and e.unseen is not None
+    )
     gone = [e for e in truth if isinstance(e, CardPlayed)][4 * pairs[0][0][0] + pairs[0][0][1]]
     done = fold([*two_unseen(truth, *pairs[0]), CardCorrected(ref=first, card=gone.card)])
     assert tricks(done) == tricks(fold(truth))

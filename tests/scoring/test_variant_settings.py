@@ -11,8 +11,16 @@ from scoring.variants import Coiffeur, Differenzler, Schieber, Speck, variant_fo
 
 #: The keys a Schieber game_configured had before Coiffeur and Differenzler.
 OLD_KEYS = {
-    "type", "v", "players", "variant", "target", "multipliers", "end_order",
-    "weis_one_per_player", "weis_needs_trick", "speck_games",
+    "type",
+    "v",
+    "players",
+    "variant",
+    "target",
+    "multipliers",
+    "end_order",
+    "weis_one_per_player",
+    "weis_needs_trick",
+    "speck_games",
 }
 
 
@@ -56,6 +64,8 @@ def test_weis_counts_by_variant_and_setting() -> None:
 
 
 def test_custom_rows_round_trip_through_json() -> None:
-    config = parse_event({"type": "game_configured", "variant": "coiffeur", "coiffeur_rows": [["misere", 3], ["slalom", 9]]})
+    config = parse_event(
+        {"type": "game_configured", "variant": "coiffeur", "coiffeur_rows": [["misere", 3], ["slalom", 9]]}
+    )
     assert isinstance(config, GameConfigured) and config.rows == (("misere", 3), ("slalom", 9))
     assert parse_event(event_to_dict(config)) == config

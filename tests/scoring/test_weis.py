@@ -50,7 +50,17 @@ def test_one_card_in_a_sequence_and_a_four_of_a_kind() -> None:
 
 
 def test_find_weis_in_a_hand() -> None:
-    hand = ["eicheln-6", "eicheln-7", "eicheln-8", "rosen-ass", "schilten-ass", "schellen-ass", "eicheln-ass", "rosen-6", "rosen-8"]
+    hand = [
+        "eicheln-6",
+        "eicheln-7",
+        "eicheln-8",
+        "rosen-ass",
+        "schilten-ass",
+        "schellen-ass",
+        "eicheln-ass",
+        "rosen-6",
+        "rosen-8",
+    ]
     assert sorted((w.kind, w.points) for w in find_weis(hand)) == [("four", 100), ("sequence", 20)]
 
 
@@ -142,8 +152,23 @@ def test_the_weis_stays_open_through_the_second_trick_and_matches_the_late_flag(
 def test_find_weis_lists_the_strongest_weis_first() -> None:
     """003: «Entscheidend ist zuerst die Punktezahl des Weises ... Sind die Punkte gleich,
     zählt als Nächstes die Anzahl der Karten.» The list follows that comparison."""
-    hand = ["eicheln-6", "eicheln-7", "eicheln-8", "rosen-10", "rosen-under", "rosen-ober", "rosen-koenig", "rosen-ass",
-            "schilten-ass", "schellen-ass", "eicheln-ass"]
+    hand = [
+        "eicheln-6",
+        "eicheln-7",
+        "eicheln-8",
+        "rosen-10",
+        "rosen-under",
+        "rosen-ober",
+        "rosen-koenig",
+        "rosen-ass",
+        "schilten-ass",
+        "schellen-ass",
+        "eicheln-ass",
+    ]
     found = find_weis(hand)
-    assert [(w.kind, w.points, len(w.cards)) for w in found] == [("sequence", 100, 5), ("four", 100, 4), ("sequence", 20, 3)]
+    assert [(w.kind, w.points, len(w.cards)) for w in found] == [
+        ("sequence", 100, 5),
+        ("four", 100, 4),
+        ("sequence", 20, 3),
+    ]
     assert [w.label for w in evaluate(hand)] == [w.label for w in found]

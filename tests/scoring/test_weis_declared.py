@@ -30,7 +30,8 @@ def test_000_one_card_in_a_sequence_and_a_four_of_a_kind_named_separately_counts
     assert isinstance(event, WeisDeclared) and event.weis == (tuple(SEQ), tuple(FOUR_UNDER))
     state = fold(with_declaration(event))
     assert sorted((w.kind, w.points, w.status) for w in state.rounds[0].weis) == [
-        ("four", 200, "counts"), ("sequence", 20, "counts")
+        ("four", 200, "counts"),
+        ("sequence", 20, "counts"),
     ]
     assert state.sheet[0].written[0].weis == 220 * 2
 
@@ -92,7 +93,9 @@ def test_a_weis_declared_again_is_a_duplicate_while_the_new_one_in_the_same_even
     events.insert(at + 1, WeisDeclared(seat=0, weis=(tuple(SEQ), tuple(FOUR_UNDER))))
     state = fold(events)
     assert [(w.kind, w.status) for w in state.rounds[0].weis] == [
-        ("sequence", "counts"), ("sequence", "duplicate"), ("four", "counts")
+        ("sequence", "counts"),
+        ("sequence", "duplicate"),
+        ("four", "counts"),
     ]
     assert state.sheet[0].written[0].weis == 220 * 2
     assert [f.code for f in state.flags] == ["weis_duplicate"]

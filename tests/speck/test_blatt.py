@@ -116,8 +116,14 @@ def test_a_revoke_is_flagged_when_the_kept_back_suit_appears_from_the_same_hand(
         CardPlayed(seat=3, card="eicheln-8"),
     ]
     assert not [f for f in fold(base).flags if f.code == "not_following_suit"]
-    state = fold([*base, CardPlayed(seat=3, card="schilten-6"), CardPlayed(seat=0, card="schilten-7"),
-                  CardPlayed(seat=1, card="eicheln-ass")])
+    state = fold(
+        [
+            *base,
+            CardPlayed(seat=3, card="schilten-6"),
+            CardPlayed(seat=0, card="schilten-7"),
+            CardPlayed(seat=1, card="eicheln-ass"),
+        ]
+    )
     flag = next(f for f in state.flags if f.code == "not_following_suit")
     assert (flag.ref, flag.evidence_ref, flag.rule, flag.seat) == (3, 8, "2.8.4", 1)
 

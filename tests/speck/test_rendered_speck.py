@@ -82,8 +82,9 @@ def test_rendered_speck_game_replayed_end_to_end_gives_the_right_punkteblatt(tmp
         # the set-up (as the Speck set-up page writes it; the API offers 12 or 8 games only):
         # the renderer's first dealer sits before its first forehand
         game = store.new_game(
-            GameConfigured(players=PLAYERS, variant="speck", speck_games=GAMES, scorer=0,
-                           dealer=(first.forehand + 3) % 4)
+            GameConfigured(
+                players=PLAYERS, variant="speck", speck_games=GAMES, scorer=0, dealer=(first.forehand + 3) % 4
+            )
         )
         tracker = TrickTracker()
         seen = -1
@@ -99,8 +100,9 @@ def test_rendered_speck_game_replayed_end_to_end_gives_the_right_punkteblatt(tmp
                     assert view["proposal"] is not None
                     # the table taps «Bestätigen»
                     card = view["proposal"]["card"]
-                    r = client.post(f"/speck/api/games/{game}/bodentrumpf", json={"card": card},
-                                    headers={"X-Table-Pin": PIN})
+                    r = client.post(
+                        f"/speck/api/games/{game}/bodentrumpf", json={"card": card}, headers={"X-Table-Pin": PIN}
+                    )
                     assert r.status_code == 200, r.get_json()
                     confirmed.append(card)
                     started = store.events(game)[-1]
@@ -119,12 +121,19 @@ def test_rendered_speck_game_replayed_end_to_end_gives_the_right_punkteblatt(tmp
     # not add up to 157, a misplay that was none), so the table knows where to look.
     cam_games, true_games = plays_by_game(camera), plays_by_game(truth)
     assert len(cam_games) == len(true_games) == GAMES
-    wrong_games = sorted({n for n, (cg, tg) in enumerate(zip(cam_games, true_games, strict=True))
-                          if [c[1:] for c in cg] != [t[1:] for t in tg]})
+    wrong_games = sorted(
+        {
+            n
+            for n, (cg, tg) in enumerate(zip(cam_games, true_games, strict=True))
+            if [c[1:] for c in cg] != [t[1:] for t in tg]
+        }
+    )
     state = fold(camera)
     flagged = sorted({f.round for f in state.flags if f.round is not None})
-    print(f"\nrendered Speck: {GAMES} games, Bodentrumpf read {len(confirmed)}/{GAMES}, "
-          f"games with a wrong card: {[n + 1 for n in wrong_games]}, flagged: {[n + 1 for n in flagged]}")
+    print(
+        f"\nrendered Speck: {GAMES} games, Bodentrumpf read {len(confirmed)}/{GAMES}, "
+        f"games with a wrong card: {[n + 1 for n in wrong_games]}, flagged: {[n + 1 for n in flagged]}"
+    )
     assert flagged == wrong_games, [(f.code, f.round, f.message) for f in state.flags]
     assert confirmed == [e.bodentrumpf for e in truth if isinstance(e, RoundStarted)]
     assert wrong_games == [], [(f.code, f.round, f.message) for f in state.flags]

@@ -110,7 +110,12 @@ def test_misplay_is_shown_with_the_rule_text_and_the_table_rules_on_it(client: A
     assert m["cards"] == [{"role": "played", "ref": pos, "card": "rosen-under", "ruling": None}]
     assert not m["decided"]
     r = client.post(f"/speck/api/games/{game}/ruling", json={"ref": pos, "ruling": "penalty"}, headers=AUTH)
-    assert r.status_code == 200 and r.json["event"] == {"type": "misplay_ruled", "v": 1, "ref": pos, "ruling": "penalty"}
+    assert r.status_code == 200 and r.json["event"] == {
+        "type": "misplay_ruled",
+        "v": 1,
+        "ref": pos,
+        "ruling": "penalty",
+    }
     view = client.get(f"/speck/api/games/{game}").json
     assert view["misplays"][0]["decided"] and view["misplays"][0]["cards"][0]["ruling"] == "penalty"
     assert view["round"]["trick"][0]["void"] is True
@@ -126,8 +131,9 @@ def test_misplay_is_shown_with_the_rule_text_and_the_table_rules_on_it(client: A
 
 def test_a_stale_screen_cannot_write(client: Any) -> None:
     game = new_speck(client)
-    r = client.post(f"/speck/api/games/{game}/bodentrumpf", json={"card": "rosen-6"},
-                    headers={**AUTH, "X-Expect-Count": "5"})
+    r = client.post(
+        f"/speck/api/games/{game}/bodentrumpf", json={"card": "rosen-6"}, headers={**AUTH, "X-Expect-Count": "5"}
+    )
     assert r.status_code == 409 and "changed meanwhile" in r.json["error"]
 
 
@@ -189,23 +195,36 @@ def test_a_trump_revoke_offers_every_other_trump_of_the_player_but_the_puur(clie
     game = new_speck(client, dealer=3)  # forehand seat 0
     client.post(f"/speck/api/games/{game}/bodentrumpf", json={"card": "rosen-6"}, headers=AUTH)
     plays = [
-        (0, "rosen-ass"), (1, "schellen-6"), (2, "rosen-7"), (3, "rosen-8"),  # seat 1 does not follow trump
-        (0, "eicheln-6"), (1, "rosen-koenig"), (2, "eicheln-7"), (3, "eicheln-8"),  # ... and still had trumps
-        (1, "rosen-under"), (2, "schilten-6"), (3, "schilten-7"), (0, "schilten-8"),  # the Puur keeps its value
-        (1, "rosen-9"), (2, "eicheln-9"), (3, "eicheln-10"), (0, "schellen-7"),  # another trump: loses it too
+        (0, "rosen-ass"),
+        (1, "schellen-6"),
+        (2, "rosen-7"),
+        (3, "rosen-8"),  # seat 1 does not follow trump
+        (0, "eicheln-6"),
+        (1, "rosen-koenig"),
+        (2, "eicheln-7"),
+        (3, "eicheln-8"),  # ... and still had trumps
+        (1, "rosen-under"),
+        (2, "schilten-6"),
+        (3, "schilten-7"),
+        (0, "schilten-8"),  # the Puur keeps its value
+        (1, "rosen-9"),
+        (2, "eicheln-9"),
+        (3, "eicheln-10"),
+        (0, "schellen-7"),  # another trump: loses it too
     ]
     refs = [store.append(game, CardPlayed(seat=s, card=c)) for s, c in plays]
     view = client.get(f"/speck/api/games/{game}").get_json()
     m = next(m for m in view["misplays"] if m["code"] == "not_following_trump")
     assert m["rule"]["section"] == "2.8.4" and "ausser dem Trumpf-Puur" in m["rule"]["text"]
     assert [(c["role"], c["card"], c["ref"]) for c in m["cards"]] == [
-        ("played", "schellen-6", refs[1]), ("kept", "rosen-koenig", refs[5]), ("trump", "rosen-9", refs[12])
+        ("played", "schellen-6", refs[1]),
+        ("kept", "rosen-koenig", refs[5]),
+        ("trump", "rosen-9", refs[12]),
     ]
     r = client.post(f"/speck/api/games/{game}/ruling", json={"ref": refs[12], "ruling": "penalty"}, headers=AUTH)
     assert r.status_code == 200
     view = client.get(f"/speck/api/games/{game}").get_json()
     assert view["round"]["trick"][0] == {"seat": 1, "card": "rosen-9", "ref": refs[12], "void": True}
-
 
 
 def test_a_series_continued_from_paper_carries_its_totals_and_games(client: Any, store: EventStore) -> None:
@@ -214,5 +233,7 @@ def test_a_series_continued_from_paper_carries_its_totals_and_games(client: Any,
     view = client.get(f"/speck/api/games/{game}").get_json()
     assert view["blatt"]["totals"] == [200, 100, 100, 71]
     assert (view["blatt"]["games_played"], view["next"]["game"]) == (3, 4)
-    r = client.post("/speck/api/games", json={**SETUP, "prior_games": 3, "prior_totals": [200, 100, 100, 70]}, headers=AUTH)
+    r = client.post(
+        "/speck/api/games", json={**SETUP, "prior_games": 3, "prior_totals": [200, 100, 100, 70]}, headers=AUTH
+    )
     assert r.status_code == 400 and "3 x 157 = 471" in r.json["error"]

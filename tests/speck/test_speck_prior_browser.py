@@ -10,7 +10,9 @@ from tests.speck.conftest import PIN, PLAYERS
 from web.server import ServerHandle
 
 
-def test_a_series_continued_from_paper_starts_at_the_next_game(live: ServerHandle, store: EventStore, phone: Any) -> None:
+def test_a_series_continued_from_paper_starts_at_the_next_game(
+    live: ServerHandle, store: EventStore, phone: Any
+) -> None:
     """2.5.3: the Punkteblatt is checked against games x 157, those on paper included."""
     assert phone.request.post(live.url + "/api/pin", headers={"X-Table-Pin": PIN}).ok  # signs this phone in
     phone.goto(live.url + "/speck/setup")

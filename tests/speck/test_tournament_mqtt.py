@@ -73,9 +73,11 @@ def test_three_tables_publish_and_the_board_ranks_the_whole_tournament(mosquitto
 def test_a_table_publishing_game_by_game_updates_the_live_ranking(mosquitto: int, tmp_path) -> None:  # type: ignore[no-untyped-def]
     events = speck_events(seed=31, players=TABLES["2"])
     starts = [i for i, e in enumerate(events) if isinstance(e, RoundStarted)]
-    with EventStore(tmp_path / "table2.sqlite") as store, TournamentBoard(
-        "127.0.0.1", mosquitto, tournament=TOURNAMENT
-    ) as board, TablePublisher("127.0.0.1", mosquitto, tournament=TOURNAMENT, table="2") as pub:
+    with (
+        EventStore(tmp_path / "table2.sqlite") as store,
+        TournamentBoard("127.0.0.1", mosquitto, tournament=TOURNAMENT) as board,
+        TablePublisher("127.0.0.1", mosquitto, tournament=TOURNAMENT, table="2") as pub,
+    ):
         config = events[0]
         assert isinstance(config, GameConfigured)
         game = store.new_game(config)
@@ -145,9 +147,10 @@ def test_bad_messages_and_resets_from_the_broker(mosquitto: int) -> None:
     raw.connect("127.0.0.1", mosquitto)
     raw.loop_start()
     try:
-        with TournamentBoard("127.0.0.1", mosquitto, tournament=TOURNAMENT) as board, TablePublisher(
-            "127.0.0.1", mosquitto, tournament=TOURNAMENT, table="1"
-        ) as pub:
+        with (
+            TournamentBoard("127.0.0.1", mosquitto, tournament=TOURNAMENT) as board,
+            TablePublisher("127.0.0.1", mosquitto, tournament=TOURNAMENT, table="1") as pub,
+        ):
             pub.publish(1, blatt)
             until(lambda: "1" in board.tables)
             raw.publish(table_topic(TOURNAMENT, "9"), b"{not json", qos=1).wait_for_publish(5)
@@ -196,15 +199,41 @@ def test_cli_publishes_a_store_once_and_serves_the_ranking(mosquitto: int, tmp_p
             store.append(game, ev)
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "jasscam", "tournament", "ranking", "--broker", f"127.0.0.1:{mosquitto}",
-         "--tournament", TOURNAMENT, "--listen", f"127.0.0.1:{port}"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-m",
+            "jasscam",
+            "tournament",
+            "ranking",
+            "--broker",
+            f"127.0.0.1:{mosquitto}",
+            "--tournament",
+            TOURNAMENT,
+            "--listen",
+            f"127.0.0.1:{port}",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     try:
         assert server.stdout is not None
         assert "ranking of" in server.stdout.readline()
-        rc = main(["tournament", "publish", "--broker", f"127.0.0.1:{mosquitto}", "--tournament", TOURNAMENT,
-                   "--table", "1", "--store", str(tmp_path / "t1.sqlite"), "--once"])
+        rc = main(
+            [
+                "tournament",
+                "publish",
+                "--broker",
+                f"127.0.0.1:{mosquitto}",
+                "--tournament",
+                TOURNAMENT,
+                "--table",
+                "1",
+                "--store",
+                str(tmp_path / "t1.sqlite"),
+                "--once",
+            ]
+        )
         assert rc == 0 and "published table 1: 8 games" in capsys.readouterr().out
 
         def ranking() -> dict:  # type: ignore[type-arg]
@@ -216,9 +245,39 @@ def test_cli_publishes_a_store_once_and_serves_the_ranking(mosquitto: int, tmp_p
     finally:
         server.terminate()
         server.wait(5)
-    assert main(["tournament", "publish", "--broker", "127.0.0.1", "--tournament", "a/b", "--table", "1",
-                 "--store", str(tmp_path / "t1.sqlite")]) == 2
+    assert (
+        main(
+            [
+                "tournament",
+                "publish",
+                "--broker",
+                "127.0.0.1",
+                "--tournament",
+                "a/b",
+                "--table",
+                "1",
+                "--store",
+                str(tmp_path / "t1.sqlite"),
+            ]
+        )
+        == 2
+    )
     assert "one MQTT topic level" in capsys.readouterr().err
-    assert main(["tournament", "publish", "--broker", "127.0.0.1", "--tournament", "t", "--table", "1",
-                 "--store", str(tmp_path / "missing.sqlite")]) == 2
+    assert (
+        main(
+            [
+                "tournament",
+                "publish",
+                "--broker",
+                "127.0.0.1",
+                "--tournament",
+                "t",
+                "--table",
+                "1",
+                "--store",
+                str(tmp_path / "missing.sqlite"),
+            ]
+        )
+        == 2
+    )
     assert "no event store" in capsys.readouterr().err

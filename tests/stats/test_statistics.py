@@ -79,7 +79,7 @@ def test_a_voided_round_is_no_longer_counted() -> None:
     events = game(4)
     whole = summarize(1, events)
     last_start = max(i for i, e in enumerate(events) if e.type == "round_started")
-    undone = summarize(1, [*events[:last_start], *events[last_start:last_start + 1], EventVoided(ref=last_start)])
+    undone = summarize(1, [*events[:last_start], *events[last_start : last_start + 1], EventVoided(ref=last_start)])
     assert whole.finished and undone.rounds == whole.rounds - 1 and not undone.finished
 
 
@@ -112,7 +112,9 @@ def test_the_best_weis_is_the_highest_one_the_players_team_wrote() -> None:
     state = fold(events)
     summary = summarize(1, events)
     for seat in range(4):
-        written = [w.points for r in state.rounds if r.complete for w in r.weis if w.seat == seat and w.status == "counts"]
+        written = [
+            w.points for r in state.rounds if r.complete for w in r.weis if w.seat == seat and w.status == "counts"
+        ]
         best = summary.seats[seat].best_weis
         assert (best.points if best else None) == (max(written) if written else None)
 
@@ -135,11 +137,17 @@ def entered(config: GameConfigured, *rounds: RoundEntered) -> list[Event]:
 
 
 def test_a_match_is_made_by_one_team_and_received_by_the_other() -> None:
-    events = entered(GameConfigured(players=PLAYERS), RoundEntered(contract="rosen", forehand=0, team=0, points=157, match=True))
+    events = entered(
+        GameConfigured(players=PLAYERS), RoundEntered(contract="rosen", forehand=0, team=0, points=157, match=True)
+    )
     stats = table_statistics([summarize(1, events)])
     by_name = {p.names[0]: p for p in stats.players}
     assert (by_name["Anna"].matches_made, by_name["Claudia"].matches_made, by_name["Beat"].matches_made) == (1, 1, 0)
-    assert (by_name["Beat"].matches_received, by_name["Dario"].matches_received, by_name["Anna"].matches_received) == (1, 1, 0)
+    assert (by_name["Beat"].matches_received, by_name["Dario"].matches_received, by_name["Anna"].matches_received) == (
+        1,
+        1,
+        0,
+    )
     pairs = {p.names: p for p in stats.pairs}
     assert pairs[("Anna", "Claudia")].matches_made == 1 and pairs[("Beat", "Dario")].matches_received == 1
     # Rosen ×1, announced by Anna (forehand): team A's 257 are its points for Rosen; B announced nothing
@@ -157,7 +165,12 @@ def test_the_bergpreis_goes_to_the_first_team_over_half_even_if_the_other_wins_t
     assert summary.bergpreis == 1 and summary.winners == (0,) and summary.finished
     stats = table_statistics([summary])
     by_name = {p.names[0]: p for p in stats.players}
-    assert (by_name["Beat"].bergpreise, by_name["Beat"].wins, by_name["Anna"].bergpreise, by_name["Anna"].wins) == (1, 0, 0, 1)
+    assert (by_name["Beat"].bergpreise, by_name["Beat"].wins, by_name["Anna"].bergpreise, by_name["Anna"].wins) == (
+        1,
+        0,
+        0,
+        1,
+    )
 
 
 def test_a_coiffeur_and_a_differenzler_game_count_their_own_winners_and_no_bergpreis() -> None:
@@ -175,8 +188,10 @@ def test_a_coiffeur_and_a_differenzler_game_count_their_own_winners_and_no_bergp
     assert c.seats[1].matches_made == 1 and c.seats[0].matches_received == 1
     differenzler = [
         GameConfigured(players=PLAYERS, variant="differenzler", differenzler_rounds=1),
-        ForecastMade(seat=0, points=50), ForecastMade(seat=1, points=10),
-        ForecastMade(seat=2, points=40), ForecastMade(seat=3, points=40),
+        ForecastMade(seat=0, points=50),
+        ForecastMade(seat=1, points=10),
+        ForecastMade(seat=2, points=40),
+        ForecastMade(seat=3, points=40),
         RoundEntered(contract="rosen", forehand=0, player_points=(50, 30, 40, 37)),  # penalties 0, 20, 0, 3
     ]
     d = summarize(2, differenzler)

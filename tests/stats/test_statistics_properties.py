@@ -18,9 +18,14 @@ rounds = st.lists(
         lambda contract, forehand, team, points, match: RoundEntered(
             contract=contract, forehand=forehand, team=team, points=157 if match else points, match=match
         ),
-        st.sampled_from(CONTRACTS), st.integers(0, 3), st.integers(0, 1), st.integers(0, 157), st.booleans(),
+        st.sampled_from(CONTRACTS),
+        st.integers(0, 3),
+        st.integers(0, 1),
+        st.integers(0, 157),
+        st.booleans(),
     ),
-    min_size=1, max_size=12,
+    min_size=1,
+    max_size=12,
 )
 
 
@@ -36,7 +41,9 @@ def game(entries: list[RoundEntered], target: int) -> list:  # type: ignore[type
 
 @settings(max_examples=40, deadline=None)
 @given(rounds, st.sampled_from((500, 1000, 1500)))
-def test_matches_made_are_matches_received_and_a_finished_game_has_its_winners(entries: list[RoundEntered], target: int) -> None:
+def test_matches_made_are_matches_received_and_a_finished_game_has_its_winners(
+    entries: list[RoundEntered], target: int
+) -> None:
     events = game(entries, target)
     summary = summarize(1, events)
     stats = table_statistics([summary])
@@ -49,12 +56,16 @@ def test_matches_made_are_matches_received_and_a_finished_game_has_its_winners(e
 
 @settings(max_examples=40, deadline=None)
 @given(rounds, st.sampled_from((500, 1000, 1500)))
-def test_the_bergpreis_team_was_over_half_the_target_and_nobody_was_before(entries: list[RoundEntered], target: int) -> None:
+def test_the_bergpreis_team_was_over_half_the_target_and_nobody_was_before(
+    entries: list[RoundEntered], target: int
+) -> None:
     events = game(entries, target)
     state = fold(events)
     summary = summarize(1, events)
     half = target / 2
-    first = next((i for i, row in enumerate(state.sheet) if max(row.totals[0].total, row.totals[1].total) >= half), None)
+    first = next(
+        (i for i, row in enumerate(state.sheet) if max(row.totals[0].total, row.totals[1].total) >= half), None
+    )
     if first is None:
         assert summary.bergpreis is None
         return

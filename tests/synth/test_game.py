@@ -86,8 +86,26 @@ def test_same_seed_gives_the_same_recording(tmp_path: Path) -> None:
 
 def test_render_game_command_writes_a_replayable_recording(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "cmd"
-    assert cli(["render-game", "--seed", "2", "--out", str(out), "--size", "96x64", "--fps", "3",
-                "--contract", "rosen", "--rounds", "2"]) == 0
+    assert (
+        cli(
+            [
+                "render-game",
+                "--seed",
+                "2",
+                "--out",
+                str(out),
+                "--size",
+                "96x64",
+                "--fps",
+                "3",
+                "--contract",
+                "rosen",
+                "--rounds",
+                "2",
+            ]
+        )
+        == 0
+    )
     assert "wrote" in capsys.readouterr().out
     rec = Recording.open(out)
     assert [e.contract for e in rec.events if isinstance(e, RoundStarted)] == ["rosen", "rosen"]

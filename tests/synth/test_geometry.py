@@ -29,7 +29,9 @@ def test_random_mountings_cover_the_resolutions_and_card_sizes_of_real_installat
     assert {g.lens for g in geos} == {"module3", "wide"}
     lengths = [g.card_length(rng) / min(g.width, g.height) for g in geos]
     assert min(lengths) < 0.08 and max(lengths) > 0.3
-    assert all(0.07 <= g.card_length(rng) / min(g.width, g.height) <= 0.14 for g in (guide_range(rng) for _ in range(50)))
+    assert all(
+        0.07 <= g.card_length(rng) / min(g.width, g.height) <= 0.14 for g in (guide_range(rng) for _ in range(50))
+    )
 
 
 def test_the_wide_lens_bends_more_than_the_module_3() -> None:
@@ -40,7 +42,8 @@ def test_the_wide_lens_bends_more_than_the_module_3() -> None:
 
 
 @pytest.mark.parametrize(
-    "kwargs", [{"width": 32, "height": 480}, {"card_fraction": (0.3, 0.1)}, {"lens": "fisheye"}, {"tilt": -1.0}],
+    "kwargs",
+    [{"width": 32, "height": 480}, {"card_fraction": (0.3, 0.1)}, {"lens": "fisheye"}, {"tilt": -1.0}],
 )
 def test_an_impossible_mounting_is_refused(kwargs: dict) -> None:
     args = {"width": 640, "height": 480, "card_fraction": (0.1, 0.2)} | kwargs

@@ -36,9 +36,17 @@ EVENTS: list[Event] = [
 
 def _write(path: Path, codec: str = "mp4v", variable_rate: bool = False, n: int = 12) -> list[np.ndarray]:
     frames = _frames(n)
-    with RecordingWriter(path, fps=8, width=W, height=H, codec=codec, deck="swiss-xvii",
-                         camera={"source": "test"}, rules={"variant": "schieber"},
-                         variable_rate=variable_rate) as w:
+    with RecordingWriter(
+        path,
+        fps=8,
+        width=W,
+        height=H,
+        codec=codec,
+        deck="swiss-xvii",
+        camera={"source": "test"},
+        rules={"variant": "schieber"},
+        variable_rate=variable_rate,
+    ) as w:
         for i, f in enumerate(frames):
             w.write_frame(f, t=0.1 * i + (0.05 if i > 5 else 0.0))
         for e in EVENTS:

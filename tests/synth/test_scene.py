@@ -114,8 +114,13 @@ def test_boxes_lie_in_the_frame_and_cut_off_cards_count_only_their_part_in_view(
 
 def test_a_card_laid_on_another_hides_part_of_it(clean_scenes: list[Scene]) -> None:
     partly_hidden = [
-        c for s in clean_scenes for c in s.cards
-        if c.role == "trick" and c.visible < 0.95 and (c.corners >= 0).all() and (c.corners[:, 0] <= W).all()
+        c
+        for s in clean_scenes
+        for c in s.cards
+        if c.role == "trick"
+        and c.visible < 0.95
+        and (c.corners >= 0).all()
+        and (c.corners[:, 0] <= W).all()
         and (c.corners[:, 1] <= H).all()
     ]
     assert partly_hidden, "trick cards never overlap in a dozen scenes"
@@ -123,8 +128,12 @@ def test_a_card_laid_on_another_hides_part_of_it(clean_scenes: list[Scene]) -> N
 
 def test_hard_scenes_hide_more_than_clean_ones() -> None:
     def mean_visible(style: str) -> float:
-        vals = [c.visible for s in range(16) for c in render_scene(s, width=128, height=96, style=style).cards
-                if c.role == "trick"]
+        vals = [
+            c.visible
+            for s in range(16)
+            for c in render_scene(s, width=128, height=96, style=style).cards
+            if c.role == "trick"
+        ]
         return float(np.mean(vals))
 
     assert mean_visible("hard") < mean_visible("clean")

@@ -132,7 +132,9 @@ class _Script:
         for lay in lays:
             if not lay.taken_back and self.rng.random() < self.h.nudge:
                 nudges[lay.card] = lay.arrive + lay.cover + self.rng.randint(3, 6)
-        back: dict[str, int] = {lay.card: lay.arrive + lay.cover + self.rng.randint(6, 9) for lay in lays if lay.taken_back}
+        back: dict[str, int] = {
+            lay.card: lay.arrive + lay.cover + self.rng.randint(6, 9) for lay in lays if lay.taken_back
+        }
         # A card taken back goes back into its player's hand, at that player's edge.
         self._home = {lay.card: _entry(self.rng, lay.seat) for lay in lays if lay.taken_back}
         for f in range(end):
@@ -151,7 +153,10 @@ class _Script:
                     continue
                 if f < lay.arrive:
                     g = (f - lay.appear) / lay.slide
-                    pos = (lay.start[0] + (lay.target[0] - lay.start[0]) * g, lay.start[1] + (lay.target[1] - lay.start[1]) * g)
+                    pos = (
+                        lay.start[0] + (lay.target[0] - lay.start[0]) * g,
+                        lay.start[1] + (lay.target[1] - lay.start[1]) * g,
+                    )
                     table.cards[lay.card] = _Card(lay.card, pos, lay.angle)
                     continue
                 if f == lay.arrive and not lay.taken_back:
@@ -215,7 +220,10 @@ class _Script:
             pile = (CENTRE[0] + 70 * ex, CENTRE[1] + 70 * ey)
             for k in (1, 2):
                 for name, c in table.cards.items():
-                    c.pos = (starts[name][0] + (pile[0] - starts[name][0]) * k / 2, starts[name][1] + (pile[1] - starts[name][1]) * k / 2)
+                    c.pos = (
+                        starts[name][0] + (pile[0] - starts[name][0]) * k / 2,
+                        starts[name][1] + (pile[1] - starts[name][1]) * k / 2,
+                    )
                 table.step()
             table.cards.clear()
             self.game.truth.append(TrickCollected(seat=winner, t=round(table.t, 6)))

@@ -82,7 +82,9 @@ def plant_out_of_turn(events: list[Event], trick: int) -> tuple[list[Event], tup
         start = end - 4
         four = events[start:end]
         before = events[start - 1] if start > 0 else None
-        if all(isinstance(ev, CardPlayed) for ev in four) and (k == 0 or before is not None and not isinstance(before, CardPlayed)):
+        if all(isinstance(ev, CardPlayed) for ev in four) and (
+            k == 0 or before is not None and not isinstance(before, CardPlayed)
+        ):
             second, third = four[1], four[2]
             assert isinstance(third, CardPlayed)
             return [*events[: start + 1], third, second, *events[start + 3 :]], (third.seat, third.card)
@@ -150,7 +152,9 @@ def oracle_game(
             state, labels = captured[-1]
             t = index / fps
             index += 1
-            out.frames.append(FrameDetections(round(t, 6), _detect(table, state, labels, quality, noise), width, height))
+            out.frames.append(
+                FrameDetections(round(t, 6), _detect(table, state, labels, quality, noise), width, height)
+            )
             captured.clear()
             if writer is not None:
                 writer.write_frame(frame)
@@ -163,7 +167,9 @@ def oracle_game(
     return out
 
 
-def _detect(table: object, state: object, labels: np.ndarray, q: OracleQuality, noise: random.Random) -> tuple[Detection, ...]:
+def _detect(
+    table: object, state: object, labels: np.ndarray, q: OracleQuality, noise: random.Random
+) -> tuple[Detection, ...]:
     h, w = labels.shape
     counts = np.bincount(labels.ravel(), minlength=256)
     dets: list[Detection] = []
@@ -174,7 +180,9 @@ def _detect(table: object, state: object, labels: np.ndarray, q: OracleQuality, 
         visible = min(1.0, counts[c.label] / area) if area > 0 else 0.0
         if visible < q.min_visible or noise.random() < q.drop:
             continue
-        pts = tuple((float(px + noise.gauss(0, q.jitter_px)), float(py + noise.gauss(0, q.jitter_px))) for px, py in quad)
+        pts = tuple(
+            (float(px + noise.gauss(0, q.jitter_px)), float(py + noise.gauss(0, q.jitter_px))) for px, py in quad
+        )
         xs = [p[0] for p in pts]
         ys = [p[1] for p in pts]
         box = (max(0.0, min(xs)), max(0.0, min(ys)), min(float(w), max(xs)), min(float(h), max(ys)))

@@ -126,7 +126,9 @@ class Table:
         start = start or EDGE[seat]
         for i in range(slide):
             f = i / slide
-            self.cards[card] = _Card(card, (start[0] + (target[0] - start[0]) * f, start[1] + (target[1] - start[1]) * f), angle)
+            self.cards[card] = _Card(
+                card, (start[0] + (target[0] - start[0]) * f, start[1] + (target[1] - start[1]) * f), angle
+            )
             self.step()
         self.cards[card] = _Card(card, target, angle)
         self.rest_times[card] = round(self.t, 6)

@@ -35,7 +35,9 @@ def truth_round(seed: int = 3, contract: str = "eicheln") -> list[Event]:
 
 def camera_view(truth: list[Event], delay: float = 0.3) -> list[Event]:
     return [
-        replace(ev, t=(ev.t or 0.0) + delay, source="camera") if isinstance(ev, CardPlayed) else replace(ev, t=(ev.t or 0.0) + delay)
+        replace(ev, t=(ev.t or 0.0) + delay, source="camera")
+        if isinstance(ev, CardPlayed)
+        else replace(ev, t=(ev.t or 0.0) + delay)
         for ev in truth
         if isinstance(ev, (CardPlayed, TrickCollected))
     ]

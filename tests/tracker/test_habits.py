@@ -164,7 +164,6 @@ def test_the_last_trick_turned_face_up_to_count_is_not_played_in_the_next_round(
     tracker.start_round(RoundStarted(forehand=0, contract="eicheln"))
     # The round's ninth trick ends the round: nine tricks here, the last one turned up.
 
-
     _, plays_ = random_round(random.Random(5), "eicheln", 0)
 
     for i in range(9):
@@ -207,7 +206,18 @@ HABITS = {
     "picked up": {"pick_up": 1.0},
     "last trick turned up": {"turn_up_last": 1.0},
 }
-_NONE = Habits(cover=0, cover_previous=0, together=0, nudge=0, take_back=0, toss=0, left_lying=0, pick_up=0, turn_up_last=0, jitter=1.0)
+_NONE = Habits(
+    cover=0,
+    cover_previous=0,
+    together=0,
+    nudge=0,
+    take_back=0,
+    toss=0,
+    left_lying=0,
+    pick_up=0,
+    turn_up_last=0,
+    jitter=1.0,
+)
 
 
 def _track(game: NearGame) -> list[Event]:

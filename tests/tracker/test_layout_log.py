@@ -35,7 +35,9 @@ def test_a_log_from_before_the_layout_was_logged_still_reads() -> None:
     assert "seat_edges" not in dumps(GameConfigured())  # unset: nothing an older reader would refuse
 
 
-@pytest.mark.parametrize("edges", [["top", "top", "bottom", "right"], ["top", "left", "bottom"], "top", ["up", "left", "bottom", "right"]])
+@pytest.mark.parametrize(
+    "edges", [["top", "top", "bottom", "right"], ["top", "left", "bottom"], "top", ["up", "left", "bottom", "right"]]
+)
 def test_seat_edges_that_do_not_name_each_edge_once_are_refused(edges: object) -> None:
     with pytest.raises(EventError, match="seat_edges"):
         parse_event({"type": "game_configured", "seat_edges": edges})

@@ -64,14 +64,20 @@ def replay(tmp_path: Path, variant: str, frames: list[FrameDetections], truth: l
         headers = {"X-Table-Pin": PIN}
         config = truth[0]
         assert isinstance(config, GameConfigured)
-        game = store.new_game(GameConfigured(players=PLAYERS, variant=variant, differenzler_rounds=config.differenzler_rounds))
+        game = store.new_game(
+            GameConfigured(players=PLAYERS, variant=variant, differenzler_rounds=config.differenzler_rounds)
+        )
         if variant == "coiffeur":
-            r = client.post(f"/api/games/{game}/row", json={"row": start.row, "forehand": start.forehand}, headers=headers)
+            r = client.post(
+                f"/api/games/{game}/row", json={"row": start.row, "forehand": start.forehand}, headers=headers
+            )
         else:
             r = client.post(f"/api/games/{game}/events", json=event_to_dict(start), headers=headers)
         assert r.status_code == 200, r.get_json()
         for forecast in (e for e in truth if isinstance(e, ForecastMade)):
-            r = client.post(f"/api/games/{game}/forecast", json={"seat": forecast.seat, "points": forecast.points}, headers=headers)
+            r = client.post(
+                f"/api/games/{game}/forecast", json={"seat": forecast.seat, "points": forecast.points}, headers=headers
+            )
             assert r.status_code == 200, r.get_json()
         started = store.events(game)[1]
         assert isinstance(started, RoundStarted) and started.contract == start.contract

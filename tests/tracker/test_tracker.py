@@ -333,7 +333,9 @@ def _play_round(table: Table, plays_: list[tuple[int, str]], contract: str, rng:
     return winners
 
 
-@pytest.mark.parametrize("seed,contract,forehand", [(1, "eicheln", 0), (2, "obenabe", 1), (3, "undenufe", 3), (4, "rosen", 2)])
+@pytest.mark.parametrize(
+    "seed,contract,forehand", [(1, "eicheln", 0), (2, "obenabe", 1), (3, "undenufe", 3), (4, "rosen", 2)]
+)
 def test_full_simulated_round_gives_exactly_the_right_events(seed: int, contract: str, forehand: int) -> None:
     rng = random.Random(seed)
     _, plays_ = random_round(rng, contract, forehand)
@@ -595,7 +597,10 @@ def test_two_cards_of_one_trick_read_alike_reread_the_unsure_one() -> None:
     state = fold([*head, *resolve_rereads(events, before=head)])
     assert state.round is not None
     assert [(c.seat, c.card) for c in state.round.trick] == [
-        (0, "rosen-ass"), (1, "rosen-8"), (2, "rosen-9"), (3, "rosen-koenig"),
+        (0, "rosen-ass"),
+        (1, "rosen-8"),
+        (2, "rosen-9"),
+        (3, "rosen-koenig"),
     ]
 
 
@@ -772,7 +777,9 @@ def test_a_card_laid_over_a_counted_card_while_still_held_high_is_a_new_card() -
     table.hidden.add("schilten-9")
     for k in range(1, 4):
         f = k / 4
-        table.extra.append(detection("schilten-10", (ex + (target[0] - ex) * f, ey + (target[1] - ey) * f), angle=90.0, scale=1.2))
+        table.extra.append(
+            detection("schilten-10", (ex + (target[0] - ex) * f, ey + (target[1] - ey) * f), angle=90.0, scale=1.2)
+        )
         table.step()
     for _ in range(12):
         table.extra.append(detection("schilten-10", target, angle=90.0, confidence=0.9, scale=1.2))

@@ -101,7 +101,10 @@ def test_two_cards_laid_almost_together_take_their_turn_seats_whichever_settles_
     spot1, spot2 = near(28, -4), near(-4, -28)
     for k in range(6):
         f1, f2 = min(1.0, k / 5), min(1.0, k / 2)
-        for card, start, spot, f, angle in (("rosen-ass", start1, spot1, f1, 95.0), ("eicheln-9", start2, spot2, f2, 10.0)):
+        for card, start, spot, f, angle in (
+            ("rosen-ass", start1, spot1, f1, 95.0),
+            ("eicheln-9", start2, spot2, f2, 10.0),
+        ):
             pos = (start[0] + (spot[0] - start[0]) * f, start[1] + (spot[1] - start[1]) * f)
             table.cards[card] = type(table.cards["rosen-6"])(card, pos, angle)
         table.step()

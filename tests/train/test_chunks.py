@@ -14,7 +14,13 @@ def _chunk(folder: Path, name: str, images: int, cards_per_image: int) -> Path:
     quads = [np.zeros((4, 2), np.float32) + k for k in range(images * cards_per_image)]
     owner = [k // cards_per_image for k in range(images * cards_per_image)]
     return save_chunk(
-        folder / name, imgs, quads, [0] * len(quads), [1.0] * len(quads), owner, size=32,
+        folder / name,
+        imgs,
+        quads,
+        [0] * len(quads),
+        [1.0] * len(quads),
+        owner,
+        size=32,
         obj_known=np.ones(len(quads), np.int8),
     )
 

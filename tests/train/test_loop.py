@@ -48,8 +48,21 @@ def _run(tmp_path: Path, epochs: int, resume: bool) -> tuple[Run, float, Any]:
         return loss, {"mse": float(loss.item())}
 
     best = train_loop(
-        run, model, opt, Line(256, 1), Line(64, 2), batch=16, lr=0.1, epochs=epochs, minutes=None, resume=resume,
-        init=None, step_loss=step_loss, evaluate=_score, metric="score", log_every=8,
+        run,
+        model,
+        opt,
+        Line(256, 1),
+        Line(64, 2),
+        batch=16,
+        lr=0.1,
+        epochs=epochs,
+        minutes=None,
+        resume=resume,
+        init=None,
+        step_loss=step_loss,
+        evaluate=_score,
+        metric="score",
+        log_every=8,
     )
     return run, best, model
 

@@ -19,7 +19,12 @@ from web.server import serve
 
 def _card(length: float) -> Detection:
     w = 0.64 * length
-    return Detection("rosen-6", 0.97, (100, 100, 100 + w, 100 + length), ((100, 100), (100 + w, 100), (100 + w, 100 + length), (100, 100 + length)))
+    return Detection(
+        "rosen-6",
+        0.97,
+        (100, 100, 100 + w, 100 + length),
+        ((100, 100), (100 + w, 100), (100 + w, 100 + length), (100, 100 + length)),
+    )
 
 
 @pytest.fixture
@@ -69,7 +74,9 @@ def test_no_picture_yet_is_a_clear_refusal(app: Flask) -> None:
 
 
 @pytest.mark.browser
-def test_the_setup_page_says_whether_the_mounting_is_good_and_shows_the_live_picture(app: Flask, frame: np.ndarray, phone) -> None:  # type: ignore[no-untyped-def]
+def test_the_setup_page_says_whether_the_mounting_is_good_and_shows_the_live_picture(
+    app: Flask, frame: np.ndarray, phone
+) -> None:  # type: ignore[no-untyped-def]
     scale = CardScale(least=2)
     register_mounting(app, frames=lambda: frame, scale=scale, detections=lambda: [_card(91.0)])
     handle = serve(app, "127.0.0.1", 0)

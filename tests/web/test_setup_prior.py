@@ -38,7 +38,9 @@ def test_setup_refuses_prior_totals_that_already_reach_the_target(client: FlaskC
 
 
 @pytest.mark.browser
-def test_prior_totals_typed_on_the_setup_page_are_the_tafels_first_row(phone, live: ServerHandle, store: EventStore) -> None:  # type: ignore[no-untyped-def]
+def test_prior_totals_typed_on_the_setup_page_are_the_tafels_first_row(
+    phone, live: ServerHandle, store: EventStore
+) -> None:  # type: ignore[no-untyped-def]
     assert phone.request.post(f"{live.url}/api/pin", headers={"X-Table-Pin": PIN}).ok  # signs this phone in
     phone.goto(f"{live.url}/setup")
     for i, name in enumerate(PLAYERS):

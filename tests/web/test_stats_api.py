@@ -55,7 +55,9 @@ def test_exports_carry_the_players_date_and_variant(client: FlaskClient, store: 
     assert (body["players"], body["variant"], body["date"]) == (list(PLAYERS), "schieber", created)
     rows = list(csv.DictReader(io.StringIO(client.get(f"/api/games/{game}/export.csv").data.decode())))
     assert all(r["date"] == created and r["variant"] == "schieber" for r in rows)
-    assert {r["teamA_players"] for r in rows} == {"Anna & Claudia"} and {r["teamB_players"] for r in rows} == {"Beat & Dario"}
+    assert {r["teamA_players"] for r in rows} == {"Anna & Claudia"} and {r["teamB_players"] for r in rows} == {
+        "Beat & Dario"
+    }
     history = list(csv.DictReader(io.StringIO(client.get("/api/history.csv?player=Beat").data.decode())))
     assert [(h["game"], h["date"], h["variant"], h["side1"], h["side2"]) for h in history] == [
         (str(game), created, "schieber", "Anna & Claudia", "Beat & Dario")
@@ -72,10 +74,14 @@ def test_the_bergpreis_is_a_table_setting_behind_the_pin(client: FlaskClient, st
     stats = client.get("/api/stats").get_json()
     assert stats["bergpreis"] is False and stats["games"][0]["bergpreis"] is None
     assert all(p["bergpreise"] == 0 for p in stats["players"])
-    assert client.post("/api/stats/settings", json={"bergpreis": "yes"}, headers={"X-Table-Pin": PIN}).status_code == 400
+    assert (
+        client.post("/api/stats/settings", json={"bergpreis": "yes"}, headers={"X-Table-Pin": PIN}).status_code == 400
+    )
 
 
-def test_known_players_and_the_last_table_are_offered_placeholders_left_out(client: FlaskClient, store: EventStore) -> None:
+def test_known_players_and_the_last_table_are_offered_placeholders_left_out(
+    client: FlaskClient, store: EventStore
+) -> None:
     store.new_game(GameConfigured(players=("Anna", "Beat", "Claudia", "Dario")))
     store.abandon(1)
     store.new_game(GameConfigured(players=("Eva", "beat", "Spieler 3", "Player 4")))
@@ -117,6 +123,10 @@ def test_every_language_has_every_word_the_new_screens_use() -> None:
         assert set(TABLE_STRINGS[code]) == set(TABLE_STRINGS["de"]), code
         assert all(v.strip() for v in TABLE_STRINGS[code].values()), code
     static = Path(__file__).parents[2] / "web" / "static"
-    used = {k for name in ("stats.js", "variants.js", "games.js", "setup.js") for k in re.findall(r'\bt\("(\w+)"\)', (static / name).read_text())}
+    used = {
+        k
+        for name in ("stats.js", "variants.js", "games.js", "setup.js")
+        for k in re.findall(r'\bt\("(\w+)"\)', (static / name).read_text())
+    }
     for code in LANGUAGES:
         assert used <= set(words(code)), (code, sorted(used - set(words(code))))

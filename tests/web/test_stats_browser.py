@@ -26,7 +26,9 @@ def imported(store: EventStore, seed: int, players: tuple[str, ...]) -> int:
     return game
 
 
-def test_the_setup_offers_the_tables_players_and_the_last_table_in_one_tap(phone, live: ServerHandle, store: EventStore) -> None:  # type: ignore[no-untyped-def]
+def test_the_setup_offers_the_tables_players_and_the_last_table_in_one_tap(
+    phone, live: ServerHandle, store: EventStore
+) -> None:  # type: ignore[no-untyped-def]
     store.new_game(GameConfigured(players=TABLE))
     store.abandon(1)
     store.new_game(GameConfigured(players=OTHERS))
@@ -34,7 +36,12 @@ def test_the_setup_offers_the_tables_players_and_the_last_table_in_one_tap(phone
     phone.goto(f"{live.url}/setup")
     phone.wait_for_selector("#known-chips button[data-name='Fritz']")
     assert phone.eval_on_selector_all("#known-players option", "os => os.map(o => o.value)") == [
-        "Beat", "Dario", "Eva", "Fritz", "Anna", "Claudia"
+        "Beat",
+        "Dario",
+        "Eva",
+        "Fritz",
+        "Anna",
+        "Claudia",
     ]
     phone.click("#known-chips button[data-name='Claudia']")
     phone.click("#known-chips button[data-name='Claudia']")  # already seated: not twice
@@ -45,7 +52,9 @@ def test_the_setup_offers_the_tables_players_and_the_last_table_in_one_tap(phone
     assert "Eva & Fritz" in (phone.text_content("#teams-line") or "")
 
 
-def test_the_statistics_page_draws_charts_and_figures_and_filters_by_player(phone, live: ServerHandle, store: EventStore) -> None:  # type: ignore[no-untyped-def]
+def test_the_statistics_page_draws_charts_and_figures_and_filters_by_player(
+    phone, live: ServerHandle, store: EventStore
+) -> None:  # type: ignore[no-untyped-def]
     imported(store, 1, TABLE)
     imported(store, 2, OTHERS)
     phone.goto(f"{live.url}/stats")
@@ -54,7 +63,9 @@ def test_the_statistics_page_draws_charts_and_figures_and_filters_by_player(phon
     names = phone.eval_on_selector_all("#players-table tbody tr td:first-child", "tds => tds.map(t => t.textContent)")
     assert sorted(names) == ["Anna", "Beat", "Claudia", "Dario", "Eva", "Fritz"]
     assert phone.locator("#games-table tbody tr").count() == 2
-    assert "Beat & Dario" in phone.eval_on_selector_all("#pairs-table tbody tr td:first-child", "tds => tds.map(t => t.textContent)")
+    assert "Beat & Dario" in phone.eval_on_selector_all(
+        "#pairs-table tbody tr td:first-child", "tds => tds.map(t => t.textContent)"
+    )
     loaded = phone.get_attribute("body", "data-loaded")
     phone.select_option("#f-player", "Eva")
     phone.wait_for_function("n => document.body.dataset.loaded !== n", arg=loaded)

@@ -27,7 +27,9 @@ def shows_all(page, store: EventStore, game: int) -> None:  # type: ignore[no-un
     page.wait_for_selector(f"body[data-count='{len(store.events(game))}']")
 
 
-def test_coiffeur_from_setup_the_team_taps_its_row_and_the_tafel_shows_open_rows_totals_and_difference(phone, live: ServerHandle, store: EventStore) -> None:  # type: ignore[no-untyped-def]
+def test_coiffeur_from_setup_the_team_taps_its_row_and_the_tafel_shows_open_rows_totals_and_difference(
+    phone, live: ServerHandle, store: EventStore
+) -> None:  # type: ignore[no-untyped-def]
     signed_in(phone, live)
     phone.goto(f"{live.url}/setup")
     for seat, name in enumerate(PLAYERS):
@@ -50,7 +52,12 @@ def test_coiffeur_from_setup_the_team_taps_its_row_and_the_tafel_shows_open_rows
     phone.click("#dlg-ok")
     phone.wait_for_selector("body[data-count='2']")
     start = store.events(game)[1]
-    assert isinstance(start, RoundStarted) and (start.row, start.contract, start.schoben, start.declarer) == (2, "rosen", True, 2)
+    assert isinstance(start, RoundStarted) and (start.row, start.contract, start.schoben, start.declarer) == (
+        2,
+        "rosen",
+        True,
+        2,
+    )
     assert phone.locator("#cf-grid tr[data-row='2'] td.playing[data-team='0']").count() == 1  # the row being played
     # the camera is off this round: the table enters it by hand, 100 points to team A, a Weis of 20 and Stöck
     phone.click("#enter-round")
@@ -64,12 +71,21 @@ def test_coiffeur_from_setup_the_team_taps_its_row_and_the_tafel_shows_open_rows
     phone.click("#dlg-ok")
     phone.wait_for_selector("body[data-count='3']")
     entered = store.events(game)[2]
-    assert isinstance(entered, RoundEntered) and (entered.row, entered.team, entered.points, entered.weis, entered.stoeck) == (2, 0, 100, (20, 0), 0)
+    assert isinstance(entered, RoundEntered) and (
+        entered.row,
+        entered.team,
+        entered.points,
+        entered.weis,
+        entered.stoeck,
+    ) == (2, 0, 100, (20, 0), 0)
     phone.click("button[data-tab='tafel']")
     cell = phone.locator("#cf-grid tr[data-row='2'] td[data-team='0']")
     assert cell.text_content().startswith("420")  # (100 + 20 + 20) × 3
     assert cell.locator(".badge.hand").count() == 1
-    assert phone.locator("#cf-grid td.open[data-team='0']").count() == 7 and phone.locator("#cf-grid td.open[data-team='1']").count() == 8
+    assert (
+        phone.locator("#cf-grid td.open[data-team='0']").count() == 7
+        and phone.locator("#cf-grid td.open[data-team='1']").count() == 8
+    )
     assert phone.text_content("#cf-total0") == "420" and phone.text_content("#cf-total1") == "0"
     assert phone.text_content("#cf-diff") == "A +420"
     # now it is team B's turn, and only its open rows are offered
@@ -77,7 +93,9 @@ def test_coiffeur_from_setup_the_team_taps_its_row_and_the_tafel_shows_open_rows
     assert "(Team B)" in (phone.text_content("#play-row") or "")
 
 
-def test_differenzler_forecasts_are_secret_to_the_other_phones_until_the_round_is_over(browser, live: ServerHandle, store: EventStore) -> None:  # type: ignore[no-untyped-def]
+def test_differenzler_forecasts_are_secret_to_the_other_phones_until_the_round_is_over(
+    browser, live: ServerHandle, store: EventStore
+) -> None:  # type: ignore[no-untyped-def]
     game = store.new_game(GameConfigured(players=PLAYERS, variant="differenzler", differenzler_rounds=2))
     phones, errors = [], []
     for _ in range(2):
@@ -127,7 +145,9 @@ def test_differenzler_forecasts_are_secret_to_the_other_phones_until_the_round_i
     assert not errors, errors
 
 
-def test_a_schieber_round_entered_by_hand_in_a_few_taps_is_marked_on_the_tafel(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_a_schieber_round_entered_by_hand_in_a_few_taps_is_marked_on_the_tafel(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
     signed_in(phone, live)
     phone.goto(f"{live.url}/game/{game}")
@@ -139,7 +159,9 @@ def test_a_schieber_round_entered_by_hand_in_a_few_taps_is_marked_on_the_tafel(p
     assert phone.input_value("#hand-points") == "157" and phone.text_content("#hand-other") == "Match: 257"
     phone.click("#dlg-ok")
     phone.wait_for_selector("body[data-count='2']")
-    assert phone.is_visible("#by-hand") and not phone.is_visible("#trick-no")  # no «Stich 1/9» for a round without tricks
+    assert phone.is_visible("#by-hand") and not phone.is_visible(
+        "#trick-no"
+    )  # no «Stich 1/9» for a round without tricks
     phone.click("button[data-tab='tafel']")
     row = phone.locator("#tafel tr[data-round='0']")
     assert "von Hand eingegeben" in (row.text_content() or "")

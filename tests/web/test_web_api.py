@@ -95,7 +95,9 @@ def test_schema_error_names_the_field_and_stores_nothing(client: FlaskClient, st
     assert len(store.events(game)) == 2
 
 
-def test_rule_error_from_the_engine_gets_400_and_stores_nothing(client: FlaskClient, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_rule_error_from_the_engine_gets_400_and_stores_nothing(
+    client: FlaskClient, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
     r = post_event(client, game, {"type": "card_played", "seat": 0, "card": "rosen-10"})  # no round yet
     assert r.status_code == 400
@@ -111,7 +113,9 @@ def test_unknown_game_is_404(client: FlaskClient) -> None:
     assert post_event(client, 99, STOECK_ROUND[0]).status_code == 404
 
 
-def test_stale_view_gets_409_instead_of_voiding_the_wrong_event(client: FlaskClient, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_stale_view_gets_409_instead_of_voiding_the_wrong_event(
+    client: FlaskClient, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
     post_event(client, game, STOECK_ROUND[0])
     r = client.post(
@@ -123,7 +127,9 @@ def test_stale_view_gets_409_instead_of_voiding_the_wrong_event(client: FlaskCli
     assert len(store.events(game)) == 2
 
 
-def test_stoeck_in_the_window_counts_and_a_late_press_is_refused_with_the_reason(client: FlaskClient, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_stoeck_in_the_window_counts_and_a_late_press_is_refused_with_the_reason(
+    client: FlaskClient, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
     for e in STOECK_ROUND:
         assert post_event(client, game, e).status_code == 200
@@ -329,7 +335,9 @@ def test_speck_games_open_on_the_speck_screens(client: FlaskClient, app, new_gam
     assert client.get(f"/game/{schieber}").status_code == 200
 
 
-def test_a_new_game_while_one_runs_is_refused_until_the_table_ends_the_running_one(client: FlaskClient, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_a_new_game_while_one_runs_is_refused_until_the_table_ends_the_running_one(
+    client: FlaskClient, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     running = new_game()
     r = client.post("/api/games", json=SETUP, headers={"X-Table-Pin": PIN})
     assert r.status_code == 409 and "still running" in r.get_json()["error"]

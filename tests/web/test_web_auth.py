@@ -41,8 +41,19 @@ def with_clock(app: Flask) -> Clock:
 
 def test_no_page_readable_without_the_pin_shows_it(client: FlaskClient, new_game) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
-    urls = ["/", "/setup", f"/game/{game}", "/games", "/api/games", f"/api/games/{game}", "/api/session",
-            "/healthz", "/enroll/", "/speck/setup", f"/api/games/{game}/export.json"]
+    urls = [
+        "/",
+        "/setup",
+        f"/game/{game}",
+        "/games",
+        "/api/games",
+        f"/api/games/{game}",
+        "/api/session",
+        "/healthz",
+        "/enroll/",
+        "/speck/setup",
+        f"/api/games/{game}/export.json",
+    ]
     for url in urls:
         r = client.get(url, base_url="http://192.168.1.20:8080")
         assert r.status_code == 200, url
@@ -69,7 +80,9 @@ def test_a_saved_four_digit_pin_is_replaced_by_a_longer_one(store: EventStore, t
 
 
 def test_the_right_pin_opens_an_httponly_strict_session_and_the_pin_is_never_needed_again(
-    client: FlaskClient, store: EventStore, new_game  # type: ignore[no-untyped-def]
+    client: FlaskClient,
+    store: EventStore,
+    new_game,  # type: ignore[no-untyped-def]
 ) -> None:
     game = new_game()
     r = client.post("/api/pin", headers={"X-Table-Pin": PIN})
@@ -82,7 +95,9 @@ def test_the_right_pin_opens_an_httponly_strict_session_and_the_pin_is_never_nee
     assert len(store.events(game)) == 2
 
 
-def test_a_session_survives_a_restart_and_ends_when_the_pin_changes(store: EventStore, tmp_path: Path, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_a_session_survives_a_restart_and_ends_when_the_pin_changes(
+    store: EventStore, tmp_path: Path, new_game
+) -> None:  # type: ignore[no-untyped-def]
     settings = tmp_path / "dashboard.json"
     game = new_game()
     first = create_app(store, pin=PIN, settings_path=settings)
@@ -160,7 +175,8 @@ def test_hosts_that_are_not_the_appliances_are_refused(store: EventStore, new_ga
 
 
 def test_a_router_name_is_refused_with_the_exact_setting_to_add_and_private_suffixes_are_served(
-    store: EventStore, new_game  # type: ignore[no-untyped-def]
+    store: EventStore,
+    new_game,  # type: ignore[no-untyped-def]
 ) -> None:
     """``fritz.box`` is a public domain (a stranger registered it in 2024): its owner could rebind
     ``<name>.fritz.box`` for a phone on a public resolver, so such names are the table's choice."""
@@ -170,7 +186,10 @@ def test_a_router_name_is_refused_with_the_exact_setting_to_add_and_private_suff
     me = socket.gethostname().lower().split(".", 1)[0]
     refused = client.get(f"/api/games/{game}", headers={"Host": f"{me}.fritz.box:8080"})
     assert refused.status_code == 421
-    assert f'allowed_hosts = "{me}.fritz.box"' in refused.get_json()["error"] and "[dashboard]" in refused.get_json()["error"]
+    assert (
+        f'allowed_hosts = "{me}.fritz.box"' in refused.get_json()["error"]
+        and "[dashboard]" in refused.get_json()["error"]
+    )
     for host in (f"{me}.lan", f"{me}.home", f"other-{me}.home.arpa", f"{me}.home.arpa.evil.example"):
         assert client.get(f"/api/games/{game}", headers={"Host": host}).status_code == 421, host
     for host in (f"{me}.home.arpa", f"{me}.internal:8080", f"{me}.local"):
@@ -179,7 +198,9 @@ def test_a_router_name_is_refused_with_the_exact_setting_to_add_and_private_suff
     assert listed.get(f"/api/games/{game}", headers={"Host": f"{me}.fritz.box:8080"}).status_code == 200
 
 
-def test_writes_from_another_origin_are_refused_and_store_nothing(client: FlaskClient, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_writes_from_another_origin_are_refused_and_store_nothing(
+    client: FlaskClient, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
     auth = {"X-Table-Pin": PIN}
     for extra in ({"Origin": "http://evil.example"}, {"Origin": "null"}, {"Sec-Fetch-Site": "cross-site"}):

@@ -26,12 +26,18 @@ def feed(store: EventStore, game: int, events: list[dict[str, object]]) -> int:
     return len(store.events(game))
 
 
-def test_wrong_pin_is_refused_then_weis_by_button_changes_the_score(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_wrong_pin_is_refused_then_weis_by_button_changes_the_score(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
-    count = feed(store, game, [
-        {"type": "round_started", "forehand": 0, "contract": "schellen"},  # x2 in the default table
-        {"type": "card_played", "seat": 0, "card": "eicheln-6"},
-    ])
+    count = feed(
+        store,
+        game,
+        [
+            {"type": "round_started", "forehand": 0, "contract": "schellen"},  # x2 in the default table
+            {"type": "card_played", "seat": 0, "card": "eicheln-6"},
+        ],
+    )
     open_game(phone, live, game, count, pin=None)
     assert phone.text_content("#team0 .rnd").startswith("+0")
     phone.click("#weis-btn")
@@ -52,7 +58,9 @@ def test_wrong_pin_is_refused_then_weis_by_button_changes_the_score(phone, live:
     # Vierblatt = 50, times 2 for Schellen; the engine says it counts for team A
     phone.wait_for_selector("#weis li[data-status='counts']")
     assert phone.text_content("#team0 .rnd").startswith("+100")
-    assert store.events(game)[-1] == parse_event({"type": "weis_declared", "seat": 0, "weis": [["eicheln-6", "eicheln-7", "eicheln-8", "eicheln-9"]]})
+    assert store.events(game)[-1] == parse_event(
+        {"type": "weis_declared", "seat": 0, "weis": [["eicheln-6", "eicheln-7", "eicheln-8", "eicheln-9"]]}
+    )
 
 
 def call_stoeck(phone, seat: int) -> None:  # type: ignore[no-untyped-def]
@@ -61,7 +69,9 @@ def call_stoeck(phone, seat: int) -> None:  # type: ignore[no-untyped-def]
     phone.click("#dlg-ok")
 
 
-def test_stoeck_by_button_counts_in_the_window_and_a_late_press_is_refused(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_stoeck_by_button_counts_in_the_window_and_a_late_press_is_refused(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
     count = feed(store, game, STOECK_ROUND)
     open_game(phone, live, game, count)
@@ -84,7 +94,9 @@ def test_stoeck_by_button_counts_in_the_window_and_a_late_press_is_refused(phone
     assert phone.text_content("#team0 .rnd").startswith("+4")
 
 
-def test_a_correction_changes_the_score_and_undo_brings_it_back(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_a_correction_changes_the_score_and_undo_brings_it_back(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
     count = feed(store, game, STOECK_ROUND)
     open_game(phone, live, game, count)
@@ -107,7 +119,9 @@ def test_a_correction_changes_the_score_and_undo_brings_it_back(phone, live: Ser
     assert phone.text_content("#team0 .rnd").startswith("+4")
 
 
-def test_new_round_by_button_sets_contract_and_multiplier(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_new_round_by_button_sets_contract_and_multiplier(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
     open_game(phone, live, game, 1)
     phone.click("#new-round")
@@ -126,13 +140,19 @@ def test_new_round_by_button_sets_contract_and_multiplier(phone, live: ServerHan
     assert f"→ {PLAYERS[3]}" in (phone.text_content("#contract") or "")
 
 
-def test_a_flagged_card_can_be_tapped_and_corrected_and_the_flag_goes(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_a_flagged_card_can_be_tapped_and_corrected_and_the_flag_goes(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
-    count = feed(store, game, [
-        {"type": "round_started", "forehand": 0, "contract": "rosen"},
-        {"type": "card_played", "seat": 0, "card": "schellen-6"},
-        {"type": "card_played", "seat": 1, "card": "schellen-6"},  # the camera misread a card
-    ])
+    count = feed(
+        store,
+        game,
+        [
+            {"type": "round_started", "forehand": 0, "contract": "rosen"},
+            {"type": "card_played", "seat": 0, "card": "schellen-6"},
+            {"type": "card_played", "seat": 1, "card": "schellen-6"},  # the camera misread a card
+        ],
+    )
     open_game(phone, live, game, count)
     phone.wait_for_selector("#flags li[data-code='card_already_played']")
     phone.click("#flags li.tap")
@@ -144,15 +164,21 @@ def test_a_flagged_card_can_be_tapped_and_corrected_and_the_flag_goes(phone, liv
     assert phone.get_attribute("#seat1 .slot .card", "data-card") == "schellen-7"
 
 
-def test_a_card_the_camera_never_saw_is_entered_from_its_flag(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_a_card_the_camera_never_saw_is_entered_from_its_flag(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
-    count = feed(store, game, [
-        {"type": "round_started", "forehand": 0, "contract": "rosen"},
-        {"type": "card_played", "seat": 0, "card": "schellen-6"},
-        {"type": "card_played", "seat": 2, "card": "schellen-10"},  # seat 1's card was never read
-        {"type": "card_played", "seat": 3, "card": "schellen-7"},
-        {"type": "trick_collected", "seat": 1, "unseen": 1},
-    ])
+    count = feed(
+        store,
+        game,
+        [
+            {"type": "round_started", "forehand": 0, "contract": "rosen"},
+            {"type": "card_played", "seat": 0, "card": "schellen-6"},
+            {"type": "card_played", "seat": 2, "card": "schellen-10"},  # seat 1's card was never read
+            {"type": "card_played", "seat": 3, "card": "schellen-7"},
+            {"type": "trick_collected", "seat": 1, "unseen": 1},
+        ],
+    )
     open_game(phone, live, game, count)
     phone.wait_for_selector("#flags li[data-code='card_unseen']")
     assert phone.locator("#last-cards .card.unseen").count() == 1

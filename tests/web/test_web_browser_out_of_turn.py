@@ -15,13 +15,19 @@ from web.server import ServerHandle
 pytestmark = pytest.mark.browser
 
 
-def test_an_out_of_turn_flag_names_the_players_and_one_tap_gives_the_card_its_turn(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_an_out_of_turn_flag_names_the_players_and_one_tap_gives_the_card_its_turn(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
-    count = feed(store, game, [
-        {"type": "round_started", "forehand": 0, "contract": "rosen"},
-        {"type": "card_played", "seat": 0, "card": "schellen-6"},
-        {"type": "card_played", "seat": 2, "card": "schellen-ass"},  # the camera saw seat 2's hand
-    ])
+    count = feed(
+        store,
+        game,
+        [
+            {"type": "round_started", "forehand": 0, "contract": "rosen"},
+            {"type": "card_played", "seat": 0, "card": "schellen-6"},
+            {"type": "card_played", "seat": 2, "card": "schellen-ass"},  # the camera saw seat 2's hand
+        ],
+    )
     open_game(phone, live, game, count)
     phone.wait_for_selector("#flags li[data-code='out_of_turn']")
     text = phone.text_content("#flags li[data-code='out_of_turn']") or ""

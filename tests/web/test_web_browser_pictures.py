@@ -56,7 +56,9 @@ def test_a_trick_in_the_history_opens_the_recorded_picture_with_the_cards_outlin
     store: EventStore = handle.app.extensions["jasscam_store"]
     last_card = max(i for i, e in enumerate(store.events(game)) if isinstance(e, CardPlayed))
     phone.goto(f"{handle.url}/game/{game}")
-    assert phone.request.post(f"{handle.url}/api/pin", headers={"X-Table-Pin": PIN}).ok  # the picture shows the table: sign in
+    assert phone.request.post(
+        f"{handle.url}/api/pin", headers={"X-Table-Pin": PIN}
+    ).ok  # the picture shows the table: sign in
     phone.wait_for_selector(f"body[data-count='{collect + 1}']")
     phone.click(".tabs button[data-tab='history']")
     phone.click(f"#events li[data-pos='{collect}'] .shot")

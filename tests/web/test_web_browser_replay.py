@@ -13,7 +13,9 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.mark.slow  # a whole game followed in the browser
-def test_phone_follows_a_replayed_game_to_the_end_and_shows_the_right_totals(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_phone_follows_a_replayed_game_to_the_end_and_shows_the_right_totals(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     events = game_events(seed=3)  # the engine's simulator: Weis, Stöck, every trick collected
     game = new_game()
     phone.goto(f"{live.url}/game/{game}")

@@ -61,7 +61,9 @@ def by_hand(store: EventStore, game: int, *events: dict[str, object]) -> None:
 # -- 1. undo ----------------------------------------------------------------------------
 
 
-def test_undo_takes_back_the_tables_correction_not_the_camera_collection_after_it(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_undo_takes_back_the_tables_correction_not_the_camera_collection_after_it(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
     by_hand(store, game, ROUND)
     camera(store, game, *FIRST_TRICK)
@@ -99,7 +101,9 @@ def test_undo_takes_back_the_tables_correction_not_the_camera_collection_after_i
     assert phone.text_content("#team0 .rnd").startswith("+11")
 
 
-def test_undo_with_only_camera_events_after_the_round_voids_nothing_by_surprise(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_undo_with_only_camera_events_after_the_round_voids_nothing_by_surprise(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
     by_hand(store, game, ROUND)
     camera(store, game, *FIRST_TRICK, {"type": "trick_collected", "seat": 0})
@@ -115,7 +119,9 @@ def test_undo_with_only_camera_events_after_the_round_voids_nothing_by_surprise(
 # -- 3. a new game while one runs ---------------------------------------------------------
 
 
-def test_a_new_game_asks_to_end_the_running_one_closes_it_abandoned_and_the_list_shows_and_deletes(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_a_new_game_asks_to_end_the_running_one_closes_it_abandoned_and_the_list_shows_and_deletes(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     finished = new_game()
     for event in game_events(seed=3)[1:]:
         store.append(finished, event)
@@ -149,7 +155,9 @@ def test_a_new_game_asks_to_end_the_running_one_closes_it_abandoned_and_the_list
 
     phone.goto(f"{live.url}/games")
     phone.wait_for_selector(f"#games-list li[data-game='{finished}']")
-    status = phone.eval_on_selector_all("#games-list li", "ls => ls.map(l => [Number(l.dataset.game), l.dataset.status])")
+    status = phone.eval_on_selector_all(
+        "#games-list li", "ls => ls.map(l => [Number(l.dataset.game), l.dataset.status])"
+    )
     assert status == [[new, "running"], [running, "abandoned"], [finished, "finished"]]
     assert "abgebrochen" in phone.text_content(f"#games-list li[data-game='{running}']")
     phone.click(f"#games-list li[data-game='{running}'] .delete")
@@ -159,7 +167,9 @@ def test_a_new_game_asks_to_end_the_running_one_closes_it_abandoned_and_the_list
     assert [g["id"] for g in store.games()] == [finished, new]
 
 
-def test_the_start_page_offers_the_running_game_only_while_it_runs(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_the_start_page_offers_the_running_game_only_while_it_runs(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
     phone.goto(live.url + "/")
     assert phone.locator("#go-live").count() == 1
@@ -173,7 +183,9 @@ def test_the_start_page_offers_the_running_game_only_while_it_runs(phone, live: 
 # -- 4. the Weis window -------------------------------------------------------------------
 
 
-def test_the_weis_button_stays_through_the_second_trick_and_a_weis_entered_there_counts(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_the_weis_button_stays_through_the_second_trick_and_a_weis_entered_there_counts(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     """000: «Das Team mit dem besten Weis zeigt die tatsächlichen Karten erst auf dem zweiten Stich»."""
     game = new_game()
     by_hand(store, game, ROUND)
@@ -190,7 +202,14 @@ def test_the_weis_button_stays_through_the_second_trick_and_a_weis_entered_there
     wrote(phone, live, game, before)
     phone.wait_for_selector("#weis li[data-status='counts']")  # Dreiblatt for team B, not late
     assert phone.text_content("#team1 .rnd").startswith("+20")
-    camera(store, game, *[{"type": "card_played", "seat": s, "card": c} for s, c in ((1, "schellen-6"), (2, "schellen-7"), (3, "schellen-8"))])
+    camera(
+        store,
+        game,
+        *[
+            {"type": "card_played", "seat": s, "card": c}
+            for s, c in ((1, "schellen-6"), (2, "schellen-7"), (3, "schellen-8"))
+        ],
+    )
     wait_count(phone, live, game)
     assert phone.locator("#weis-btn").count() == 0  # the second trick is complete: a Weis now is late
 
@@ -198,7 +217,9 @@ def test_the_weis_button_stays_through_the_second_trick_and_a_weis_entered_there
 # -- 7. the score at a glance -------------------------------------------------------------
 
 
-def test_the_round_points_are_large_the_totals_say_what_is_left_and_the_words_agree(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_the_round_points_are_large_the_totals_say_what_is_left_and_the_words_agree(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game(target=1000)
     by_hand(store, game, ROUND)
     camera(store, game, *FIRST_TRICK)
@@ -224,15 +245,30 @@ def test_the_round_points_are_large_the_totals_say_what_is_left_and_the_words_ag
 
 
 def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
-    return a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
 
 
-def test_one_stoeck_button_of_touch_size_says_what_it_wrote_and_the_toast_covers_no_button(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_one_stoeck_button_of_touch_size_says_what_it_wrote_and_the_toast_covers_no_button(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
     by_hand(store, game, {"type": "round_started", "forehand": 0, "contract": "schellen"})  # x2: Stöck writes 40
-    camera(store, game, *[{"type": "card_played", "seat": s, "card": c} for s, c in
-                          ((0, "schellen-koenig"), (1, "rosen-6"), (2, "rosen-7"), (3, "rosen-8"))])
-    camera(store, game, {"type": "trick_collected", "seat": 0}, {"type": "card_played", "seat": 0, "card": "schellen-ober"})
+    camera(
+        store,
+        game,
+        *[
+            {"type": "card_played", "seat": s, "card": c}
+            for s, c in ((0, "schellen-koenig"), (1, "rosen-6"), (2, "rosen-7"), (3, "rosen-8"))
+        ],
+    )
+    camera(
+        store, game, {"type": "trick_collected", "seat": 0}, {"type": "card_played", "seat": 0, "card": "schellen-ober"}
+    )
     open_game(phone, live, game)
     assert phone.locator(".seat .stoeck").count() == 0  # no small buttons on the felt
     button = phone.locator("#stoeck-btn").bounding_box()
@@ -265,7 +301,9 @@ def test_one_stoeck_button_of_touch_size_says_what_it_wrote_and_the_toast_covers
 # -- 2. the PIN on the phone --------------------------------------------------------------
 
 
-def test_the_pin_dialog_says_where_the_pin_is_and_a_phone_enters_it_once(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_the_pin_dialog_says_where_the_pin_is_and_a_phone_enters_it_once(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
     open_game(phone, live, game, pin=None)
     phone.click("#new-round")
@@ -297,9 +335,13 @@ def test_the_pin_dialog_says_where_the_pin_is_and_a_phone_enters_it_once(phone, 
 # -- 6. hints in the players' words -------------------------------------------------------
 
 
-def test_hints_name_the_players_and_cards_in_the_chosen_language_and_sit_at_the_top(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_hints_name_the_players_and_cards_in_the_chosen_language_and_sit_at_the_top(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
-    by_hand(store, game, ROUND, {"type": "weis_declared", "seat": 1, "cards": ["schellen-8", "schellen-9", "schellen-10"]})
+    by_hand(
+        store, game, ROUND, {"type": "weis_declared", "seat": 1, "cards": ["schellen-8", "schellen-9", "schellen-10"]}
+    )
     camera(store, game, {"type": "card_played", "seat": 0, "card": "schellen-10"})  # the Weis card, from another hand
     open_game(phone, live, game)
     hint = phone.text_content("#flags li[data-code='weis_not_in_hand']")
@@ -321,9 +363,13 @@ def test_hints_name_the_players_and_cards_in_the_chosen_language_and_sit_at_the_
 # -- 10. language and layout ----------------------------------------------------------------
 
 
-def test_weis_labels_and_a_wrong_pin_are_worded_in_french(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_weis_labels_and_a_wrong_pin_are_worded_in_french(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
-    by_hand(store, game, ROUND, {"type": "weis_declared", "seat": 0, "cards": ["rosen-ober", "rosen-koenig", "rosen-under"]})
+    by_hand(
+        store, game, ROUND, {"type": "weis_declared", "seat": 0, "cards": ["rosen-ober", "rosen-koenig", "rosen-under"]}
+    )
     phone.goto(f"{live.url}/lang/fr?next=/game/{game}")
     wait_count(phone, live, game)
     weis = phone.text_content("#weis li")
@@ -337,7 +383,9 @@ def test_weis_labels_and_a_wrong_pin_are_worded_in_french(phone, live: ServerHan
     assert "wrong" not in phone.text_content("#pin-error")
 
 
-def test_the_header_links_fit_a_phone_on_the_speck_and_deck_pages_and_the_deck_page_is_linked(phone, live: ServerHandle, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_the_header_links_fit_a_phone_on_the_speck_and_deck_pages_and_the_deck_page_is_linked(
+    phone, live: ServerHandle, new_game
+) -> None:  # type: ignore[no-untyped-def]
     speck = new_game(variant="speck", scorer=0, dealer=0)
     phone.goto(live.url + "/")
     assert phone.get_attribute("#go-enroll", "href") == "/enroll/"
@@ -373,7 +421,9 @@ def z_strokes(total: int) -> tuple[int, int, int, int]:
     return total // 100, total % 100 // 50, total % 50 // 20, total % 50 % 20
 
 
-def test_the_tafel_draws_the_z_with_its_strokes_the_back_side_and_explains_its_columns(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_the_tafel_draws_the_z_with_its_strokes_the_back_side_and_explains_its_columns(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     from scoring.game import fold
 
     events = game_events(seed=3)
@@ -405,7 +455,9 @@ def test_the_tafel_draws_the_z_with_its_strokes_the_back_side_and_explains_its_c
     assert "A = annonces" in phone.text_content("#tafel-legend")
 
 
-def test_a_tablet_shows_the_felt_and_the_tafel_side_by_side(browser, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_a_tablet_shows_the_felt_and_the_tafel_side_by_side(
+    browser, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
     by_hand(store, game, ROUND)
     camera(store, game, *FIRST_TRICK)
@@ -429,7 +481,9 @@ def test_a_tablet_shows_the_felt_and_the_tafel_side_by_side(browser, live: Serve
 # -- 5. what the camera saw -----------------------------------------------------------------
 
 
-def test_an_unsure_read_is_marked_and_one_tap_confirms_or_corrects_it(phone, live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_an_unsure_read_is_marked_and_one_tap_confirms_or_corrects_it(
+    phone, live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     game = new_game()
     by_hand(store, game, ROUND)
     camera(
@@ -456,7 +510,9 @@ def test_an_unsure_read_is_marked_and_one_tap_confirms_or_corrects_it(phone, liv
     assert phone.locator(".card.unsure").count() == 0
 
 
-def test_the_set_up_and_live_pages_show_the_camera_state_and_its_picture_on_demand(phone, store: EventStore, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_set_up_and_live_pages_show_the_camera_state_and_its_picture_on_demand(
+    phone, store: EventStore, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
     import numpy as np
 
     from web.app import create_app
@@ -478,13 +534,17 @@ def test_the_set_up_and_live_pages_show_the_camera_state_and_its_picture_on_dema
         source.update(state="lost", error="no frame for 5 s")
         game = store.new_game(parse_event({"type": "game_configured", "players": ["A", "B", "C", "D"]}))  # type: ignore[arg-type]
         phone.goto(f"{handle.url}/game/{game}")
-        assert phone.request.post(f"{handle.url}/api/pin", headers={"X-Table-Pin": PIN}).ok  # the picture shows the table: sign in
+        assert phone.request.post(
+            f"{handle.url}/api/pin", headers={"X-Table-Pin": PIN}
+        ).ok  # the picture shows the table: sign in
         phone.wait_for_selector("body[data-count='1']")
         phone.wait_for_selector("#camera:not([hidden])")  # the banner while the camera is not live
         phone.click("#cam-open")
         phone.wait_for_selector("#cam-dlg #cam-state")
         assert phone.text_content("#cam-dlg #cam-state") == "Kamera: keine Bilder: no frame for 5 s"
-        assert phone.get_attribute("#cam-dlg #cam-mounting", "data-state") == "too-small"  # the mounting, from the live page too
+        assert (
+            phone.get_attribute("#cam-dlg #cam-mounting", "data-state") == "too-small"
+        )  # the mounting, from the live page too
         assert "40 Pixel" in phone.text_content("#cam-dlg #cam-mounting")
         phone.click("#cam-show")
         phone.wait_for_function("() => document.querySelector('#cam-picture').naturalWidth > 0")

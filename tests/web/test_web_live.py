@@ -28,7 +28,9 @@ def apply_delta(view: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def test_stream_sends_a_snapshot_then_deltas_that_rebuild_the_same_view(live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_stream_sends_a_snapshot_then_deltas_that_rebuild_the_same_view(
+    live: ServerHandle, store: EventStore, new_game
+) -> None:  # type: ignore[no-untyped-def]
     events = game_events(seed=11)
     game = new_game()  # same players as game_events
     sse = SSEClient(f"{live.url}/api/games/{game}/stream")
@@ -164,7 +166,13 @@ def test_phones_are_told_while_the_tables_deck_is_relearnt_and_when_it_cannot_be
     out = camera_status(live | {"deck": rebuilding})
     assert out["ok"] is True  # the camera is fine
     assert out["deck"] == {"rebuilding": "paris", "name": "Paris", "progress": 0.4, "error": None, "reading": "builtin"}
-    broken = {"deck": "builtin", "rebuilding": None, "name": None, "progress": None, "error": "deck 'paris' cannot be used"}
+    broken = {
+        "deck": "builtin",
+        "rebuilding": None,
+        "name": None,
+        "progress": None,
+        "error": "deck 'paris' cannot be used",
+    }
     assert camera_status(live | {"deck": broken})["deck"]["error"] == "deck 'paris' cannot be used"
 
 

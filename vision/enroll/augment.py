@@ -17,7 +17,14 @@ from vision.recognizer.geometry import CROP_H, CROP_W, rectify
 
 #: Table cloths and wood, BGR.
 TABLE_COLOURS: tuple[tuple[int, int, int], ...] = (
-    (40, 90, 30), (30, 60, 20), (60, 80, 110), (40, 60, 90), (90, 90, 90), (50, 50, 50), (110, 60, 30), (180, 180, 175),
+    (40, 90, 30),
+    (30, 60, 20),
+    (60, 80, 110),
+    (40, 60, 90),
+    (90, 90, 90),
+    (50, 50, 50),
+    (110, 60, 30),
+    (180, 180, 175),
 )
 
 
@@ -36,7 +43,12 @@ def _rounded_mask(h: int, w: int, radius: int) -> np.ndarray:
     if radius <= 0:
         return mask
     mask[:radius, :radius] = mask[:radius, -radius:] = mask[-radius:, :radius] = mask[-radius:, -radius:] = 0
-    for cx, cy in ((radius, radius), (w - 1 - radius, radius), (radius, h - 1 - radius), (w - 1 - radius, h - 1 - radius)):
+    for cx, cy in (
+        (radius, radius),
+        (w - 1 - radius, radius),
+        (radius, h - 1 - radius),
+        (w - 1 - radius, h - 1 - radius),
+    ):
         cv2.circle(mask, (cx, cy), radius, 255, -1, cv2.LINE_AA)
     return mask
 
@@ -57,7 +69,9 @@ def _occlude(canvas: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> 
     else:  # anything
         colour = rng.uniform(20, 230, 3).astype(np.float32)
     axes = (max(1, int(size)), max(1, int(size * rng.uniform(0.4, 1.0))))
-    cv2.ellipse(canvas, (int(p[0]), int(p[1])), axes, float(rng.uniform(0, 180)), 0, 360, colour.tolist(), -1, cv2.LINE_AA)
+    cv2.ellipse(
+        canvas, (int(p[0]), int(p[1])), axes, float(rng.uniform(0, 180)), 0, 360, colour.tolist(), -1, cv2.LINE_AA
+    )
 
 
 def card_sheet(crop_source: np.ndarray, size: tuple[int, int] = (2 * CROP_W, 2 * CROP_H)) -> np.ndarray:
@@ -69,13 +83,17 @@ def card_sheet(crop_source: np.ndarray, size: tuple[int, int] = (2 * CROP_W, 2 *
     return np.dstack([src, _rounded_mask(h, w, max(1, w // 16))])
 
 
-def _place(sheet: np.ndarray, canvas: np.ndarray, centre: tuple[float, float], card_h: float, rng: np.random.Generator) -> np.ndarray:
+def _place(
+    sheet: np.ndarray, canvas: np.ndarray, centre: tuple[float, float], card_h: float, rng: np.random.Generator
+) -> np.ndarray:
     """Paste ``sheet`` (BGRA) onto ``canvas`` (float32 BGR, in place) at any angle; returns its corners."""
     sh, sw = sheet.shape[:2]
     card_w = card_h * sw / sh
     angle = rng.uniform(-np.pi, np.pi)
     c, s = np.cos(angle), np.sin(angle)
-    base = np.array([[-card_w / 2, -card_h / 2], [card_w / 2, -card_h / 2], [card_w / 2, card_h / 2], [-card_w / 2, card_h / 2]])
+    base = np.array(
+        [[-card_w / 2, -card_h / 2], [card_w / 2, -card_h / 2], [card_w / 2, card_h / 2], [-card_w / 2, card_h / 2]]
+    )
     base *= 1.0 + rng.normal(0, 0.03, (4, 1)) + rng.normal(0, 0.03, (1, 2)) * np.array([[1, 0]])
     target = (base @ np.array([[c, s], [-s, c]]) + np.array(centre)).astype(np.float32)
     src = np.array([[-0.5, -0.5], [sw - 0.5, -0.5], [sw - 0.5, sh - 0.5], [-0.5, sh - 0.5]], np.float32)
@@ -105,7 +123,11 @@ def _photograph(canvas: np.ndarray, rng: np.random.Generator, card_h: float) -> 
     h, w = canvas.shape[:2]
     gain = (rng.uniform(*GAIN) * rng.uniform(*TINT, 3)).astype(np.float32)
     g = rng.normal(0, 0.25, 2).astype(np.float32)
-    canvas *= (1.0 + g[0] * np.linspace(-0.5, 0.5, w, dtype=np.float32)[None, :] + g[1] * np.linspace(-0.5, 0.5, h, dtype=np.float32)[:, None])[..., None] * gain
+    canvas *= (
+        1.0
+        + g[0] * np.linspace(-0.5, 0.5, w, dtype=np.float32)[None, :]
+        + g[1] * np.linspace(-0.5, 0.5, h, dtype=np.float32)[:, None]
+    )[..., None] * gain
     if rng.random() < 0.2:  # glare: a soft bright patch
         cx, cy = rng.uniform(0.3, 0.7) * w, rng.uniform(0.3, 0.7) * h
         r = card_h * rng.uniform(0.1, 0.3)
@@ -149,13 +171,17 @@ def camera_view(sheet: np.ndarray, rng: np.random.Generator, upside_down: bool =
     img = _photograph(canvas, rng, card_h)
     # The detector's corners are off by a pixel or two, sometimes by several (blur, a finger on the card).
     sigma = card_h * float(rng.choice(CORNER_ERRORS, p=CORNER_ERROR_P))
-    quad = target + rng.normal(0, sigma, (4, 2)).astype(np.float32) + rng.normal(0, sigma / 2, (1, 2)).astype(np.float32)
+    quad = (
+        target + rng.normal(0, sigma, (4, 2)).astype(np.float32) + rng.normal(0, sigma / 2, (1, 2)).astype(np.float32)
+    )
     if upside_down:
         quad = np.roll(quad, -2, axis=0)
     return rectify(img, quad, CROP_W, CROP_H)
 
 
-def table_photo(sheets: list[np.ndarray], rng: np.random.Generator, size: tuple[int, int] = (640, 480)) -> tuple[np.ndarray, np.ndarray]:
+def table_photo(
+    sheets: list[np.ndarray], rng: np.random.Generator, size: tuple[int, int] = (640, 480)
+) -> tuple[np.ndarray, np.ndarray]:
     """Up to six cards laid apart on a table, photographed: (BGR image, their true corners (N, 4, 2))."""
     w, h = size
     if not 1 <= len(sheets) <= 6:

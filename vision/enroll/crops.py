@@ -143,7 +143,10 @@ def quad_crop(img: np.ndarray, quad: np.ndarray, background: tuple[int, int, int
     side = max(np.linalg.norm(q[0] - q[3]), np.linalg.norm(q[1] - q[2]))
     factor = side / (2 * CROP_H)
     if factor > 1.0:
-        bgr = cv2.resize(bgr, (max(1, round(bgr.shape[1] / factor)), max(1, round(bgr.shape[0] / factor))),
-                         interpolation=cv2.INTER_AREA)
+        bgr = cv2.resize(
+            bgr,
+            (max(1, round(bgr.shape[1] / factor)), max(1, round(bgr.shape[0] / factor))),
+            interpolation=cv2.INTER_AREA,
+        )
         q = q / factor
     return rectify(bgr, q)

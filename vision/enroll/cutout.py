@@ -105,7 +105,12 @@ def find_card_quads(img: np.ndarray) -> list[np.ndarray]:
         if not ASPECT_RANGE[0] <= _aspect(quad) <= ASPECT_RANGE[1]:
             continue
         margin = 2
-        if quad[:, 0].min() < margin or quad[:, 1].min() < margin or quad[:, 0].max() > w - 1 - margin or quad[:, 1].max() > h - 1 - margin:
+        if (
+            quad[:, 0].min() < margin
+            or quad[:, 1].min() < margin
+            or quad[:, 0].max() > w - 1 - margin
+            or quad[:, 1].max() > h - 1 - margin
+        ):
             continue
         if _support(edges, quad) < EDGE_SUPPORT:
             continue
@@ -114,7 +119,9 @@ def find_card_quads(img: np.ndarray) -> list[np.ndarray]:
     kept: list[np.ndarray] = []
     for _a, q in found:
         centre = q.mean(axis=0)
-        if any(cv2.pointPolygonTest(k.reshape(-1, 1, 2), (float(centre[0]), float(centre[1])), False) >= 0 for k in kept):
+        if any(
+            cv2.pointPolygonTest(k.reshape(-1, 1, 2), (float(centre[0]), float(centre[1])), False) >= 0 for k in kept
+        ):
             continue
         kept.append(q)
     return [upright(k / scale) for k in kept]
@@ -253,7 +260,11 @@ def _outermost(profile: np.ndarray, outward: int) -> int | None:
     top = float(profile.max())
     if top < 6.0:
         return None
-    peaks = [i for i in range(1, len(profile) - 1) if profile[i] >= profile[i - 1] and profile[i] >= profile[i + 1] and profile[i] >= EDGE_SHARE * top]
+    peaks = [
+        i
+        for i in range(1, len(profile) - 1)
+        if profile[i] >= profile[i - 1] and profile[i] >= profile[i + 1] and profile[i] >= EDGE_SHARE * top
+    ]
     if not peaks:
         return int(np.argmax(profile))
     return peaks[0] if outward < 0 else peaks[-1]

@@ -79,8 +79,12 @@ class DetailHead:
         c = self.conv.shape[1] if self.conv.ndim == 2 else -1
         pooled = (MAP_SHAPE[1] // 2) * (MAP_SHAPE[2] // 2) * c
         if (
-            self.conv.ndim != 2 or self.conv.shape[0] % 9 or self.conv_bias.shape != (c,)
-            or self.fc.ndim != 2 or self.fc.shape[0] != pooled or self.fc_bias.shape != (self.fc.shape[1],)
+            self.conv.ndim != 2
+            or self.conv.shape[0] % 9
+            or self.conv_bias.shape != (c,)
+            or self.fc.ndim != 2
+            or self.fc.shape[0] != pooled
+            or self.fc_bias.shape != (self.fc.shape[1],)
         ):
             raise ValueError(
                 f"detail head weights do not fit a {MAP_SHAPE} map: conv {self.conv.shape}, conv bias "
@@ -99,13 +103,20 @@ class DetailHead:
     def logits(self, maps: np.ndarray) -> np.ndarray:
         """(N, MAP_SIZE) identifier maps -> (N, labels) scores."""
         if not self.fits_map:
-            raise ValueError(f"detail head was made for a {self.conv.shape[0] // 9}-channel map, not the {MAP_SHAPE} one")
+            raise ValueError(
+                f"detail head was made for a {self.conv.shape[0] // 9}-channel map, not the {MAP_SHAPE} one"
+            )
         x = _scaled(maps)
         pooled, _, _ = _forward_conv(x, self.conv, self.conv_bias)
         return pooled.reshape(len(x), -1) @ self.fc + self.fc_bias
 
     def arrays(self) -> dict[str, np.ndarray]:
-        return {"detail_conv": self.conv, "detail_conv_bias": self.conv_bias, "detail_fc": self.fc, "detail_fc_bias": self.fc_bias}
+        return {
+            "detail_conv": self.conv,
+            "detail_conv_bias": self.conv_bias,
+            "detail_fc": self.fc,
+            "detail_fc_bias": self.fc_bias,
+        }
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray]) -> DetailHead | None:
@@ -130,8 +141,12 @@ def _forward_conv(x: np.ndarray, conv: np.ndarray, bias: np.ndarray) -> tuple[np
 
 
 def fit_detail_head(
-    maps: np.ndarray, targets: np.ndarray, n_labels: int, seed: int = 0,
-    progress: Callable[[float], None] | None = None, epochs: int = EPOCHS,
+    maps: np.ndarray,
+    targets: np.ndarray,
+    n_labels: int,
+    seed: int = 0,
+    progress: Callable[[float], None] | None = None,
+    epochs: int = EPOCHS,
 ) -> DetailHead:
     """Train the head on the views' maps (N, MAP_SIZE) labelled ``targets`` (N,) in 0..n_labels-1."""
     x_all = _scaled(maps)
@@ -181,7 +196,7 @@ def fit_detail_head(
             blocks = y.reshape(n, h // 2, 2, w // 2, 2, k)
             winner = blocks == pooled[:, :, None, :, None, :]
             d_y = (winner * d_pooled[:, :, None, :, None, :]).reshape(n * h * w, k)
-            d_y *= (y.reshape(n * h * w, k) > 0.0)
+            d_y *= y.reshape(n * h * w, k) > 0.0
             g_conv = cols.T @ d_y
             g_conv_b = d_y.sum(axis=0)
             step += 1

@@ -139,7 +139,13 @@ class Issue:
         return self.kind in ("missing", "mislabelled", "duplicate")
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "cards": list(self.cards), "message": self.message, "sources": list(self.sources), "error": self.is_error}
+        return {
+            "kind": self.kind,
+            "cards": list(self.cards),
+            "message": self.message,
+            "sources": list(self.sources),
+            "error": self.is_error,
+        }
 
 
 @dataclass
@@ -175,7 +181,9 @@ class Views:
     per_view: np.ndarray  # (P, V, D) each view's embedding
     features: np.ndarray  # (P, V, F) the deck head's features
     trunk: np.ndarray | None  # (P, V, MAP_SIZE) the identifier's maps; None from an identifier that gives none
-    covers: list[np.ndarray] | None  # the verifier's coverage of each picture on each table (None: no tables or verifier)
+    covers: (
+        list[np.ndarray] | None
+    )  # the verifier's coverage of each picture on each table (None: no tables or verifier)
     outline: np.ndarray | None  # (4, 2) ``Prototypes.outline``; None without tables
 
 
@@ -190,7 +198,11 @@ def rectify_picture(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
     side = max(np.linalg.norm(q[0] - q[3]), np.linalg.norm(q[1] - q[2]))
     factor = side / (1.5 * PICTURE_H)
     if factor > 1.0:  # shrink first so the bilinear warp does not alias
-        img = cv2.resize(img, (max(1, round(img.shape[1] / factor)), max(1, round(img.shape[0] / factor))), interpolation=cv2.INTER_AREA)
+        img = cv2.resize(
+            img,
+            (max(1, round(img.shape[1] / factor)), max(1, round(img.shape[0] / factor))),
+            interpolation=cv2.INTER_AREA,
+        )
         q = q / factor
     return rectify(img, q, PICTURE_W, PICTURE_H)
 
@@ -271,14 +283,23 @@ def _sides_touched(quad: np.ndarray, shape: tuple[int, ...]) -> int:
     h, w = shape[:2]
     margin = PHOTO_MARGIN * min(h, w)
     q = np.asarray(quad, np.float32).reshape(4, 2)
-    return int(q[:, 0].min() < margin) + int(q[:, 1].min() < margin) + int(q[:, 0].max() > w - margin) + int(q[:, 1].max() > h - margin)
+    return (
+        int(q[:, 0].min() < margin)
+        + int(q[:, 1].min() < margin)
+        + int(q[:, 0].max() > w - margin)
+        + int(q[:, 1].max() > h - margin)
+    )
 
 
 def _lies_inside(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
     """A card's outline of a card's proportions, at least ``PHOTO_MIN_AREA`` of the image, clear of its border."""
     h, w = shape[:2]
     q = np.asarray(quad, np.float32).reshape(4, 2)
-    return bool(_sides_touched(q, shape) == 0 and quad_area(q) >= PHOTO_MIN_AREA * h * w and ASPECT_RANGE[0] <= _proportions(q) <= ASPECT_RANGE[1])
+    return bool(
+        _sides_touched(q, shape) == 0
+        and quad_area(q) >= PHOTO_MIN_AREA * h * w
+        and ASPECT_RANGE[0] <= _proportions(q) <= ASPECT_RANGE[1]
+    )
 
 
 def _proportions(quad: np.ndarray) -> float:
@@ -314,7 +335,9 @@ def reading_order(quads: np.ndarray) -> list[int]:
     return [i for row in rows for i in sorted(row, key=lambda j: centres[j, 0])]
 
 
-def pictures_from_frame(frame: np.ndarray, detector: Detector, photo: bool = False) -> list[tuple[np.ndarray, np.ndarray]]:
+def pictures_from_frame(
+    frame: np.ndarray, detector: Detector, photo: bool = False
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """Every face-up card in a camera frame, in reading order: (upright BGRA picture, quad in frame pixels).
 
     ``photo``: the frame is a phone photo of cards laid out to be learnt: where the
@@ -352,7 +375,10 @@ def photo_quads(photo: np.ndarray, detected: list[np.ndarray]) -> np.ndarray:
     kept: list[np.ndarray] = []
     for q in candidates:
         c = q.mean(axis=0)
-        if any(cv2.pointPolygonTest(k.reshape(-1, 1, 2).astype(np.float32), (float(c[0]), float(c[1])), False) >= 0 for k in kept):
+        if any(
+            cv2.pointPolygonTest(k.reshape(-1, 1, 2).astype(np.float32), (float(c[0]), float(c[1])), False) >= 0
+            for k in kept
+        ):
             continue
         kept.append(q)
     return np.array(kept, np.float32).reshape(-1, 4, 2)
@@ -403,8 +429,14 @@ class Enroller:
     """
 
     def __init__(
-        self, embedder: Embedder, *, views: int = DEFAULT_VIEWS, seed: int = 0, back: np.ndarray | None = None,
-        adapt: bool = True, table_share: float = TABLE_SHARE,
+        self,
+        embedder: Embedder,
+        *,
+        views: int = DEFAULT_VIEWS,
+        seed: int = 0,
+        back: np.ndarray | None = None,
+        adapt: bool = True,
+        table_share: float = TABLE_SHARE,
     ) -> None:
         if views < 0:
             raise ValueError("views must be >= 0")
@@ -481,10 +513,18 @@ class Enroller:
             feats.append(card_features(x))
             means.append(_unit(emb.mean(axis=0)))
             if progress is not None:
-                progress((0.5 if n_table else 0.0) + (0.5 if n_table else 1.0) * (k + 1) / len(crops), f"picture {k + 1} of {len(crops)}")
+                progress(
+                    (0.5 if n_table else 0.0) + (0.5 if n_table else 1.0) * (k + 1) / len(crops),
+                    f"picture {k + 1} of {len(crops)}",
+                )
         trunk_views = None if any(t is None for t in trunks) else np.stack(trunks)  # type: ignore[arg-type]
         return Views(
-            np.stack(means).astype(np.float32), np.stack(per_view).astype(np.float32), np.stack(feats), trunk_views, covers, outline,
+            np.stack(means).astype(np.float32),
+            np.stack(per_view).astype(np.float32),
+            np.stack(feats),
+            trunk_views,
+            covers,
+            outline,
         )
 
     def _table_count(self, views: int) -> int:
@@ -511,7 +551,11 @@ class Enroller:
         return got, covers, outline
 
     def _lay_tables(
-        self, pictures: list[np.ndarray], per_picture: int, progress: Progress | None, outline: np.ndarray | None,
+        self,
+        pictures: list[np.ndarray],
+        per_picture: int,
+        progress: Progress | None,
+        outline: np.ndarray | None,
         span: tuple[float, float],
     ) -> tuple[list[np.ndarray], list[np.ndarray] | None, list[np.ndarray]]:
         """The table crops (cut at ``outline`` in the detector's outline frame, if given), the verifier's
@@ -563,9 +607,15 @@ class Enroller:
         return out, None if covers is None else [np.asarray(c, np.float32) for c in covers], found
 
     def prototypes(
-        self, labels: list[str], per_view: np.ndarray, features: np.ndarray | None = None,
-        covers: list[np.ndarray] | None = None, trunk: np.ndarray | None = None, outline: np.ndarray | None = None,
-        aspect: float | None = None, progress: Progress | None = None,
+        self,
+        labels: list[str],
+        per_view: np.ndarray,
+        features: np.ndarray | None = None,
+        covers: list[np.ndarray] | None = None,
+        trunk: np.ndarray | None = None,
+        outline: np.ndarray | None = None,
+        aspect: float | None = None,
+        progress: Progress | None = None,
     ) -> Prototypes:
         """One prototype per picture (a card scores by its best picture), plus a borrowed back if none was enrolled.
 
@@ -583,7 +633,9 @@ class Enroller:
             labs += [BACK] * len(self.back)
         v = np.concatenate(vectors)
         if not self.adapt:
-            return Prototypes(tuple(labs), _unit(v).astype(np.float32), verified=verified, outline=outline, aspect=aspect)
+            return Prototypes(
+                tuple(labs), _unit(v).astype(np.float32), verified=verified, outline=outline, aspect=aspect
+            )
         projection = whitening(labels, per_view)
         names = list(dict.fromkeys(labs))
         head_w = head_mu = None
@@ -593,13 +645,22 @@ class Enroller:
             y[np.arange(len(x)), _view_targets(names, labels, features.shape[1])] = 1.0
             head_w, head_mu = fit_ridge(x, y)
         protos = DeckPrototypes(
-            tuple(labs), _unit(v @ projection).astype(np.float32), Z_TEMPERATURE,
-            projection=projection, head_weights=head_w, head_mean=head_mu, knows_back=BACK in labels, verified=verified,
-            outline=outline, aspect=aspect,
+            tuple(labs),
+            _unit(v @ projection).astype(np.float32),
+            Z_TEMPERATURE,
+            projection=projection,
+            head_weights=head_w,
+            head_mean=head_mu,
+            knows_back=BACK in labels,
+            verified=verified,
+            outline=outline,
+            aspect=aspect,
         )
         return protos if trunk is None else self._with_detail(protos, labels, trunk, progress)
 
-    def _with_detail(self, protos: DeckPrototypes, labels: list[str], trunk: np.ndarray, progress: Progress | None) -> DeckPrototypes:
+    def _with_detail(
+        self, protos: DeckPrototypes, labels: list[str], trunk: np.ndarray, progress: Progress | None
+    ) -> DeckPrototypes:
         """``protos`` with a detail head trained on the views' maps ``trunk`` (P, V, MAP_SIZE); none without a deck head."""
         if protos.head_weights is None:
             return protos
@@ -610,7 +671,11 @@ class Enroller:
         return dataclasses.replace(protos, detail=head)
 
     def build(
-        self, name: str, suits: str, samples: Iterable[Sample], progress: Progress | None = None,
+        self,
+        name: str,
+        suits: str,
+        samples: Iterable[Sample],
+        progress: Progress | None = None,
         learn_if_wrong: bool = True,
     ) -> tuple[DeckProfile, EnrollReport]:
         """The profile of the labelled ``samples`` and the report of what looks wrong (missing cards included).
@@ -628,7 +693,9 @@ class Enroller:
             raise EnrollImageError("no labelled card pictures to enrol")
         for s in samples:
             if s.picture.shape != (PICTURE_H, PICTURE_W, 4) or s.picture.dtype != np.uint8:
-                raise EnrollImageError(f"{s.source}: picture must be {PICTURE_H}x{PICTURE_W} BGRA uint8, got {s.picture.shape}")
+                raise EnrollImageError(
+                    f"{s.source}: picture must be {PICTURE_H}x{PICTURE_W} BGRA uint8, got {s.picture.shape}"
+                )
         labels = [str(s.label) for s in samples]
         seeing, learning = _phases(progress, self.adapt and self.gives_trunk)
         views = self.picture_views([s.picture for s in samples], seeing)
@@ -638,14 +705,18 @@ class Enroller:
         for s in samples:
             pictures.setdefault(str(s.label), []).append(s.picture)
             sources.setdefault(str(s.label), []).append(s.source)
-        prototypes = self.prototypes(labels, per_view, features, views.covers, None, views.outline, deck_aspect(samples))
+        prototypes = self.prototypes(
+            labels, per_view, features, views.covers, None, views.outline, deck_aspect(samples)
+        )
         view_labels = None
         if isinstance(prototypes, DeckPrototypes) and prototypes.projection is not None:
             view_labels = self._held_out_reads(labels, per_view, features)
             # judge closeness where the deck's cards are told apart
             per_view = _unit(per_view @ prototypes.projection)
             means = _unit(per_view.mean(axis=1))
-        report = check(labels, [s.source for s in samples], means, per_view, suits, view_labels, [s.picture for s in samples])
+        report = check(
+            labels, [s.source for s in samples], means, per_view, suits, view_labels, [s.picture for s in samples]
+        )
         if trunk is not None and isinstance(prototypes, DeckPrototypes) and (report.ok or learn_if_wrong):
             prototypes = self._with_detail(prototypes, labels, trunk, learning)
         profile = DeckProfile(
@@ -692,14 +763,23 @@ class Enroller:
         made by this enroller's identifier, with its table views cut and judged by these outline networks?"""
         other_outlines = profile.views > 0 and self.outlines != "" and profile.outlines != self.outlines
         return (
-            profile_format(profile, self) == FORMAT_VERSION and not other_outlines and same_identifier(profile.probe, self.probe)
+            profile_format(profile, self) == FORMAT_VERSION
+            and not other_outlines
+            and same_identifier(profile.probe, self.probe)
         )
 
     def refresh(self, profile: DeckProfile, progress: Progress | None = None) -> DeckProfile:
         """The profile with prototypes rebuilt from its pictures (as many views as it was enrolled with) for this identifier."""
         if self.is_current(profile):
             return profile
-        same = Enroller(self.embedder, views=profile.views, seed=self.seed, back=self.back, adapt=self.adapt, table_share=self.table_share)
+        same = Enroller(
+            self.embedder,
+            views=profile.views,
+            seed=self.seed,
+            back=self.back,
+            adapt=self.adapt,
+            table_share=self.table_share,
+        )
         labels = [c for c in profile.cards for _ in profile.pictures[c]]
         seeing, learning = _phases(progress, same.adapt and same.gives_trunk)
         v = same.picture_views([p for c in profile.cards for p in profile.pictures[c]], seeing)
@@ -767,15 +847,20 @@ def whitening(labels: list[str], per_view: np.ndarray, shrinkage: float = SHRINK
     sw = r.T @ r / max(len(r) - 1, 1)
     sw += shrinkage * float(np.trace(sw)) / d * np.eye(d)
     w, v = np.linalg.eigh(sw)
-    return (v @ np.diag(w ** -0.5) @ v.T * np.sqrt(float(np.mean(w)))).astype(np.float32)
+    return (v @ np.diag(w**-0.5) @ v.T * np.sqrt(float(np.mean(w)))).astype(np.float32)
 
 
 # -- checks -------------------------------------------------------------------------------
 
 
 def check(
-    labels: list[str], sources: list[str], means: np.ndarray, per_view: np.ndarray, suits: str,
-    view_labels: np.ndarray | None = None, pictures: list[np.ndarray] | None = None,
+    labels: list[str],
+    sources: list[str],
+    means: np.ndarray,
+    per_view: np.ndarray,
+    suits: str,
+    view_labels: np.ndarray | None = None,
+    pictures: list[np.ndarray] | None = None,
 ) -> EnrollReport:
     """Missing, mislabelled and duplicate cards, from the pictures' embeddings.
 
@@ -805,7 +890,11 @@ def check(
         if not own:
             continue
         own_sim = float(sims[i, own].max())
-        others = {n: (float(sims[i, lab == n].max()), int(np.argmax(np.where(lab == n, sims[i], -2)))) for n in names if n != c}
+        others = {
+            n: (float(sims[i, lab == n].max()), int(np.argmax(np.where(lab == n, sims[i], -2))))
+            for n in names
+            if n != c
+        }
         if not others:
             continue
         best = max(others, key=lambda n: others[n][0])
@@ -814,7 +903,12 @@ def check(
         if best_sim > own_sim and best_sim >= 0.5 * (radius[i] + radius[j]):
             flagged.add(i)
             report.issues.append(
-                Issue("mislabelled", (c, best), f"{sources[i]} is labelled {named(c, suits)} but looks like {named(best, suits)}", (sources[i],))
+                Issue(
+                    "mislabelled",
+                    (c, best),
+                    f"{sources[i]} is labelled {named(c, suits)} but looks like {named(best, suits)}",
+                    (sources[i],),
+                )
             )
     # Duplicates: two pictures with different labels as close as views of one picture.
     flagged_labels = {labels[i] for i in flagged}

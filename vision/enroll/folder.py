@@ -37,7 +37,9 @@ SEVERAL = "+"
 
 def labels_from_filename(stem: str) -> list[tuple[str, str | None]]:
     """The cards a file name lists (one, or several joined by ``+``), each with its implied suit system."""
-    return [label_from_filename(part) for part in stem.split(SEVERAL)] if SEVERAL in stem else [label_from_filename(stem)]
+    return (
+        [label_from_filename(part) for part in stem.split(SEVERAL)] if SEVERAL in stem else [label_from_filename(stem)]
+    )
 
 
 def label_files(folder: Path) -> tuple[list[tuple[Path, str, str | None]], list[str]]:
@@ -72,7 +74,9 @@ def label_files(folder: Path) -> tuple[list[tuple[Path, str, str | None]], list[
 
 
 def scan_folder(
-    folder: Path, detector: Detector | None = None, suits: str | None = None,
+    folder: Path,
+    detector: Detector | None = None,
+    suits: str | None = None,
     progress: Callable[[float, str], None] | None = None,
 ) -> FolderScan:
     """Read every card image of ``folder`` into upright pictures.

@@ -77,7 +77,11 @@ FORMATS: tuple[Format, ...] = (
     Format(3, "the cards the outline verifier knows (Prototypes.verified)", _verified),
     Format(4, "where the networks outline the deck's cards (Prototypes.outline)", _outline),
     Format(5, "a detail head on the identifier's map", _detail_head),
-    Format(6, "the detail head on the identifier's finer map (192x12x8), readable by the identifier in use", _detail_on_fine_map),
+    Format(
+        6,
+        "the detail head on the identifier's finer map (192x12x8), readable by the identifier in use",
+        _detail_on_fine_map,
+    ),
 )
 FORMAT_VERSION = FORMATS[-1].version
 

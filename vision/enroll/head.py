@@ -165,7 +165,11 @@ class DeckPrototypes(Prototypes):
         """A linear head's ``<name>_weights`` (dim, len(names)) and ``<name>_mean`` (dim,): both or neither."""
         if (w is None) != (m is None):
             raise PrototypeError(f"{name}_weights and {name}_mean go together")
-        if w is not None and m is not None and (w.ndim != 2 or w.shape[1] != len(self.names) or m.shape != (w.shape[0],)):
+        if (
+            w is not None
+            and m is not None
+            and (w.ndim != 2 or w.shape[1] != len(self.names) or m.shape != (w.shape[0],))
+        ):
             raise PrototypeError(
                 f"{what} must be ({dim}, {len(self.names)}) weights with a ({dim},) mean, got {w.shape} and {m.shape}"
             )
@@ -213,12 +217,18 @@ class DeckPrototypes(Prototypes):
         z = _z(best) + self.head_weight * _z(head)
         if trunk is not None and self.detail is not None and self.detail.fits_map:
             if trunk.shape[-1] != MAP_SIZE:
-                raise PrototypeError(f"detail head reads the identifier's {MAP_SIZE}-value map, got {trunk.shape[-1]} values")
-            detail = self.detail.logits(trunk.reshape(-1, MAP_SIZE)).reshape(len(best), -1, len(self.names)).mean(axis=1)
+                raise PrototypeError(
+                    f"detail head reads the identifier's {MAP_SIZE}-value map, got {trunk.shape[-1]} values"
+                )
+            detail = (
+                self.detail.logits(trunk.reshape(-1, MAP_SIZE)).reshape(len(best), -1, len(self.names)).mean(axis=1)
+            )
             z = z + self.detail_weight * _z(detail)
         return z * self.temperature
 
-    def scores(self, embeddings: np.ndarray, crops: np.ndarray | None = None, trunk: np.ndarray | None = None) -> np.ndarray:
+    def scores(
+        self, embeddings: np.ndarray, crops: np.ndarray | None = None, trunk: np.ndarray | None = None
+    ) -> np.ndarray:
         """As ``Prototypes.scores``; crops (N, V, H, W, 3), several views of each card, are read by their mean features.
 
         The recogniser's second look at an unsure card passes all five of its crops;
@@ -259,7 +269,8 @@ class DeckPrototypes(Prototypes):
 
     def save(self, path: Path) -> None:
         extra: dict[str, np.ndarray] = {
-            "head_weight": np.array(self.head_weight, np.float32), "knows_back": np.array(self.knows_back),
+            "head_weight": np.array(self.head_weight, np.float32),
+            "knows_back": np.array(self.knows_back),
             "detail_weight": np.array(self.detail_weight, np.float32),
         }
         for key in ARRAYS:

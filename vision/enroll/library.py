@@ -35,7 +35,9 @@ class DeckLibrary:
     def slugs(self) -> list[str]:
         if not self.root.is_dir():
             return []
-        return sorted(p.name for p in self.root.iterdir() if not p.name.startswith(".") and (p / "profile.json").is_file())
+        return sorted(
+            p.name for p in self.root.iterdir() if not p.name.startswith(".") and (p / "profile.json").is_file()
+        )
 
     def exists(self, slug: str) -> bool:
         return slug != BUILTIN and (self.root / slug / "profile.json").is_file()

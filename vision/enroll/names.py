@@ -19,21 +19,49 @@ SUIT_SYSTEMS: Final[tuple[str, ...]] = ("swiss", "french")
 #: Everything a file name may call a suit, mapped to (Swiss suit, suit system it implies).
 SUIT_ALIASES: Final[dict[str, tuple[str, str]]] = {
     **{s: (s, "swiss") for s in SUITS},
-    "eichel": ("eicheln", "swiss"), "schilte": ("schilten", "swiss"), "rose": ("rosen", "swiss"), "schelle": ("schellen", "swiss"),
+    "eichel": ("eicheln", "swiss"),
+    "schilte": ("schilten", "swiss"),
+    "rose": ("rosen", "swiss"),
+    "schelle": ("schellen", "swiss"),
     **{f: (s, "french") for f, s in FRENCH_TO_SWISS.items()},
-    "clubs": ("eicheln", "french"), "club": ("eicheln", "french"), "trefle": ("eicheln", "french"),
-    "spades": ("schilten", "french"), "spade": ("schilten", "french"), "pik": ("schilten", "french"), "pique": ("schilten", "french"),
-    "hearts": ("rosen", "french"), "heart": ("rosen", "french"), "coeur": ("rosen", "french"),
-    "diamonds": ("schellen", "french"), "diamond": ("schellen", "french"), "karo": ("schellen", "french"),
-    "carreau": ("schellen", "french"), "egge": ("schellen", "french"),
+    "clubs": ("eicheln", "french"),
+    "club": ("eicheln", "french"),
+    "trefle": ("eicheln", "french"),
+    "spades": ("schilten", "french"),
+    "spade": ("schilten", "french"),
+    "pik": ("schilten", "french"),
+    "pique": ("schilten", "french"),
+    "hearts": ("rosen", "french"),
+    "heart": ("rosen", "french"),
+    "coeur": ("rosen", "french"),
+    "diamonds": ("schellen", "french"),
+    "diamond": ("schellen", "french"),
+    "karo": ("schellen", "french"),
+    "carreau": ("schellen", "french"),
+    "egge": ("schellen", "french"),
 }
 
 RANK_ALIASES: Final[dict[str, str]] = {
     **{r: r for r in RANKS},
-    "banner": "10", "u": "under", "unter": "under", "bube": "under", "jack": "under", "j": "under", "valet": "under",
-    "o": "ober", "dame": "ober", "queen": "ober", "q": "ober",
-    "konig": "koenig", "könig": "koenig", "king": "koenig", "k": "koenig", "roi": "koenig",
-    "a": "ass", "as": "ass", "ace": "ass",
+    "banner": "10",
+    "u": "under",
+    "unter": "under",
+    "bube": "under",
+    "jack": "under",
+    "j": "under",
+    "valet": "under",
+    "o": "ober",
+    "dame": "ober",
+    "queen": "ober",
+    "q": "ober",
+    "konig": "koenig",
+    "könig": "koenig",
+    "king": "koenig",
+    "k": "koenig",
+    "roi": "koenig",
+    "a": "ass",
+    "as": "ass",
+    "ace": "ass",
 }
 
 #: The deck's own words per suit system and language: Swiss suit -> name, rank -> name.
@@ -51,14 +79,74 @@ SUIT_NAMES: Final[dict[str, dict[str, dict[str, str]]]] = {
 }
 RANK_NAMES: Final[dict[str, dict[str, dict[str, str]]]] = {
     "swiss": {
-        "de": {"6": "6", "7": "7", "8": "8", "9": "9", "10": "Banner", "under": "Under", "ober": "Ober", "koenig": "König", "ass": "Ass"},
-        "fr": {"6": "6", "7": "7", "8": "8", "9": "9", "10": "Banneret", "under": "Valet", "ober": "Dame", "koenig": "Roi", "ass": "As"},
-        "en": {"6": "6", "7": "7", "8": "8", "9": "9", "10": "Banner", "under": "Under", "ober": "Ober", "koenig": "King", "ass": "Ace"},
+        "de": {
+            "6": "6",
+            "7": "7",
+            "8": "8",
+            "9": "9",
+            "10": "Banner",
+            "under": "Under",
+            "ober": "Ober",
+            "koenig": "König",
+            "ass": "Ass",
+        },
+        "fr": {
+            "6": "6",
+            "7": "7",
+            "8": "8",
+            "9": "9",
+            "10": "Banneret",
+            "under": "Valet",
+            "ober": "Dame",
+            "koenig": "Roi",
+            "ass": "As",
+        },
+        "en": {
+            "6": "6",
+            "7": "7",
+            "8": "8",
+            "9": "9",
+            "10": "Banner",
+            "under": "Under",
+            "ober": "Ober",
+            "koenig": "King",
+            "ass": "Ace",
+        },
     },
     "french": {
-        "de": {"6": "6", "7": "7", "8": "8", "9": "9", "10": "10", "under": "Bube", "ober": "Dame", "koenig": "König", "ass": "Ass"},
-        "fr": {"6": "6", "7": "7", "8": "8", "9": "9", "10": "10", "under": "Valet", "ober": "Dame", "koenig": "Roi", "ass": "As"},
-        "en": {"6": "6", "7": "7", "8": "8", "9": "9", "10": "10", "under": "Jack", "ober": "Queen", "koenig": "King", "ass": "Ace"},
+        "de": {
+            "6": "6",
+            "7": "7",
+            "8": "8",
+            "9": "9",
+            "10": "10",
+            "under": "Bube",
+            "ober": "Dame",
+            "koenig": "König",
+            "ass": "Ass",
+        },
+        "fr": {
+            "6": "6",
+            "7": "7",
+            "8": "8",
+            "9": "9",
+            "10": "10",
+            "under": "Valet",
+            "ober": "Dame",
+            "koenig": "Roi",
+            "ass": "As",
+        },
+        "en": {
+            "6": "6",
+            "7": "7",
+            "8": "8",
+            "9": "9",
+            "10": "10",
+            "under": "Jack",
+            "ober": "Queen",
+            "koenig": "King",
+            "ass": "Ace",
+        },
     },
 }
 SWISS_TO_FRENCH: Final[dict[str, str]] = {s: f for f, s in FRENCH_TO_SWISS.items()}
@@ -97,7 +185,9 @@ def label_from_filename(stem: str) -> tuple[str, str | None]:
                 return parse_label("-".join(words[:2]))
             except CardNameError:
                 pass
-        raise CardNameError(f"file name {stem!r} names no card; expected e.g. 'kreuz-7.png', 'rosen-ober-2.jpg', 'back.png'") from None
+        raise CardNameError(
+            f"file name {stem!r} names no card; expected e.g. 'kreuz-7.png', 'rosen-ober-2.jpg', 'back.png'"
+        ) from None
 
 
 def own_id(card: str, system: str) -> str:

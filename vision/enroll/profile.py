@@ -111,7 +111,11 @@ class DeckProfile:
             "created": self.created,
             "views": self.views,
             "cards": {
-                c: {"own_id": own_id(c, self.suits), "name": display_name(c, self.suits, lang), "pictures": len(self.pictures.get(c, []))}
+                c: {
+                    "own_id": own_id(c, self.suits),
+                    "name": display_name(c, self.suits, lang),
+                    "pictures": len(self.pictures.get(c, [])),
+                }
                 for c in (*ALL_CARD_IDS, BACK)
                 if self.pictures.get(c)
             },
@@ -130,7 +134,11 @@ class DeckProfile:
             shutil.rmtree(tmp)
         (tmp / "thumbs").mkdir(parents=True)
         labels = [c for c in self.cards for _ in self.pictures[c]]
-        images = np.stack([p for c in self.cards for p in self.pictures[c]]) if labels else np.zeros((0, PICTURE_H, PICTURE_W, 4), np.uint8)
+        images = (
+            np.stack([p for c in self.cards for p in self.pictures[c]])
+            if labels
+            else np.zeros((0, PICTURE_H, PICTURE_W, 4), np.uint8)
+        )
         np.savez_compressed(tmp / "pictures.npz", labels=np.array(labels), images=images)
         self.prototypes.save(tmp / "prototypes.npz")
         np.save(tmp / "probe.npy", self.probe.astype(np.float32))
@@ -170,7 +178,9 @@ class DeckProfile:
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
             if meta.get("format") != FORMAT_VERSION:
-                raise ProfileError(f"{folder}: profile format {meta.get('format')!r}, this version reads {FORMAT_VERSION}")
+                raise ProfileError(
+                    f"{folder}: profile format {meta.get('format')!r}, this version reads {FORMAT_VERSION}"
+                )
             with np.load(folder / "pictures.npz", allow_pickle=False) as z:
                 labels, images = [str(x) for x in z["labels"]], z["images"]
             pictures: dict[str, list[np.ndarray]] = {}

@@ -76,8 +76,11 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
         base = a[None] + np.linspace(0.2, 0.8, SAMPLES, dtype=np.float32)[:, None] * d[None]
         pts = base[:, None, :] + offsets[None, :, None] * normal[None, None, :]
         profile = cv2.remap(
-            grey, np.ascontiguousarray(pts[..., 0]), np.ascontiguousarray(pts[..., 1]),
-            cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE,
+            grey,
+            np.ascontiguousarray(pts[..., 0]),
+            np.ascontiguousarray(pts[..., 1]),
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
         )
         grad = np.abs(np.diff(profile, axis=1))
         best = grad.argmax(axis=1)

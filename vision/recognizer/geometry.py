@@ -140,8 +140,6 @@ def rotate_half(quad: np.ndarray) -> np.ndarray:
     return np.asarray(quad, dtype=np.float32).reshape(4, 2)[_HALF]
 
 
-
-
 #: An outline's own frame: its corners (clockwise from corner 0) at the unit square's.
 UNIT_QUAD = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]], np.float32)
 

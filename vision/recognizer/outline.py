@@ -46,8 +46,12 @@ def outline_crop(frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.nd
     c = q.mean(axis=0)
     m = cv2.getPerspectiveTransform((c + GROW * (q - c)).astype(np.float32), _DST)
     crop = cv2.warpPerspective(
-        frame, m, (REFINE_W, REFINE_H), flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_CONSTANT, borderValue=(PAD_VALUE, PAD_VALUE, PAD_VALUE),
+        frame,
+        m,
+        (REFINE_W, REFINE_H),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(PAD_VALUE, PAD_VALUE, PAD_VALUE),
     )
     return crop, m
 
@@ -122,9 +126,15 @@ class TableSize:
 
 
 def sized_to_table(
-    frame: np.ndarray, quads: np.ndarray, scores: np.ndarray, cover: np.ndarray, size: TableSize,
-    refine: Callable[[np.ndarray], np.ndarray] | None, verify: Callable[[np.ndarray], np.ndarray],
-    outline: np.ndarray | None = None, is_back: np.ndarray | None = None,
+    frame: np.ndarray,
+    quads: np.ndarray,
+    scores: np.ndarray,
+    cover: np.ndarray,
+    size: TableSize,
+    refine: Callable[[np.ndarray], np.ndarray] | None,
+    verify: Callable[[np.ndarray], np.ndarray],
+    outline: np.ndarray | None = None,
+    is_back: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(quads, cover, moved (K,) bool): outlines of a size no card on this table has, replaced by
     card-sized ones that cover a card better.
@@ -159,7 +169,12 @@ def sized_to_table(
     eligible = np.ones(len(q), bool) if outline is None or is_back is None else ~np.asarray(is_back, bool)
     sides = np.array([mean_sides(k) for k in cards])
     aspect = sides[:, 1] / np.maximum(sides[:, 0], 1e-6)
-    ref = eligible & (scores >= size.sure) & (cover >= SIZE_REFERENCE_COVER) & (np.abs(aspect / size.aspect - 1.0) <= size.aspect_tolerance)
+    ref = (
+        eligible
+        & (scores >= size.sure)
+        & (cover >= SIZE_REFERENCE_COVER)
+        & (np.abs(aspect / size.aspect - 1.0) <= size.aspect_tolerance)
+    )
     if not ref.any():
         return q, cover, moved
     short, long = float(np.median(sides[ref, 0])), float(np.median(sides[ref, 1]))
@@ -187,4 +202,3 @@ def sized_to_table(
 def _is_card_shape(quad: np.ndarray) -> bool:
     contour = quad.reshape(-1, 1, 2).astype(np.float32)
     return bool(cv2.isContourConvex(contour)) and abs(float(cv2.contourArea(contour))) > 16.0
-

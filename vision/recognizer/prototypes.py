@@ -108,7 +108,9 @@ class Prototypes:
     def dim(self) -> int:
         return int(self.vectors.shape[1])
 
-    def scores(self, embeddings: np.ndarray, crops: np.ndarray | None = None, trunk: np.ndarray | None = None) -> np.ndarray:
+    def scores(
+        self, embeddings: np.ndarray, crops: np.ndarray | None = None, trunk: np.ndarray | None = None
+    ) -> np.ndarray:
         """Probabilities (N, len(names)): softmax over each label's best cosine similarity.
 
         ``crops`` are the upright crops the embeddings were made from, (N, H, W, 3), or
@@ -161,7 +163,11 @@ class Prototypes:
         return self.verified is not None and label in self.verified
 
     def save(self, path: Path) -> None:
-        arrays = {"labels": np.array(self.labels), "vectors": self.vectors.astype(np.float32), "temperature": np.float32(self.temperature)}
+        arrays = {
+            "labels": np.array(self.labels),
+            "vectors": self.vectors.astype(np.float32),
+            "temperature": np.float32(self.temperature),
+        }
         if self.outline is not None:
             arrays["outline"] = np.asarray(self.outline, np.float32)
         if self.aspect is not None:
@@ -176,8 +182,12 @@ class Prototypes:
             outline = z["outline"].astype(np.float32) if "outline" in z.files else None
             aspect = float(z["aspect"]) if "aspect" in z.files else None
             return cls(
-                tuple(str(x) for x in z["labels"]), z["vectors"].astype(np.float32), float(z["temperature"]),
-                verified_labels(z), outline, aspect,
+                tuple(str(x) for x in z["labels"]),
+                z["vectors"].astype(np.float32),
+                float(z["temperature"]),
+                verified_labels(z),
+                outline,
+                aspect,
             )
 
 

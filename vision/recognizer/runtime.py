@@ -89,11 +89,17 @@ class Recognizer:
         self.detector = DetectorStage(mdir / DETECTOR_FILE, self.settings)
         self.identifier = IdentifierStage(mdir / IDENTIFIER_FILE, self.settings)
         refiner, verifier = mdir / REFINER_FILE, mdir / VERIFIER_FILE
-        self.refiner = CropNetwork(refiner, self.settings, REFINE_H, REFINE_W) if refiner.is_file() and self.settings.refiner_passes else None
+        self.refiner = (
+            CropNetwork(refiner, self.settings, REFINE_H, REFINE_W)
+            if refiner.is_file() and self.settings.refiner_passes
+            else None
+        )
         # The verifier judges refined outlines; it was not trained on the detector's own.
         use = verifier.is_file() and self.settings.verify and self.refiner is not None
         self.verifier = CropNetwork(verifier, self.settings, REFINE_H, REFINE_W) if use else None
-        self._outline_files = [mdir / DETECTOR_FILE] + [refiner] * (self.refiner is not None) + [verifier] * (self.verifier is not None)
+        self._outline_files = (
+            [mdir / DETECTOR_FILE] + [refiner] * (self.refiner is not None) + [verifier] * (self.verifier is not None)
+        )
         if prototypes is None:
             prototypes = mdir / PROTOTYPES_FILE
         self.prototypes = prototypes if isinstance(prototypes, Prototypes) else Prototypes.load(Path(prototypes))
@@ -116,7 +122,9 @@ class Recognizer:
         """
         crops = np.asarray(crops)
         if crops.ndim != 4 or crops.shape[1:] != (CROP_H, CROP_W, 3) or crops.dtype != np.uint8:
-            raise RecognizerInputError(f"crops must be (N, {CROP_H}, {CROP_W}, 3) uint8, got {crops.shape} {crops.dtype}")
+            raise RecognizerInputError(
+                f"crops must be (N, {CROP_H}, {CROP_W}, 3) uint8, got {crops.shape} {crops.dtype}"
+            )
         return self.identifier.run(crops, maps)
 
     @cached_property
@@ -150,7 +158,9 @@ class Recognizer:
         """``DetectorStage.find_card_length`` on a checked frame."""
         return self.detector.find_card_length(check_frame(frame))
 
-    def detect_quads(self, frame: np.ndarray, card_length: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def detect_quads(
+        self, frame: np.ndarray, card_length: float | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Stage 1 only: (quads (K,4,2) in frame pixels, scores (K,), is_back (K,) bool), after NMS.
 
         With the verifier, the detector's peaks down to ``candidate_threshold`` are refined
@@ -168,7 +178,9 @@ class Recognizer:
         return quads, scores, is_back
 
     def detect_outlines(
-        self, frame: np.ndarray, card_length: float | None = None,
+        self,
+        frame: np.ndarray,
+        card_length: float | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
         """``detect_quads`` and the verifier's coverage of each outline (None without a verifier).
 
@@ -181,13 +193,22 @@ class Recognizer:
             card_length = self.find_card_length(frame)
         s = self.settings
         verify = self.verifier is not None
-        threshold, nms = (min(s.candidate_threshold, s.score_threshold), s.candidate_nms) if verify else (s.score_threshold, s.nms_iou)
+        threshold, nms = (
+            (min(s.candidate_threshold, s.score_threshold), s.candidate_nms)
+            if verify
+            else (s.score_threshold, s.nms_iou)
+        )
         img, lb = self.detector_input(frame, card_length)
         peak, corners = self.detector.run(img)  # (2,g,g), (8,g,g)
         best = peak.max(axis=0)
         ys, xs = np.nonzero(best >= threshold)
         if len(ys) == 0:
-            return np.zeros((0, 4, 2), np.float32), np.zeros(0, np.float32), np.zeros(0, bool), np.zeros(0, np.float32) if verify else None
+            return (
+                np.zeros((0, 4, 2), np.float32),
+                np.zeros(0, np.float32),
+                np.zeros(0, bool),
+                np.zeros(0, np.float32) if verify else None,
+            )
         scores = best[ys, xs]
         order = np.argsort(-scores)[: s.max_cards * (4 if verify else 2)]
         ys, xs, scores = ys[order], xs[order], scores[order]
@@ -223,20 +244,32 @@ class Recognizer:
         return quads.astype(np.float32), scores.astype(np.float32), is_back, cover
 
     def _sized_to_table(
-        self, frame: np.ndarray, quads: np.ndarray, scores: np.ndarray, is_back: np.ndarray, cover: np.ndarray,
+        self,
+        frame: np.ndarray,
+        quads: np.ndarray,
+        scores: np.ndarray,
+        is_back: np.ndarray,
+        cover: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``outline.sized_to_table`` with this recogniser's settings and networks, then NMS again
         (a moved outline may now lie on a card already outlined)."""
         s = self.settings
         size = TableSize(
-            tolerance=s.size_tolerance, aspect=self.prototypes.card_aspect, aspect_tolerance=s.aspect_tolerance,
-            sure=s.score_threshold, gain=s.size_gain, least=s.size_least, least_drawn=s.reject_below,
+            tolerance=s.size_tolerance,
+            aspect=self.prototypes.card_aspect,
+            aspect_tolerance=s.aspect_tolerance,
+            sure=s.score_threshold,
+            gain=s.size_gain,
+            least=s.size_least,
+            least_drawn=s.reject_below,
             most_drawn=s.size_covered,
         )
         refine = self.refiner.run if self.refiner is not None and s.refiner_passes > 0 else None
         assert self.verifier is not None
         outline = None if self.prototypes.outlined_as_drawn else self.prototypes.outline
-        quads, cover, moved = sized_to_table(frame, quads, scores, cover, size, refine, self.verifier.run, outline, is_back)
+        quads, cover, moved = sized_to_table(
+            frame, quads, scores, cover, size, refine, self.verifier.run, outline, is_back
+        )
         if not moved.any():
             return quads, scores, is_back, cover
         keep = nms_quads(quads, scores ** (1.0 - s.rank_weight) * cover**s.rank_weight, s.nms_iou)
@@ -296,8 +329,14 @@ class Recognizer:
         return out
 
     def _complete(
-        self, frame: np.ndarray, quads: np.ndarray, crops: np.ndarray, emb: np.ndarray, flip: np.ndarray,
-        trunk: np.ndarray | None, probs: np.ndarray,
+        self,
+        frame: np.ndarray,
+        quads: np.ndarray,
+        crops: np.ndarray,
+        emb: np.ndarray,
+        flip: np.ndarray,
+        trunk: np.ndarray | None,
+        probs: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
         """Outlines out of the deck's proportions, replaced by the completed outline read most surely.
 
@@ -331,14 +370,27 @@ class Recognizer:
             best = max(rows, key=lambda n: sure[n])
             if sure[best] <= probs[i].max() or sure[best] < s.aspect_sure:
                 continue
-            quads[i], crops[i], emb[i], flip[i], probs[i] = outlines[best], more[best], m_emb[best], m_flip[best], m_probs[best]
+            quads[i], crops[i], emb[i], flip[i], probs[i] = (
+                outlines[best],
+                more[best],
+                m_emb[best],
+                m_flip[best],
+                m_probs[best],
+            )
             if trunk is not None and m_trunk is not None:
                 trunk[i] = m_trunk[best]
         return quads, crops, emb, flip, trunk, probs
 
     def _second_look(
-        self, frame: np.ndarray, quads: np.ndarray, unsure: np.ndarray, emb: np.ndarray, flip: np.ndarray,
-        trunk: np.ndarray | None, probs: np.ndarray, crops: np.ndarray,
+        self,
+        frame: np.ndarray,
+        quads: np.ndarray,
+        unsure: np.ndarray,
+        emb: np.ndarray,
+        flip: np.ndarray,
+        trunk: np.ndarray | None,
+        probs: np.ndarray,
+        crops: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Average each unsure card's embedding over crops shifted along its sides.
 

@@ -70,7 +70,11 @@ class DetectorStage:
         """
         s = self.settings
         h, w = int(frame_shape[0]), int(frame_shape[1])
-        length = card_length if card_length is not None and np.isfinite(card_length) and card_length > 0 else s.card_fraction * min(h, w)
+        length = (
+            card_length
+            if card_length is not None and np.isfinite(card_length) and card_length > 0
+            else s.card_fraction * min(h, w)
+        )
         scale = s.card_input_px / float(length)
         scale = min(scale, s.max_input_side / max(h, w))
         return max(scale, s.min_input_side / min(h, w))

@@ -39,8 +39,16 @@ def overlay(scene: Scene) -> np.ndarray:
         cv2.polylines(img, [np.round(c.corners).astype(np.int32)], True, colour, 1, cv2.LINE_AA)
         cv2.circle(img, (round(float(c.corners[0, 0])), round(float(c.corners[0, 1]))), 3, (0, 0, 255), -1)
         x0, y0, _, _ = c.box
-        cv2.putText(img, f"{c.card} {c.visible:.2f}", (round(x0), max(10, round(y0) - 2)),
-                    cv2.FONT_HERSHEY_SIMPLEX, 0.33, (0, 255, 255), 1, cv2.LINE_AA)
+        cv2.putText(
+            img,
+            f"{c.card} {c.visible:.2f}",
+            (round(x0), max(10, round(y0) - 2)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.33,
+            (0, 255, 255),
+            1,
+            cv2.LINE_AA,
+        )
     return img
 
 
@@ -49,11 +57,15 @@ def contact_sheet(
 ) -> np.ndarray:
     """Scenes in a grid; ``truth_row`` draws the ground truth on the last row's scenes."""
     n_last = len(scenes) - (len(scenes) - 1) // cols * cols
-    tiles = [overlay(s) if with_overlay or (truth_row and i >= len(scenes) - n_last) else s.image
-             for i, s in enumerate(scenes)]
+    tiles = [
+        overlay(s) if with_overlay or (truth_row and i >= len(scenes) - n_last) else s.image
+        for i, s in enumerate(scenes)
+    ]
     if tile_width:
-        tiles = [cv2.resize(t, (tile_width, round(t.shape[0] * tile_width / t.shape[1])), interpolation=cv2.INTER_AREA)
-                 for t in tiles]
+        tiles = [
+            cv2.resize(t, (tile_width, round(t.shape[0] * tile_width / t.shape[1])), interpolation=cv2.INTER_AREA)
+            for t in tiles
+        ]
     h, w = tiles[0].shape[:2]
     rows = []
     for i in range(0, len(tiles), cols):
@@ -88,12 +100,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         for s in range(args.seed + 1, args.seed + 1 + args.n):
             render_scene(s, width=w, height=h, style=args.style, deck=args.deck)
         dt, cpu = time.perf_counter() - t0, time.process_time() - c0
-        print(f"{args.n} scenes {w}x{h} style={args.style}: {dt / args.n * 1000:.1f} ms wall, "
-              f"{cpu / args.n * 1000:.1f} ms CPU each; {args.n / dt:.1f} images/s wall, "
-              f"{args.n / cpu:.1f} images/s per CPU-second (one thread)")
+        print(
+            f"{args.n} scenes {w}x{h} style={args.style}: {dt / args.n * 1000:.1f} ms wall, "
+            f"{cpu / args.n * 1000:.1f} ms CPU each; {args.n / dt:.1f} images/s wall, "
+            f"{args.n / cpu:.1f} images/s per CPU-second (one thread)"
+        )
         return 0
-    scenes = [render_scene(s, width=w, height=h, style=args.style, deck=args.deck)
-              for s in range(args.seed, args.seed + args.n)]
+    scenes = [
+        render_scene(s, width=w, height=h, style=args.style, deck=args.deck)
+        for s in range(args.seed, args.seed + args.n)
+    ]
     if args.cmd == "sheet":
         args.out.parent.mkdir(parents=True, exist_ok=True)
         sheet = contact_sheet(scenes, with_overlay=args.overlay, truth_row=args.truth_row, tile_width=args.tile_width)

@@ -79,7 +79,9 @@ def load_deck(deck: str) -> dict[str, tuple[np.ndarray, ...]]:
 def art_levels(img: np.ndarray) -> tuple[np.ndarray, ...]:
     """One card's art at every height of LEVEL_HEIGHTS (the art itself where it is that tall)."""
     return tuple(
-        img if h == img.shape[0] else cv2.resize(img, (round(img.shape[1] * h / img.shape[0]), h), interpolation=cv2.INTER_AREA)
+        img
+        if h == img.shape[0]
+        else cv2.resize(img, (round(img.shape[1] * h / img.shape[0]), h), interpolation=cv2.INTER_AREA)
         for h in LEVEL_HEIGHTS
     )
 

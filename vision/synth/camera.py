@@ -41,7 +41,12 @@ class Camera:
 
     @classmethod
     def random(
-        cls, rng: np.random.Generator, width: int, height: int, strength: float = 1.0, k_steps: int | None = None,
+        cls,
+        rng: np.random.Generator,
+        width: int,
+        height: int,
+        strength: float = 1.0,
+        k_steps: int | None = None,
     ) -> Camera:
         """Mild perspective (a slightly tilted camera), a little rotation and zoom, barrel distortion
         (``k_steps``: as given, e.g. by a ``Geometry``'s lens, else drawn mild)."""

@@ -54,9 +54,7 @@ VARIANTS = ("schieber", "speck", "coiffeur", "differenzler")
 # ---------------------------------------------------------------- the game itself
 
 
-def simulate_game(
-    seed: int, *, rounds: int = 1, contract: str | None = None, variant: str = "schieber"
-) -> list[Event]:
+def simulate_game(seed: int, *, rounds: int = 1, contract: str | None = None, variant: str = "schieber") -> list[Event]:
     """The untimed events of a random legal game: ``game_configured`` then ``rounds`` rounds."""
     from scoring import simulate
 
@@ -80,13 +78,17 @@ def simulate_game(
             team = forehand % 2
             rows = [i for i, (c, _f) in enumerate(config.rows) if (team, i) not in played and contract in (None, c)]
             if not rows:
-                raise ValueError(f"team {team + 1} has no open Coiffeur row{' for ' + contract if contract else ''} left")
+                raise ValueError(
+                    f"team {team + 1} has no open Coiffeur row{' for ' + contract if contract else ''} left"
+                )
             row = rng.choice(rows)
             played.add((team, row))
             events += simulate.round_events(rng, config.rows[row][0], forehand, row=row)
         elif variant == "differenzler":
             guess = (rng.randrange(158), rng.randrange(158), rng.randrange(158), rng.randrange(158))
-            events += simulate.round_events(rng, contract or rng.choice(CONTRACTS), forehand, weis=False, stoeck=False, forecasts=guess)
+            events += simulate.round_events(
+                rng, contract or rng.choice(CONTRACTS), forehand, weis=False, stoeck=False, forecasts=guess
+            )
         else:
             events += simulate.round_events(rng, contract or rng.choice(CONTRACTS), forehand)
         forehand = next_seat(forehand)
@@ -164,7 +166,12 @@ def _card_source(rng: np.random.Generator, deck: str) -> CardSource:
 
 
 def make_table(
-    rng: np.random.Generator, width: int, height: int, deck: str, style: str, geometry: Geometry | None = None,
+    rng: np.random.Generator,
+    width: int,
+    height: int,
+    deck: str,
+    style: str,
+    geometry: Geometry | None = None,
     layout: str = "apart",
 ) -> Table:
     """The table of one game: camera, cloth, light, deck, card size, the players' arms.
@@ -211,8 +218,9 @@ def render_frame(table: Table, state: FrameState, rng: np.random.Generator) -> t
     img = table.background.copy()
     labels = np.zeros((table.height, table.width), np.uint8)
     for c in state.cards:
-        paste_card(img, labels, table.cards.get(c.card, table.level), c.pose, table.camera, c.label, shadow=0.3,
-                   lift=c.lift)
+        paste_card(
+            img, labels, table.cards.get(c.card, table.level), c.pose, table.camera, c.label, shadow=0.3, lift=c.lift
+        )
     for arm in state.arms:
         props.draw_arm(img, labels, arm.start, arm.tip, arm.style, curl=arm.curl, height=1.2)
     img = table.light.apply(img)
@@ -297,8 +305,9 @@ class Director:
             tip = tip_away + (tip_rest - tip_away) * e
             c = tip - grip
             pose = replace(final, x=float(c[0]), y=float(c[1]), angle=angle + twist * (1 - e))
-            return FrameState(self.on_table + [CardOnTable(card, pose, label, lift=1 - e)],
-                              [replace(arm, tip=tb.ideal(tip))])
+            return FrameState(
+                self.on_table + [CardOnTable(card, pose, label, lift=1 - e)], [replace(arm, tip=tb.ideal(tip))]
+            )
 
         yield from self._frames(self._think(seat, 0.5), approach)
         laid = CardOnTable(card, final, label)
@@ -341,8 +350,15 @@ class Director:
         def gather(u: float) -> FrameState:
             e = _ease(u)
             cards = [
-                replace(c, pose=replace(p, x=p.x + (pile[0] - p.x) * e, y=p.y + (pile[1] - p.y) * e,
-                                        angle=p.angle + (pile_angle - p.angle) * e))
+                replace(
+                    c,
+                    pose=replace(
+                        p,
+                        x=p.x + (pile[0] - p.x) * e,
+                        y=p.y + (pile[1] - p.y) * e,
+                        angle=p.angle + (pile_angle - p.angle) * e,
+                    ),
+                )
                 for c, p in zip(self.on_table, start, strict=True)
             ]
             return FrameState(cards, [replace(arm, tip=tb.ideal(pile + grip), curl=0.3 + 0.4 * e)])
@@ -354,8 +370,7 @@ class Director:
 
         def sweep(u: float) -> FrameState:
             shift = (sweep_to - pile) * _ease(u)
-            cards = [replace(c, pose=replace(c.pose, x=c.pose.x + shift[0], y=c.pose.y + shift[1]))
-                     for c in gathered]
+            cards = [replace(c, pose=replace(c.pose, x=c.pose.x + shift[0], y=c.pose.y + shift[1])) for c in gathered]
             return FrameState(cards, [replace(arm, tip=tb.ideal(pile + grip + shift), curl=0.7)])
 
         n = max(1, round(self._think(winner, 0.8) * self.fps))
@@ -466,16 +481,26 @@ def render_game(
         width=width,
         height=height,
         camera={
-            "source": "synthetic", "model": "vision.synth renderer", "distortion_k": table.camera.k_steps * 0.01,
-            "lens": geometry.lens, "card_length_px": round(table.card_h, 1), "layout": layout,
+            "source": "synthetic",
+            "model": "vision.synth renderer",
+            "distortion_k": table.camera.k_steps * 0.01,
+            "lens": geometry.lens,
+            "card_length_px": round(table.card_h, 1),
+            "layout": layout,
         },
         deck=deck,
         rules=rules,
         start_time="2026-01-01T20:00:00+00:00",
         extra={
             "ground_truth": True,
-            "generator": {"tool": "jasscam render-game", "seed": seed, "style": style, "rounds": rounds,
-                          "contract": contract, "variant": variant},
+            "generator": {
+                "tool": "jasscam render-game",
+                "seed": seed,
+                "style": style,
+                "rounds": rounds,
+                "contract": contract,
+                "variant": variant,
+            },
         },
         codec=codec,
         overwrite=overwrite,

@@ -135,8 +135,14 @@ def draw_number_card(
         lw = max(2, round(w / 40))
         pole_top, pole_bot = (round(x0 + 0.75 * bw), round(y0 + 0.05 * bh)), (round(x0 + 0.3 * bw), round(y1))
         flag = np.array(
-            [pole_top, (round(x0), round(y0 + 0.12 * bh)), (round(x0 + 0.1 * bw), round(y0 + 0.7 * bh)),
-             (round(x0 + 0.55 * bw), round(y0 + 0.45 * bh))], np.int32)
+            [
+                pole_top,
+                (round(x0), round(y0 + 0.12 * bh)),
+                (round(x0 + 0.1 * bw), round(y0 + 0.7 * bh)),
+                (round(x0 + 0.55 * bw), round(y0 + 0.45 * bh)),
+            ],
+            np.int32,
+        )
         cv2.fillPoly(img, [flag], colours[0] if suit in ("rosen", "schilten") else colours[1], AA)
         cv2.polylines(img, [flag], True, colours[2], max(1, lw // 2), AA)
         cv2.line(img, pole_top, pole_bot, (40, 160, 200), lw, AA)

@@ -32,10 +32,30 @@ AA = cv2.LINE_AA
 Colour = tuple[int, int, int]
 
 #: Four-colour French deck: kreuz (eicheln) green, schaufel (schilten) black, herz (rosen) red, ecken (schellen) blue.
-FOUR_COLOURS: dict[str, Colour] = {"eicheln": (60, 140, 20), "schilten": (30, 30, 30), "rosen": (40, 30, 200), "schellen": (190, 90, 20)}
-FLAT_COLOURS: dict[str, Colour] = {"eicheln": (30, 110, 160), "schilten": (150, 60, 40), "rosen": (90, 40, 190), "schellen": (20, 170, 220)}
+FOUR_COLOURS: dict[str, Colour] = {
+    "eicheln": (60, 140, 20),
+    "schilten": (30, 30, 30),
+    "rosen": (40, 30, 200),
+    "schellen": (190, 90, 20),
+}
+FLAT_COLOURS: dict[str, Colour] = {
+    "eicheln": (30, 110, 160),
+    "schilten": (150, 60, 40),
+    "rosen": (90, 40, 190),
+    "schellen": (20, 170, 220),
+}
 ROMAN = {"6": "VI", "7": "VII", "8": "VIII", "9": "IX", "10": "X", "under": "U", "ober": "O", "koenig": "K", "ass": "A"}
-FRENCH_INDEX = {"6": "6", "7": "7", "8": "8", "9": "9", "10": "10", "under": "J", "ober": "Q", "koenig": "K", "ass": "A"}
+FRENCH_INDEX = {
+    "6": "6",
+    "7": "7",
+    "8": "8",
+    "9": "9",
+    "10": "10",
+    "under": "J",
+    "ober": "Q",
+    "koenig": "K",
+    "ass": "A",
+}
 PIPS = {"6": 6, "7": 7, "8": 8, "9": 9, "10": 10, "ass": 1}
 
 
@@ -73,21 +93,59 @@ def swiss_pip(img: np.ndarray, suit: str, cx: float, cy: float, s: float, colour
     dark = tuple(max(0, c - 80) for c in colour)
     if suit == "eicheln":
         cv2.ellipse(img, (int(cx), int(cy + f * 0.25 * s)), (int(0.45 * s), int(0.6 * s)), 0, 0, 360, colour, -1, AA)
-        cv2.ellipse(img, (int(cx), int(cy - f * 0.2 * s)), (int(0.55 * s), int(0.35 * s)), 0, 180 if not flip else 0, 360 if not flip else 180, dark, -1, AA)
-        cv2.line(img, (int(cx), int(cy - f * 0.5 * s)), (int(cx + 0.15 * s), int(cy - f * 0.95 * s)), dark, max(1, int(0.12 * s)), AA)
+        cv2.ellipse(
+            img,
+            (int(cx), int(cy - f * 0.2 * s)),
+            (int(0.55 * s), int(0.35 * s)),
+            0,
+            180 if not flip else 0,
+            360 if not flip else 180,
+            dark,
+            -1,
+            AA,
+        )
+        cv2.line(
+            img,
+            (int(cx), int(cy - f * 0.5 * s)),
+            (int(cx + 0.15 * s), int(cy - f * 0.95 * s)),
+            dark,
+            max(1, int(0.12 * s)),
+            AA,
+        )
     elif suit == "schilten":
         poly = _pts(cx, cy, s, [(-0.7, -0.8), (0.7, -0.8), (0.7, 0.2), (0, 0.95), (-0.7, 0.2)], flip)
         cv2.fillPoly(img, [poly], colour, AA)
-        cv2.line(img, (int(cx - 0.7 * s), int(cy - f * 0.25 * s)), (int(cx + 0.7 * s), int(cy - f * 0.25 * s)), (240, 240, 240), max(1, int(0.18 * s)), AA)
+        cv2.line(
+            img,
+            (int(cx - 0.7 * s), int(cy - f * 0.25 * s)),
+            (int(cx + 0.7 * s), int(cy - f * 0.25 * s)),
+            (240, 240, 240),
+            max(1, int(0.18 * s)),
+            AA,
+        )
         cv2.polylines(img, [poly], True, dark, max(1, int(0.08 * s)), AA)
     elif suit == "rosen":
         for k in range(5):
             a = 2 * np.pi * k / 5 - np.pi / 2
-            cv2.circle(img, (int(cx + 0.45 * s * np.cos(a)), int(cy + f * 0.45 * s * np.sin(a))), int(0.38 * s), colour, -1, AA)
+            cv2.circle(
+                img, (int(cx + 0.45 * s * np.cos(a)), int(cy + f * 0.45 * s * np.sin(a))), int(0.38 * s), colour, -1, AA
+            )
         cv2.circle(img, (int(cx), int(cy)), int(0.28 * s), (60, 200, 240), -1, AA)
     else:
-        cv2.ellipse(img, (int(cx), int(cy + f * 0.1 * s)), (int(0.6 * s), int(0.75 * s)), 0, 180 if not flip else 0, 360 if not flip else 180, colour, -1, AA)
-        cv2.rectangle(img, (int(cx - 0.75 * s), int(cy + f * 0.1 * s)), (int(cx + 0.75 * s), int(cy + f * 0.3 * s)), dark, -1, AA)
+        cv2.ellipse(
+            img,
+            (int(cx), int(cy + f * 0.1 * s)),
+            (int(0.6 * s), int(0.75 * s)),
+            0,
+            180 if not flip else 0,
+            360 if not flip else 180,
+            colour,
+            -1,
+            AA,
+        )
+        cv2.rectangle(
+            img, (int(cx - 0.75 * s), int(cy + f * 0.1 * s)), (int(cx + 0.75 * s), int(cy + f * 0.3 * s)), dark, -1, AA
+        )
         cv2.circle(img, (int(cx), int(cy + f * 0.5 * s)), int(0.2 * s), dark, -1, AA)
 
 
@@ -106,7 +164,9 @@ def _grid(n: int) -> list[tuple[float, float]]:
     return out
 
 
-def _text(img: np.ndarray, text: str, org: tuple[int, int], scale: float, colour: Colour, thick: int, flip: bool = False) -> None:
+def _text(
+    img: np.ndarray, text: str, org: tuple[int, int], scale: float, colour: Colour, thick: int, flip: bool = False
+) -> None:
     if not flip:
         cv2.putText(img, text, org, cv2.FONT_HERSHEY_DUPLEX, scale, colour, thick, AA)
         return
@@ -164,7 +224,23 @@ def _draw_face(deck: str, card: str) -> np.ndarray:
             cv2.circle(img, (cx, cy - 90), 34, (180, 200, 240), -1, AA)
             cv2.fillPoly(img, [np.array([[cx, cy - 55], [cx + 70, cy + 120], [cx - 70, cy + 120]], np.int32)], col, AA)
             if rank == "koenig":
-                cv2.fillPoly(img, [np.array([[cx - 34, cy - 120], [cx - 20, cy - 150], [cx, cy - 125], [cx + 20, cy - 150], [cx + 34, cy - 120]], np.int32)], (30, 200, 240), AA)
+                cv2.fillPoly(
+                    img,
+                    [
+                        np.array(
+                            [
+                                [cx - 34, cy - 120],
+                                [cx - 20, cy - 150],
+                                [cx, cy - 125],
+                                [cx + 20, cy - 150],
+                                [cx + 34, cy - 120],
+                            ],
+                            np.int32,
+                        )
+                    ],
+                    (30, 200, 240),
+                    AA,
+                )
             elif rank == "ober":
                 cv2.rectangle(img, (cx - 40, cy - 132), (cx + 40, cy - 118), (30, 30, 30), -1)
             pip(img, suit, cx + 75, cy + 20, 26, (250, 250, 250) if rank == "under" else col)
@@ -193,7 +269,13 @@ def other_deck(deck: str) -> dict[str, tuple[np.ndarray, ...]]:
 
 
 def render_other_scene(
-    seed: int, deck: str, *, width: int = 640, height: int = 480, style: str = "mixed", geometry: Geometry | None = None,
+    seed: int,
+    deck: str,
+    *,
+    width: int = 640,
+    height: int = 480,
+    style: str = "mixed",
+    geometry: Geometry | None = None,
 ) -> _scene.Scene:
     """``render_scene(seed, style=style, geometry=geometry)``'s table, drawn with the procedural ``deck``."""
     if style not in _scene.STYLES:
@@ -201,7 +283,15 @@ def render_other_scene(
     rng = np.random.default_rng(seed)
     d = _scene._difficulty(rng, style)
     rng.random()  # keep step with render_scene, which draws a deck style here
-    return _scene.draw_table(rng, d, _scene.DrawnCards(DeckStyle(deck=deck), other_deck(deck)), seed=seed, width=width, height=height, style=style, deck=deck,
+    return _scene.draw_table(
+        rng,
+        d,
+        _scene.DrawnCards(DeckStyle(deck=deck), other_deck(deck)),
+        seed=seed,
+        width=width,
+        height=height,
+        style=style,
+        deck=deck,
         geometry=geometry,
     )
 

@@ -80,8 +80,17 @@ def _hand(canvas: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> Non
     long_side = float(np.linalg.norm(quad[0] - quad[3]))
     mask = np.zeros(canvas.shape[:2], np.float32)
     below = centre + (quad[3] - quad[0]) * rng.uniform(0.25, 0.45)
-    cv2.ellipse(mask, (int(below[0]), int(below[1])), (int(long_side * 0.55), int(long_side * 0.45)),
-                float(rng.uniform(0, 180)), 0, 360, 1.0, -1, cv2.LINE_AA)
+    cv2.ellipse(
+        mask,
+        (int(below[0]), int(below[1])),
+        (int(long_side * 0.55), int(long_side * 0.45)),
+        float(rng.uniform(0, 180)),
+        0,
+        360,
+        1.0,
+        -1,
+        cv2.LINE_AA,
+    )
     soft = np.asarray(cv2.GaussianBlur(mask, (0, 0), long_side * 0.02), np.float32)[..., None]
     h, w = canvas.shape[:2]
     shade = (1 + 0.12 * smooth_noise(rng, h, w, 3))[..., None]
@@ -102,7 +111,9 @@ def _thumb(canvas: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> No
     angle = float(np.degrees(np.arctan2(inward[1], inward[0])))
     out = p - inward * short_side * 0.12
     mask = np.zeros(canvas.shape[:2], np.float32)
-    cv2.ellipse(mask, (int((tip[0] + out[0]) / 2), int((tip[1] + out[1]) / 2)), axes, angle, 0, 360, 1.0, -1, cv2.LINE_AA)
+    cv2.ellipse(
+        mask, (int((tip[0] + out[0]) / 2), int((tip[1] + out[1]) / 2)), axes, angle, 0, 360, 1.0, -1, cv2.LINE_AA
+    )
     soft = np.asarray(cv2.GaussianBlur(mask, (0, 0), 1.5), np.float32)[..., None]
     canvas[:] = canvas * (1 - soft) + skin * soft
 
@@ -110,7 +121,9 @@ def _thumb(canvas: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> No
 def _print(art: np.ndarray, rng: np.random.Generator, height: int) -> np.ndarray:
     """The card as printed and photographed close: soft print, paper grain and tint, at ``height`` px (BGRA float)."""
     w = max(8, round(art.shape[1] * height / art.shape[0]))
-    img = cv2.resize(art, (w, height), interpolation=cv2.INTER_AREA if height < art.shape[0] else cv2.INTER_LINEAR).astype(np.float32)
+    img = cv2.resize(
+        art, (w, height), interpolation=cv2.INTER_AREA if height < art.shape[0] else cv2.INTER_LINEAR
+    ).astype(np.float32)
     bgr = img[..., :3]
     bgr[:] = cv2.GaussianBlur(bgr, (0, 0), rng.uniform(0.4, 1.2))
     grey = bgr.mean(axis=2, keepdims=True)
@@ -164,7 +177,9 @@ def _layout(rng: np.random.Generator, n: int, w: int, h: int, aspect: float) -> 
 def _rect(cx: float, cy: float, width: float, length: float, degrees: float) -> np.ndarray:
     a = np.radians(degrees)
     c, s = np.cos(a), np.sin(a)
-    base = np.array([[-width / 2, -length / 2], [width / 2, -length / 2], [width / 2, length / 2], [-width / 2, length / 2]])
+    base = np.array(
+        [[-width / 2, -length / 2], [width / 2, -length / 2], [width / 2, length / 2], [-width / 2, length / 2]]
+    )
     return (base @ np.array([[c, s], [-s, c]]) + np.array([cx, cy])).astype(np.float32)
 
 
@@ -186,7 +201,11 @@ def _light(canvas: np.ndarray, rng: np.random.Generator, quads: list[np.ndarray]
     """Uneven light, a soft shadow across part of the cards, a glare spot, the light's colour."""
     h, w = canvas.shape[:2]
     g = rng.normal(0, 0.3, 2)
-    ramp = 1.0 + g[0] * np.linspace(-0.5, 0.5, w, dtype=np.float32)[None, :] + g[1] * np.linspace(-0.5, 0.5, h, dtype=np.float32)[:, None]
+    ramp = (
+        1.0
+        + g[0] * np.linspace(-0.5, 0.5, w, dtype=np.float32)[None, :]
+        + g[1] * np.linspace(-0.5, 0.5, h, dtype=np.float32)[:, None]
+    )
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     vignette = 1.0 - rng.uniform(0.0, 0.25) * (((xx - w / 2) / w) ** 2 + ((yy - h / 2) / h) ** 2) * 2
     canvas *= np.clip(ramp * vignette, 0.35, 1.6)[..., None]
@@ -195,8 +214,16 @@ def _light(canvas: np.ndarray, rng: np.random.Generator, quads: list[np.ndarray]
         size = float(np.linalg.norm(q[0] - q[3]))
         mask = np.zeros((h, w), np.float32)
         p = q.mean(axis=0) + rng.normal(0, 0.3 * size, 2)
-        cv2.ellipse(mask, (int(p[0]), int(p[1])), (int(size * rng.uniform(0.4, 1.2)), int(size * rng.uniform(0.3, 0.8))),
-                    float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+        cv2.ellipse(
+            mask,
+            (int(p[0]), int(p[1])),
+            (int(size * rng.uniform(0.4, 1.2)), int(size * rng.uniform(0.3, 0.8))),
+            float(rng.uniform(0, 180)),
+            0,
+            360,
+            1.0,
+            -1,
+        )
         soft = np.asarray(cv2.GaussianBlur(mask, (0, 0), size * rng.uniform(0.03, 0.12)), np.float32)
         canvas *= (1.0 - rng.uniform(0.2, 0.5) * soft)[..., None]
     if rng.random() < 0.4:  # glare on the glossy print
@@ -207,7 +234,9 @@ def _light(canvas: np.ndarray, rng: np.random.Generator, quads: list[np.ndarray]
         r = size * rng.uniform(0.04, 0.12)
         spot = np.exp(-((xx - p[0]) ** 2 + ((yy - p[1]) * rng.uniform(0.6, 1.4)) ** 2) / (2 * r * r))
         canvas += (rng.uniform(80, 200) * spot)[..., None]
-    canvas *= np.array([rng.uniform(0.85, 1.1), rng.uniform(0.95, 1.05), rng.uniform(0.85, 1.15)], np.float32) * rng.uniform(0.8, 1.15)
+    canvas *= np.array(
+        [rng.uniform(0.85, 1.1), rng.uniform(0.95, 1.05), rng.uniform(0.85, 1.15)], np.float32
+    ) * rng.uniform(0.8, 1.15)
 
 
 def _camera(canvas: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -221,7 +250,10 @@ def _camera(canvas: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def phone_photo(
-    art: list[np.ndarray], cards: list[str], seed: int, size: tuple[int, int] | None = None,
+    art: list[np.ndarray],
+    cards: list[str],
+    seed: int,
+    size: tuple[int, int] | None = None,
 ) -> tuple[np.ndarray, PhotoTruth]:
     """One phone photo of the ``art`` (BGRA, in reading order; 1 to 9 cards): (BGR JPEG-decoded image, truth).
 

@@ -13,11 +13,21 @@ import numpy as np
 AA = cv2.LINE_AA
 OCCLUDER = 255
 
-SKIN = ((120, 150, 205), (100, 130, 190), (80, 110, 170), (150, 180, 225), (60, 85, 130), (45, 65, 100), (135, 160, 200))
+SKIN = (
+    (120, 150, 205),
+    (100, 130, 190),
+    (80, 110, 170),
+    (150, 180, 225),
+    (60, 85, 130),
+    (45, 65, 100),
+    (135, 160, 200),
+)
 SLEEVES = ((40, 40, 40), (150, 90, 40), (60, 60, 160), (200, 200, 200), (40, 120, 60), (30, 60, 110), (120, 120, 130))
 
 
-def _pick(rng: np.random.Generator, palette: tuple[tuple[int, int, int], ...], jitter: int = 15) -> tuple[int, int, int]:
+def _pick(
+    rng: np.random.Generator, palette: tuple[tuple[int, int, int], ...], jitter: int = 15
+) -> tuple[int, int, int]:
     c = np.clip(np.array(palette[int(rng.integers(len(palette)))]) + rng.integers(-jitter, jitter + 1, 3), 0, 255)
     return (int(c[0]), int(c[1]), int(c[2]))
 
@@ -62,11 +72,23 @@ def arm_shapes(
     wrist = knuckles - u * palm_len
     shapes: list[tuple[str, np.ndarray]] = []
     fingers: list[Finger] = []
-    forearm = np.array([start + n * style.arm_w / 2, wrist + n * style.hand_w * 0.38,
-                        wrist - n * style.hand_w * 0.38, start - n * style.arm_w / 2])
+    forearm = np.array(
+        [
+            start + n * style.arm_w / 2,
+            wrist + n * style.hand_w * 0.38,
+            wrist - n * style.hand_w * 0.38,
+            start - n * style.arm_w / 2,
+        ]
+    )
     shapes.append(("skin_poly", forearm))
-    palm = np.array([wrist + n * style.hand_w * 0.4, knuckles + n * style.hand_w * 0.5,
-                     knuckles - n * style.hand_w * 0.5, wrist - n * style.hand_w * 0.42])
+    palm = np.array(
+        [
+            wrist + n * style.hand_w * 0.4,
+            knuckles + n * style.hand_w * 0.5,
+            knuckles - n * style.hand_w * 0.5,
+            wrist - n * style.hand_w * 0.42,
+        ]
+    )
     shapes.append(("skin_poly", palm))
     fw = style.hand_w / 4.0
     side = style.thumb_side
@@ -80,8 +102,14 @@ def arm_shapes(
     thumb_dir = u * 0.65 + n * 0.75 * side
     fingers.append((thumb_base, thumb_base + thumb_dir * finger_len * 0.75, fw * 1.2))
     sleeve_end = start + (wrist - start) * style.sleeve_frac
-    sleeve = np.array([start + n * style.arm_w * 0.65 - u * 50, sleeve_end + n * style.arm_w * 0.62,
-                       sleeve_end - n * style.arm_w * 0.62, start - n * style.arm_w * 0.65 - u * 50])
+    sleeve = np.array(
+        [
+            start + n * style.arm_w * 0.65 - u * 50,
+            sleeve_end + n * style.arm_w * 0.62,
+            sleeve_end - n * style.arm_w * 0.62,
+            start - n * style.arm_w * 0.65 - u * 50,
+        ]
+    )
     shapes.append(("sleeve", sleeve))
     return shapes, fingers
 
@@ -179,7 +207,9 @@ def _shadow_poly(img: np.ndarray, pts: np.ndarray, strength: float, off: tuple[f
     roi[:] = (roi.astype(np.float32) * (1 - strength * sm)[..., None]).astype(np.uint8)
 
 
-def draw_phone(img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, center: np.ndarray, card_h: float) -> None:
+def draw_phone(
+    img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, center: np.ndarray, card_h: float
+) -> None:
     size = (card_h * rng.uniform(0.75, 0.85), card_h * rng.uniform(1.5, 1.75))
     angle = float(rng.uniform(0, 180))
     body = _rot_rect(center, size, angle)
@@ -192,12 +222,18 @@ def draw_phone(img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, ce
     if on:  # app tiles
         for _ in range(6):
             c = center + rng.uniform(-0.3, 0.3, 2) * size[1] * 0.6
-            cv2.fillPoly(img, [np.round(_rot_rect(c, (size[0] * 0.18, size[0] * 0.18), angle)).astype(np.int32)],
-                         _pick(rng, ((50, 50, 200), (200, 100, 40), (60, 180, 60), (40, 180, 230))), AA)
+            cv2.fillPoly(
+                img,
+                [np.round(_rot_rect(c, (size[0] * 0.18, size[0] * 0.18), angle)).astype(np.int32)],
+                _pick(rng, ((50, 50, 200), (200, 100, 40), (60, 180, 60), (40, 180, 230))),
+                AA,
+            )
     cv2.fillPoly(labels, [np.round(body).astype(np.int32)], OCCLUDER)
 
 
-def draw_glass(img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, center: np.ndarray, card_h: float) -> None:
+def draw_glass(
+    img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, center: np.ndarray, card_h: float
+) -> None:
     """A drinking glass from above: a refracting, slightly brighter disc with bright rim."""
     r = int(card_h * rng.uniform(0.35, 0.5))
     h, w = img.shape[:2]
@@ -215,8 +251,17 @@ def draw_glass(img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, ce
     m = mask.astype(np.float32)[..., None] / 255
     roi[:] = (roi * (1 - m) + inner * m).astype(np.uint8)
     cv2.circle(img, (cx, cy), r, (235, 235, 235), max(1, r // 10), AA)
-    cv2.ellipse(img, (cx, cy), (int(r * 0.75), int(r * 0.75)), float(rng.uniform(0, 360)), 0, 70, (255, 255, 255),
-                max(1, r // 12), AA)
+    cv2.ellipse(
+        img,
+        (cx, cy),
+        (int(r * 0.75), int(r * 0.75)),
+        float(rng.uniform(0, 360)),
+        0,
+        70,
+        (255, 255, 255),
+        max(1, r // 12),
+        AA,
+    )
     cv2.circle(labels, (cx, cy), r, OCCLUDER, max(1, r // 10))
 
 
@@ -232,7 +277,9 @@ def draw_coin(img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, cen
     cv2.circle(labels, c, r, OCCLUDER, -1)
 
 
-def draw_board(img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, center: np.ndarray, card_h: float) -> None:
+def draw_board(
+    img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, center: np.ndarray, card_h: float
+) -> None:
     """A score slate (dark, chalk Z strokes) or a paper notepad (white, card-like, with lines)."""
     slate = rng.random() < 0.5
     size = (card_h * rng.uniform(1.6, 2.6), card_h * rng.uniform(1.1, 1.8))
@@ -258,11 +305,18 @@ def draw_board(img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, ce
 def draw_pen(img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, center: np.ndarray, card_h: float) -> None:
     body = _rot_rect(center, (card_h * rng.uniform(1.1, 1.5), card_h * 0.08), float(rng.uniform(0, 180)))
     _shadow_poly(img, body, 0.35, (2, 3))
-    cv2.fillPoly(img, [np.round(body).astype(np.int32)], _pick(rng, ((30, 30, 160), (160, 60, 20), (20, 20, 20), (40, 200, 230))), AA)
+    cv2.fillPoly(
+        img,
+        [np.round(body).astype(np.int32)],
+        _pick(rng, ((30, 30, 160), (160, 60, 20), (20, 20, 20), (40, 200, 230))),
+        AA,
+    )
     cv2.fillPoly(labels, [np.round(body).astype(np.int32)], OCCLUDER)
 
 
-def draw_bottle(img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, center: np.ndarray, card_h: float) -> None:
+def draw_bottle(
+    img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, center: np.ndarray, card_h: float
+) -> None:
     """A bottle seen from straight above: a dark glass disc, its neck a bright ring at the centre, a cap."""
     r = int(card_h * rng.uniform(0.32, 0.45))
     c = _pt(center)
@@ -273,11 +327,15 @@ def draw_bottle(img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, c
     cv2.circle(img, c, max(2, int(r * 0.32)), (220, 230, 230), max(1, r // 10), AA)
     cap = _pick(rng, ((40, 40, 200), (200, 200, 40), (230, 230, 230), (40, 160, 220)))
     cv2.circle(img, c, max(1, int(r * 0.24)), cap, -1, AA)
-    cv2.ellipse(img, c, (int(r * 0.7), int(r * 0.7)), float(rng.uniform(0, 360)), 0, 50, (235, 235, 235), max(1, r // 12), AA)
+    cv2.ellipse(
+        img, c, (int(r * 0.7), int(r * 0.7)), float(rng.uniform(0, 360)), 0, 50, (235, 235, 235), max(1, r // 12), AA
+    )
     cv2.circle(labels, c, r, OCCLUDER, -1)
 
 
-def draw_coaster(img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, center: np.ndarray, card_h: float) -> None:
+def draw_coaster(
+    img: np.ndarray, labels: np.ndarray, rng: np.random.Generator, center: np.ndarray, card_h: float
+) -> None:
     """A beer mat: a card-sized round or square piece of printed board (a card-like negative)."""
     size = card_h * rng.uniform(0.85, 1.05)
     base = _pick(rng, ((235, 240, 245), (60, 60, 200), (40, 120, 200), (200, 200, 200)))

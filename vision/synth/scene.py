@@ -125,7 +125,12 @@ def _difficulty(rng: np.random.Generator, style: str) -> float:
 
 
 def _trick(
-    rng: np.random.Generator, centre: np.ndarray, card_h: float, d: float, draw: list[str], near: bool = False,
+    rng: np.random.Generator,
+    centre: np.ndarray,
+    card_h: float,
+    d: float,
+    draw: list[str],
+    near: bool = False,
 ) -> list[Placed]:
     """A trick of up to four cards; ``near``: as real players lay them, close together about the
     centre, overlapping, each turned toward its player by up to 25 degrees."""
@@ -192,8 +197,14 @@ def _layout(rng: np.random.Generator, w: int, h: int, card_h: float, d: float, n
 
 
 def _props(
-    rng: np.random.Generator, img: np.ndarray, labels: np.ndarray, placed: list[Placed], camera: Camera,
-    card_h: float, d: float, kinds: dict[str, Any] | None = None,
+    rng: np.random.Generator,
+    img: np.ndarray,
+    labels: np.ndarray,
+    placed: list[Placed],
+    camera: Camera,
+    card_h: float,
+    d: float,
+    kinds: dict[str, Any] | None = None,
 ) -> None:
     h, w = img.shape[:2]
     kinds = kinds or props.PROPS
@@ -214,10 +225,14 @@ def _props(
         else:
             tip = np.array([rng.uniform(0.15, 0.85) * w, rng.uniform(0.15, 0.85) * h])
         style = props.ArmStyle(rng, card_h)
-        props.draw_arm(img, labels, start, tip, style, curl=float(rng.uniform(0, 0.8)), height=float(rng.uniform(0.5, 2)))
+        props.draw_arm(
+            img, labels, start, tip, style, curl=float(rng.uniform(0, 0.8)), height=float(rng.uniform(0.5, 2))
+        )
 
 
-def _truth(placed: list[Placed], camera: Camera, labels: np.ndarray, style: DeckStyle) -> tuple[list[CardTruth], list[int]]:
+def _truth(
+    placed: list[Placed], camera: Camera, labels: np.ndarray, style: DeckStyle
+) -> tuple[list[CardTruth], list[int]]:
     h, w = labels.shape
     counts = np.bincount(labels.ravel(), minlength=256)
     out: list[CardTruth] = []
@@ -243,7 +258,12 @@ def _truth(placed: list[Placed], camera: Camera, labels: np.ndarray, style: Deck
 
 
 def render_scene(
-    seed: int, *, width: int = 640, height: int = 480, style: str = "mixed", deck: str = "swiss-xvii",
+    seed: int,
+    *,
+    width: int = 640,
+    height: int = 480,
+    style: str = "mixed",
+    deck: str = "swiss-xvii",
     geometry: Geometry | None = None,
 ) -> Scene:
     """Render the scene for ``seed``; the same arguments always give the same pixels and truth.
@@ -267,7 +287,15 @@ def render_scene(
     d = _difficulty(rng, style)
     deck_style = random_style(rng, deck, 0.0 if rng.random() < 0.2 else 1.0)
     return draw_table(
-        rng, d, CardCache(deck_style), seed=seed, width=width, height=height, style=style, deck=deck, geometry=geometry,
+        rng,
+        d,
+        CardCache(deck_style),
+        seed=seed,
+        width=width,
+        height=height,
+        style=style,
+        deck=deck,
+        geometry=geometry,
     )
 
 
@@ -292,7 +320,15 @@ class DrawnCards:
 
 
 def draw_table(
-    rng: np.random.Generator, d: float, cards: CardSource, *, seed: int, width: int, height: int, style: str, deck: str,
+    rng: np.random.Generator,
+    d: float,
+    cards: CardSource,
+    *,
+    seed: int,
+    width: int,
+    height: int,
+    style: str,
+    deck: str,
     geometry: Geometry | None = None,
 ) -> Scene:
     """Camera, table, layout, props, light and sensor for one scene, with the cards drawn from ``cards``.
@@ -319,8 +355,16 @@ def draw_table(
     scale = float(np.sqrt(abs(np.linalg.det(camera.H[:2, :2]))))
     level = level_for(card_h * scale)
     for i, p in enumerate(placed):
-        paste_card(img, labels, cards.get(p.card, level), p.pose, camera, i + 1,
-                   shadow=float(rng.uniform(0.15, 0.4)), lift=p.lift)
+        paste_card(
+            img,
+            labels,
+            cards.get(p.card, level),
+            p.pose,
+            camera,
+            i + 1,
+            shadow=float(rng.uniform(0.15, 0.4)),
+            lift=p.lift,
+        )
     _props(rng, img, labels, placed, camera, card_h * scale, d, props.TABLE_PROPS if geometry is not None else None)
     img = lighting(rng, img, d)
     img = camera.distort(img)

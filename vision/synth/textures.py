@@ -66,10 +66,12 @@ def _wood(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     base = _colour(rng, WOOD, 10)
     vertical = rng.random() < 0.5
     L, S = (h, w) if vertical else (w, h)  # grain runs along L, planks stack across S
-    streak = cv2.resize(rng.standard_normal((S, max(2, L // 40))).astype(np.float32), (L, S),
-                        interpolation=cv2.INTER_CUBIC)
-    fine = cv2.resize(rng.standard_normal((S, max(2, L // 6))).astype(np.float32), (L, S),
-                      interpolation=cv2.INTER_LINEAR)
+    streak = cv2.resize(
+        rng.standard_normal((S, max(2, L // 40))).astype(np.float32), (L, S), interpolation=cv2.INTER_CUBIC
+    )
+    fine = cv2.resize(
+        rng.standard_normal((S, max(2, L // 6))).astype(np.float32), (L, S), interpolation=cv2.INTER_LINEAR
+    )
     across = np.arange(S, dtype=np.float32)[:, None]
     warp = smooth_noise(rng, S, L, 4) * float(rng.uniform(3, 10))
     rings = np.sin((across + warp) * float(rng.uniform(0.08, 0.25)))
@@ -95,7 +97,8 @@ def surface(rng: np.random.Generator, h: int, w: int, kind: str | None = None) -
         base = _colour(rng, CLOTH)
         period = rng.uniform(2.0, 4.0)
         weave = np.sin(np.arange(h, dtype=np.float32)[:, None] * np.float32(np.pi / period)) * np.sin(
-            np.arange(w, dtype=np.float32)[None, :] * np.float32(np.pi / period))
+            np.arange(w, dtype=np.float32)[None, :] * np.float32(np.pi / period)
+        )
         img = tinted(1 + 0.05 * weave + 0.06 * smooth_noise(rng, h, w, 5), base)
         img = img + fine_noise(rng, h, w) * 4
     elif kind == "wood":

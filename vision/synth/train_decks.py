@@ -46,11 +46,21 @@ FAMILY = "french-train"
 W0, H0 = 316, 492
 AA = cv2.LINE_AA
 Colour = tuple[int, int, int]
-FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_TRIPLEX,
-         cv2.FONT_HERSHEY_SIMPLEX | cv2.FONT_ITALIC, cv2.FONT_HERSHEY_COMPLEX | cv2.FONT_ITALIC)
+FONTS = (
+    cv2.FONT_HERSHEY_SIMPLEX,
+    cv2.FONT_HERSHEY_DUPLEX,
+    cv2.FONT_HERSHEY_COMPLEX,
+    cv2.FONT_HERSHEY_TRIPLEX,
+    cv2.FONT_HERSHEY_SIMPLEX | cv2.FONT_ITALIC,
+    cv2.FONT_HERSHEY_COMPLEX | cv2.FONT_ITALIC,
+)
 #: Court and ace letters in the languages French-suited decks are printed in (J Q K A; B D K A; V D R 1).
-LETTERS = ({"under": "J", "ober": "Q", "koenig": "K", "ass": "A"}, {"under": "B", "ober": "D", "koenig": "K", "ass": "A"},
-           {"under": "V", "ober": "D", "koenig": "R", "ass": "1"}, {"under": "J", "ober": "D", "koenig": "K", "ass": "As"})
+LETTERS = (
+    {"under": "J", "ober": "Q", "koenig": "K", "ass": "A"},
+    {"under": "B", "ober": "D", "koenig": "K", "ass": "A"},
+    {"under": "V", "ober": "D", "koenig": "R", "ass": "1"},
+    {"under": "J", "ober": "D", "koenig": "K", "ass": "As"},
+)
 #: Classic French pip positions (column, row) as fractions of the pip box; pips below the middle are turned.
 LAYOUTS: dict[str, list[tuple[float, float]]] = {
     "6": [(0, 0), (1, 0), (0, 0.5), (1, 0.5), (0, 1), (1, 1)],
@@ -94,7 +104,15 @@ class FrenchLook:
         def ink(base: Colour, spread: int) -> Colour:
             return tuple(int(np.clip(c + rng.integers(-spread, spread + 1), 0, 255)) for c in base)  # type: ignore[return-value]
 
-        palette = [(40, 40, 200), (160, 70, 30), (40, 170, 220), (60, 130, 50), (120, 40, 120), (30, 30, 30), (200, 200, 220)]
+        palette = [
+            (40, 40, 200),
+            (160, 70, 30),
+            (40, 170, 220),
+            (60, 130, 50),
+            (120, 40, 120),
+            (30, 30, 30),
+            (200, 200, 220),
+        ]
         picks = rng.choice(len(palette), 3, replace=False)
         return cls(
             paper=ink((245, 248, 250), 10),
@@ -157,7 +175,9 @@ def _poly(cx: float, cy: float, s: float, pts: list[tuple[float, float]], flip: 
     return np.array([[cx + x * s, cy + f * y * s] for x, y in pts], np.int32)
 
 
-def _pip_mask(look: FrenchLook, suit: str, cx: float, cy: float, s: float, flip: bool, shape: tuple[int, int]) -> np.ndarray:
+def _pip_mask(
+    look: FrenchLook, suit: str, cx: float, cy: float, s: float, flip: bool, shape: tuple[int, int]
+) -> np.ndarray:
     m = np.zeros(shape, np.uint8)
     f = -1.0 if flip else 1.0
 
@@ -171,12 +191,16 @@ def _pip_mask(look: FrenchLook, suit: str, cx: float, cy: float, s: float, flip:
         r, spread, depth = look.heart
         disc(-spread, -0.3, r)
         disc(spread, -0.3, r)
-        cv2.fillPoly(m, [_poly(cx, cy, s, [(-spread - r * 0.95, -0.2), (spread + r * 0.95, -0.2), (0, depth)], flip)], 255, AA)
+        cv2.fillPoly(
+            m, [_poly(cx, cy, s, [(-spread - r * 0.95, -0.2), (spread + r * 0.95, -0.2), (0, depth)], flip)], 255, AA
+        )
     elif suit == "schilten":
         r, spread, depth = look.spade
         disc(-spread, 0.25, r)
         disc(spread, 0.25, r)
-        cv2.fillPoly(m, [_poly(cx, cy, s, [(-spread - r * 0.95, 0.15), (spread + r * 0.95, 0.15), (0, -depth)], flip)], 255, AA)
+        cv2.fillPoly(
+            m, [_poly(cx, cy, s, [(-spread - r * 0.95, 0.15), (spread + r * 0.95, 0.15), (0, -depth)], flip)], 255, AA
+        )
         cv2.fillPoly(m, [_poly(cx, cy, s, [(-0.08, 0.3), (0.08, 0.3), (0.28, 1), (-0.28, 1)], flip)], 255, AA)
     else:  # eicheln: a club
         r, spread = look.club
@@ -226,12 +250,34 @@ def _court(img: np.ndarray, look: FrenchLook, suit: str, rank: str, rng: np.rand
     top = img[y0 : (y0 + y1) // 2, x0:x1].copy()
     h, w = top.shape[:2]
     cx = w // 2 + int(rng.integers(-12, 13))
-    cv2.fillPoly(top, [np.array([[cx - 70, h], [cx + 70, h], [cx + 45, int(h * 0.45)], [cx - 45, int(h * 0.45)]], np.int32)], c1, AA)
+    cv2.fillPoly(
+        top,
+        [np.array([[cx - 70, h], [cx + 70, h], [cx + 45, int(h * 0.45)], [cx - 45, int(h * 0.45)]], np.int32)],
+        c1,
+        AA,
+    )
     cv2.fillPoly(top, [np.array([[cx - 30, h], [cx + 30, h], [cx, int(h * 0.55)]], np.int32)], c2, AA)
     cv2.circle(top, (cx, int(h * 0.32)), 28, (170, 195, 235), -1, AA)
     if rank == "koenig":
-        cv2.fillPoly(top, [np.array([[cx - 30, int(h * 0.2)], [cx - 22, int(h * 0.05)], [cx - 8, int(h * 0.16)], [cx, int(h * 0.02)],
-                                     [cx + 8, int(h * 0.16)], [cx + 22, int(h * 0.05)], [cx + 30, int(h * 0.2)]], np.int32)], (40, 190, 230), AA)
+        cv2.fillPoly(
+            top,
+            [
+                np.array(
+                    [
+                        [cx - 30, int(h * 0.2)],
+                        [cx - 22, int(h * 0.05)],
+                        [cx - 8, int(h * 0.16)],
+                        [cx, int(h * 0.02)],
+                        [cx + 8, int(h * 0.16)],
+                        [cx + 22, int(h * 0.05)],
+                        [cx + 30, int(h * 0.2)],
+                    ],
+                    np.int32,
+                )
+            ],
+            (40, 190, 230),
+            AA,
+        )
     elif rank == "ober":
         cv2.ellipse(top, (cx, int(h * 0.27)), (36, 30), 0, 180, 360, c3, -1, AA)
     else:
@@ -309,20 +355,33 @@ def french_deck(index: int, edges: bool = False) -> dict[str, tuple[np.ndarray, 
 
 
 def render_scene(
-    seed: int, *, width: int = 640, height: int = 480, style: str = "mixed", deck: str = FAMILY,
+    seed: int,
+    *,
+    width: int = 640,
+    height: int = 480,
+    style: str = "mixed",
+    deck: str = FAMILY,
     geometry: Geometry | None = None,
 ) -> _scene.Scene:
     """A rendered table like ``vision.synth.scene.render_scene``'s, dealt with French deck ``(seed // RUN) % DECKS``."""
     return _render(seed, width=width, height=height, style=style, edges=False, geometry=geometry)
 
 
-def render_edged_scene(seed: int, *, width: int = 640, height: int = 480, style: str = "mixed", deck: str = FAMILY) -> _scene.Scene:
+def render_edged_scene(
+    seed: int, *, width: int = 640, height: int = 480, style: str = "mixed", deck: str = FAMILY
+) -> _scene.Scene:
     """As ``render_scene``, the decks with their coloured edges (``edge_look``; half the decks have some)."""
     return _render(seed, width=width, height=height, style=style, edges=True)
 
 
 def _render(
-    seed: int, *, width: int, height: int, style: str, edges: bool, geometry: Geometry | None = None,
+    seed: int,
+    *,
+    width: int,
+    height: int,
+    style: str,
+    edges: bool,
+    geometry: Geometry | None = None,
 ) -> _scene.Scene:
     if style not in _scene.STYLES:
         raise ValueError(f"style must be one of {', '.join(_scene.STYLES)}, got {style!r}")
@@ -331,7 +390,15 @@ def _render(
     index = (seed // RUN) % DECKS
     cards = _scene.DrawnCards(DeckStyle(deck=f"{FAMILY}-{index}", double_headed=True), french_deck(index, edges))
     scene = _scene.draw_table(
-        rng, d, cards, seed=seed, width=width, height=height, style=style, deck=FAMILY, geometry=geometry,
+        rng,
+        d,
+        cards,
+        seed=seed,
+        width=width,
+        height=height,
+        style=style,
+        deck=FAMILY,
+        geometry=geometry,
     )
     # Indices in two opposite corners and pips turned below the middle: a French card reads
     # the same either way up, so no crop teaches which end is up.

@@ -80,7 +80,12 @@ class TrackerConfig:
             value = getattr(self, f.name)
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise ValueError(f"{f.name} must be a number, got {value!r}")
-        for name in ("minimum_consecutive_frames", "maximum_decision_frames", "collect_after_frames", "flush_min_frames"):
+        for name in (
+            "minimum_consecutive_frames",
+            "maximum_decision_frames",
+            "collect_after_frames",
+            "flush_min_frames",
+        ):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")

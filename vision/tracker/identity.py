@@ -71,7 +71,9 @@ def resolve(
         return Reading(raw_best, 0.0, ())
     others = sorted((c for c in weighted if c != best), key=lambda c: (-weighted[c], CARD_INDEX[c]))
     alternatives = tuple(
-        (c, round(weighted[c] / total, 3)) for c in others[:MAX_ALTERNATIVES] if weighted[c] / total >= MIN_ALTERNATIVE_SHARE
+        (c, round(weighted[c] / total, 3))
+        for c in others[:MAX_ALTERNATIVES]
+        if weighted[c] / total >= MIN_ALTERNATIVE_SHARE
     )
     return Reading(best, min(1.0, share), alternatives)
 

@@ -254,9 +254,11 @@ class TrickTracker:
         if self._last_t is not None and frame.t < self._last_t:
             raise ValueError(f"frames must come in time order: t={frame.t} after t={self._last_t}")
         if repeated is None:
-            repeated = bool(frame.detections) and all(
-                a is b for a, b in zip(frame.detections, self._last_detections, strict=False)
-            ) and len(frame.detections) == len(self._last_detections)
+            repeated = (
+                bool(frame.detections)
+                and all(a is b for a, b in zip(frame.detections, self._last_detections, strict=False))
+                and len(frame.detections) == len(self._last_detections)
+            )
         self._last_detections = frame.detections
         if self._last_t is not None and frame.t > self._last_t:
             self._frame_dt = frame.t - self._last_t
@@ -269,7 +271,8 @@ class TrickTracker:
         events += self._check_collected(frame.t)
         events += self._check_counted_reads(frame.t)
         ready = [
-            tr for tr in self._tracks
+            tr
+            for tr in self._tracks
             if tr.state is TrackState.CANDIDATE and tr.rest_frames >= self.config.minimum_consecutive_frames
         ]
         ready.sort(key=lambda tr: (tr.rest_t, tr.id))
@@ -325,7 +328,8 @@ class TrickTracker:
             return False
         partners = self._partners(track)
         if self._assign(track.settled, track.settled_corners, track=track).by != "turn" and any(
-            other.arrival <= track.arrival + 1.5 * self._frame_dt for other in [*partners, *self._partners(track, since=-math.inf)]
+            other.arrival <= track.arrival + 1.5 * self._frame_dt
+            for other in [*partners, *self._partners(track, since=-math.inf)]
         ):
             # It looks laid out of turn, and a card laid before it (or at the same moment)
             # is still to be counted: that one may be the card whose turn it was, only
@@ -338,7 +342,9 @@ class TrickTracker:
             return True
         if track.rest_frames >= cfg.maximum_decision_frames:
             return False
-        return any(other.rest_frames < cfg.minimum_consecutive_frames and other.arrival >= track.arrival for other in partners)
+        return any(
+            other.rest_frames < cfg.minimum_consecutive_frames and other.arrival >= track.arrival for other in partners
+        )
 
     def _turn_seats(self) -> list[int]:
         """The seats whose turn the next cards are, in order, as far as that is known now
@@ -409,8 +415,11 @@ class TrickTracker:
         when = t if t is not None else (self._last_t or 0.0)
         events: list[TrackerEvent] = []
         pending = [
-            tr for tr in self._tracks
-            if tr.state is TrackState.CANDIDATE and tr.seen >= self.config.flush_min_frames and tr.rest_frames >= 2
+            tr
+            for tr in self._tracks
+            if tr.state is TrackState.CANDIDATE
+            and tr.seen >= self.config.flush_min_frames
+            and tr.rest_frames >= 2
             and tr.missed == 0  # still on the table at the end
         ]
         pending.sort(key=lambda tr: (tr.rest_t, tr.id))
@@ -498,7 +507,10 @@ class TrickTracker:
             old = self._track(laid.track_id)
             if old is None or old is track:
                 continue
-            if old.state is TrackState.PLAYED and math.dist(old.centre, track.anchor) <= self.config.match_distance * laid.size:
+            if (
+                old.state is TrackState.PLAYED
+                and math.dist(old.centre, track.anchor) <= self.config.match_distance * laid.size
+            ):
                 return old
         return None
 
@@ -580,10 +592,14 @@ class TrickTracker:
             # allows: early reads of a card still in the hand are the least reliable.
             self._waiting = True
             return []
-        if not forced and track.rest_frames < cfg.maximum_decision_frames and (
-            reading.confidence < cfg.decide_confidence
-            or track.rest_read_confidence < cfg.clear_read_confidence
-            or self._looks_partial(track)
+        if (
+            not forced
+            and track.rest_frames < cfg.maximum_decision_frames
+            and (
+                reading.confidence < cfg.decide_confidence
+                or track.rest_read_confidence < cfg.clear_read_confidence
+                or self._looks_partial(track)
+            )
         ):
             # Wait for a clearer read while the latency budget allows: the vote is split,
             # or the recogniser is unsure of every read (a hand still half over the card,
@@ -689,7 +705,10 @@ class TrickTracker:
         size = max(track.rest_size, 1.0)
         ex, ey = _EDGE_VECTORS[self.layout.edges[seat]]
         score = 0.0
-        for vx, vy in ((track.anchor[0] - cx, track.anchor[1] - cy), (track.origin[0] - track.anchor[0], track.origin[1] - track.anchor[1])):
+        for vx, vy in (
+            (track.anchor[0] - cx, track.anchor[1] - cy),
+            (track.origin[0] - track.anchor[0], track.origin[1] - track.anchor[1]),
+        ):
             length = math.hypot(vx, vy)
             if length > 0:
                 # A card almost at the centre, or a hand seen only where it laid the card,
@@ -737,7 +756,10 @@ class TrickTracker:
         """Was ``laid`` (shown by ``track``) last seen carried well away from where it lay,
         and gone since?"""
         cfg = self.config
-        return track.missed >= cfg.collect_after_frames and math.dist(track.centre, laid.placed) > cfg.left_distance * laid.size
+        return (
+            track.missed >= cfg.collect_after_frames
+            and math.dist(track.centre, laid.placed) > cfg.left_distance * laid.size
+        )
 
     def _withdraw(self, carried: list[_Laid], t: float) -> list[TrackerEvent]:
         events: list[TrackerEvent] = []
@@ -865,7 +887,9 @@ class TrickTracker:
         if any(rows[i].get(named[i], 0.0) < MIN_REREAD_SHARE for i in range(len(counted)) if named[i] != counted[i][0]):
             return None  # a rename nobody read: a guess, not a correction
         status_quo = sum(cost[i][columns.index(card)] for i, (card, _) in enumerate(counted))
-        status_quo += -math.log(max(shares.get(reading.card, 0.0) if reading.card not in self._played else 0.0, REREAD_FLOOR))
+        status_quo += -math.log(
+            max(shares.get(reading.card, 0.0) if reading.card not in self._played else 0.0, REREAD_FLOOR)
+        )
         if sum(cost[i][j] for i, j in enumerate(best)) > status_quo - math.log(REREAD_ODDS):
             return None
         order = _rename_order(changed)
@@ -902,7 +926,9 @@ class TrickTracker:
             if reading.confidence < cfg.decide_confidence:
                 continue
             laid.placed, laid.size = track.anchor, track.rest_size
-            events.append(self._reread(laid.card, reading.card, t, _Count(count.seat, reading.confidence, dict(track.votes))))
+            events.append(
+                self._reread(laid.card, reading.card, t, _Count(count.seat, reading.confidence, dict(track.votes)))
+            )
         return events
 
     def _check_seat(self, laid: _Laid, track: Track, t: float) -> list[TrackerEvent]:
@@ -966,7 +992,11 @@ class TrickTracker:
             reading = resolve(track.votes, self._played - {laid.card}, replay_share=2.0)
             if reading is None:
                 return None
-            if not forced and track.rest_frames < cfg.maximum_decision_frames and reading.confidence < cfg.decide_confidence:
+            if (
+                not forced
+                and track.rest_frames < cfg.maximum_decision_frames
+                and reading.confidence < cfg.decide_confidence
+            ):
                 self._waiting = True
                 return []
             if old is not None:
@@ -974,7 +1004,9 @@ class TrickTracker:
             events: list[TrackerEvent] = []
             laid.track_id, laid.placed, laid.size = track.id, track.anchor, track.rest_size
             if reading.card != laid.card:
-                events.append(self._reread(laid.card, reading.card, t, _Count(laid.seat, reading.confidence, dict(track.votes))))
+                events.append(
+                    self._reread(laid.card, reading.card, t, _Count(laid.seat, reading.confidence, dict(track.votes)))
+                )
             track.state = TrackState.PLAYED
             track.card = laid.card
             return events
@@ -1087,15 +1119,20 @@ class TrickTracker:
         # A card carried off long before the others left (taken back by its player) whose
         # place a card swept with the trick took: withdrawn, and that card counts instead.
         early = [
-            laid for laid in self._trick
-            if (tr := self._track(laid.track_id)) is not None and left_at is not None
-            and self._carried_off(laid, tr) and tr.last_t + 1.0 < left_at
+            laid
+            for laid in self._trick
+            if (tr := self._track(laid.track_id)) is not None
+            and left_at is not None
+            and self._carried_off(laid, tr)
+            and tr.last_t + 1.0 < left_at
         ]
         if early and len(early) < len(self._trick):
             if len(self._swept(left_at)) >= len(early) + 4 - len(self._trick):
                 events += self._withdraw(early, t)
             elif any(
-                tr.state is TrackState.CANDIDATE and tr.missed == 0 and tr.seen >= self.config.flush_min_frames
+                tr.state is TrackState.CANDIDATE
+                and tr.missed == 0
+                and tr.seen >= self.config.flush_min_frames
                 and tr.first_t > min(self._track(laid.track_id).last_t for laid in early)  # type: ignore[union-attr]
                 for tr in self._tracks
             ):
@@ -1125,10 +1162,13 @@ class TrickTracker:
         """Candidates swept away with the trick before they were counted: seen long enough,
         gone or moved off, and there already while the trick's cards were."""
         return [
-            tr for tr in self._tracks
-            if tr.state is TrackState.CANDIDATE and tr.seen >= self.config.flush_min_frames
+            tr
+            for tr in self._tracks
+            if tr.state is TrackState.CANDIDATE
+            and tr.seen >= self.config.flush_min_frames
             and (tr.missed >= 1 or tr.displacement() > self.config.left_distance)
-            and left_at is not None and tr.first_t <= left_at
+            and left_at is not None
+            and tr.first_t <= left_at
         ]
 
     def _collector(self) -> int | None:
@@ -1153,7 +1193,11 @@ class TrickTracker:
             dx, dy = track.centre[0] - laid.placed[0], track.centre[1] - laid.placed[1]
             moved = (dx * dx + dy * dy) ** 0.5 / laid.size
             out = ((track.centre[0] - centre[0]) ** 2 + (track.centre[1] - centre[1]) ** 2) ** 0.5 / laid.size
-            if moved > self.config.left_distance and out > self.config.collector_out and (far is None or moved > far[0]):
+            if (
+                moved > self.config.left_distance
+                and out > self.config.collector_out
+                and (far is None or moved > far[0])
+            ):
                 far = (moved, track)
             vx += dx
             vy += dy
@@ -1164,10 +1208,17 @@ class TrickTracker:
         mx, my = vx / n, vy / n
         moves = [
             (tr.centre[0] - laid.placed[0], tr.centre[1] - laid.placed[1])
-            for laid in self._trick if (tr := self._track(laid.track_id)) is not None
+            for laid in self._trick
+            if (tr := self._track(laid.track_id)) is not None
         ]
-        if far is not None and n == len(self._trick) and all(dx * mx + dy * my > 0 for dx, dy in moves) and all(
-            math.hypot(dx, dy) > self.config.left_distance * laid.size for (dx, dy), laid in zip(moves, self._trick, strict=False)
+        if (
+            far is not None
+            and n == len(self._trick)
+            and all(dx * mx + dy * my > 0 for dx, dy in moves)
+            and all(
+                math.hypot(dx, dy) > self.config.left_distance * laid.size
+                for (dx, dy), laid in zip(moves, self._trick, strict=False)
+            )
         ):
             # Every card went far the same way at once: swept as one, so the way they went
             # names the collector, wherever on the table a card lay (one led beside the last

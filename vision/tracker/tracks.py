@@ -39,9 +39,7 @@ def outline_shift(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, flo
     (an outline has no first corner); infinite when either has none."""
     if len(a) != 4 or len(b) != 4:
         return math.inf
-    return min(
-        sum(math.dist(a[i], b[(i + k) % 4]) for i in range(4)) / 4 for k in range(4)
-    )
+    return min(sum(math.dist(a[i], b[(i + k) % 4]) for i in range(4)) / 4 for k in range(4))
 
 
 class TrackState(Enum):
@@ -175,7 +173,10 @@ class Track:
             # The resting place is the running mean of the reads, so detector jitter
             # averages out instead of adding up to a false "it moved".
             k = 1.0 / self.rest_frames
-            self.anchor = (self.anchor[0] + (centre[0] - self.anchor[0]) * k, self.anchor[1] + (centre[1] - self.anchor[1]) * k)
+            self.anchor = (
+                self.anchor[0] + (centre[0] - self.anchor[0]) * k,
+                self.anchor[1] + (centre[1] - self.anchor[1]) * k,
+            )
             if vote:
                 self.rest_confidence += det.confidence
                 self.rest_size_sum += card_size(det.corners)
@@ -236,7 +237,9 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
         return None
     carried = track.missed > 0 and track.moving  # vanished while moving: swept or lifted, not under a hand
     if (
-        track.state is TrackState.PLAYED and carried and det.card != track.card
+        track.state is TrackState.PLAYED
+        and carried
+        and det.card != track.card
         and (
             track.missed >= cfg.collect_after_frames
             or (det.confidence >= 0.8 and all(card != track.card for card, _ in det.alternatives))
@@ -254,8 +257,11 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
         # and keeps its detections: a clearer read of it there rereads it.
         return None
     if (
-        track.state is TrackState.PLAYED and trick_gone and det.card != track.card
-        and det.confidence >= 0.5 and all(card != track.card or conf < 0.05 for card, conf in det.alternatives)
+        track.state is TrackState.PLAYED
+        and trick_gone
+        and det.card != track.card
+        and det.confidence >= 0.5
+        and all(card != track.card or conf < 0.05 for card, conf in det.alternatives)
     ):
         # Its whole trick has gone (swept with a card never read, so not collected yet):
         # a read of another card where it lay, not even a 5 % runner-up for it, is the next
@@ -266,9 +272,14 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
     if track.missed:
         # A card reappearing after a gap may have been nudged meanwhile.
         gate = max(gate, cfg.match_distance * 1.5)
-    if track.state is TrackState.PLAYED and det.card != track.card and all(card != track.card for card, _ in det.alternatives):
+    if (
+        track.state is TrackState.PLAYED
+        and det.card != track.card
+        and all(card != track.card for card, _ in det.alternatives)
+    ):
         if (
-            det.confidence >= CLEAR_OTHER_READ and track.confirmed >= COVERED_AFTER_READS
+            det.confidence >= CLEAR_OTHER_READ
+            and track.confirmed >= COVERED_AFTER_READS
             and outline_shift(track.corners, det.corners) >= SAME_OUTLINE * track.size
         ):
             # A card read clearly as another one where a counted card lies that has been

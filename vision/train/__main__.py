@@ -16,7 +16,9 @@ from pathlib import Path
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m vision.train", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("render", help="pre-render scenes to data/ (2 processes; run while not training)")
     r.add_argument("--out", type=Path, default=Path("data/train"))
@@ -27,8 +29,12 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--style", default="mixed")
     r.add_argument("--decks", default="swiss-xvii", help="comma-separated deck names passed to the renderer")
     r.add_argument("--renderer", default="vision.synth.scene:render_scene")
-    r.add_argument("--jitter", type=float, default=0.035, help="identifier crops: corner noise, fraction of the card's short side")
-    r.add_argument("--det-size", type=int, default=320, help="square the detector's input is letterboxed to (a multiple of 32)")
+    r.add_argument(
+        "--jitter", type=float, default=0.035, help="identifier crops: corner noise, fraction of the card's short side"
+    )
+    r.add_argument(
+        "--det-size", type=int, default=320, help="square the detector's input is letterboxed to (a multiple of 32)"
+    )
     r.add_argument("--no-crops", action="store_true", help="detector inputs only, no identifier crops")
     for name, epochs, batch, lr, data, val in (
         ("detector", 20, 32, 3e-3, "data/train", "data/val"),
@@ -48,14 +54,25 @@ def main(argv: list[str] | None = None) -> int:
         t.add_argument("--minutes", type=float, default=None, help="wall-clock budget; the LR schedule follows it")
         t.add_argument("--init", type=Path, default=None, help="start from this checkpoint's weights (fresh schedule)")
         if name == "detector":
-            t.add_argument("--freeze-bn", action="store_true", help="keep the batch norms as they are (a checkpoint from an ONNX file)")
             t.add_argument(
-                "--input-scale", type=float, default=1.0,
+                "--freeze-bn",
+                action="store_true",
+                help="keep the batch norms as they are (a checkpoint from an ONNX file)",
+            )
+            t.add_argument(
+                "--input-scale",
+                type=float,
+                default=1.0,
                 help="resize every tile (and its cards) by this factor at load: trains the detector for cards that much shorter in its input",
             )
     for cmd, out, seed, what in (
         ("refiner-data", "data/refine", 600_000, "run the shipped detector, cut outline crops for the refiner"),
-        ("verifier-data", "data/verify", 700_000, "run the shipped detector and refiner, cut candidate crops for the verifier"),
+        (
+            "verifier-data",
+            "data/verify",
+            700_000,
+            "run the shipped detector and refiner, cut candidate crops for the verifier",
+        ),
     ):
         rd = sub.add_parser(cmd, help=f"render scenes, {what}")
         rd.add_argument("--out", type=Path, default=Path(out))
@@ -73,10 +90,16 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--identifier-run", default="identifier", help="runs/<name>/best.pt to export")
     for net in ("detector", "identifier"):
         e.add_argument(
-            f"--{net}-checkpoint", choices=("best", "last"), default="best",
+            f"--{net}-checkpoint",
+            choices=("best", "last"),
+            default="best",
             help=f"the {net} run's best.pt (best validation) or last.pt (end of its schedule)",
         )
-    for net, file in (("detector", "card-detector.onnx"), ("refiner", "card-refiner.onnx"), ("verifier", "card-verifier.onnx")):
+    for net, file in (
+        ("detector", "card-detector.onnx"),
+        ("refiner", "card-refiner.onnx"),
+        ("verifier", "card-verifier.onnx"),
+    ):
         er = sub.add_parser(f"export-{net}", help=f"ONNX of runs/<run>/<checkpoint>.pt into models/{file}")
         er.add_argument("--models", type=Path, default=Path("models"))
         er.add_argument("--run", default=net)
@@ -90,31 +113,66 @@ def main(argv: list[str] | None = None) -> int:
     rt.add_argument("--family", choices=("any", "guide"), default="any")
     rt.add_argument("--chunk", type=int, default=100)
     rt.add_argument("--workers", type=int, default=2)
-    oc = sub.add_parser("detector-checkpoint", help="a training checkpoint of the detector in an ONNX file (to train it on)")
+    oc = sub.add_parser(
+        "detector-checkpoint", help="a training checkpoint of the detector in an ONNX file (to train it on)"
+    )
     oc.add_argument("--models", type=Path, default=Path("models"))
     oc.add_argument("--name", default="shipped-detector", help="written to runs/<name>/best.pt")
     an = sub.add_parser("detector-any-size", help="let a detector exported at one square size read frames of any size")
     an.add_argument("--models", type=Path, default=Path("models"))
-    im = sub.add_parser("identifier-map", help="move an identifier's third output to the map an enrolled deck's detail head reads")
+    im = sub.add_parser(
+        "identifier-map", help="move an identifier's third output to the map an enrolled deck's detail head reads"
+    )
     im.add_argument("--models", type=Path, default=Path("models"))
     a = p.parse_args(argv)
 
     if a.cmd == "render":
         from vision.train.data import render_dataset
 
-        render_dataset(a.out, a.first_seed, a.scenes, chunk=a.chunk, workers=a.workers, style=a.style, decks=tuple(a.decks.split(",")), renderer=a.renderer, jitter=a.jitter, det_size=a.det_size, crops=not a.no_crops)
+        render_dataset(
+            a.out,
+            a.first_seed,
+            a.scenes,
+            chunk=a.chunk,
+            workers=a.workers,
+            style=a.style,
+            decks=tuple(a.decks.split(",")),
+            renderer=a.renderer,
+            jitter=a.jitter,
+            det_size=a.det_size,
+            crops=not a.no_crops,
+        )
     elif a.cmd in ("detector", "identifier", "refiner", "verifier"):
         import importlib
 
         mod = importlib.import_module(f"vision.train.{a.cmd}")
         extra = {"freeze_bn": a.freeze_bn, "input_scale": a.input_scale} if a.cmd == "detector" else {}
-        mod.train(a.data, a.val, epochs=a.epochs, batch=a.batch, lr=a.lr, threads=a.threads, resume=a.resume, name=a.name, minutes=a.minutes, init=a.init, **extra)
+        mod.train(
+            a.data,
+            a.val,
+            epochs=a.epochs,
+            batch=a.batch,
+            lr=a.lr,
+            threads=a.threads,
+            resume=a.resume,
+            name=a.name,
+            minutes=a.minutes,
+            init=a.init,
+            **extra,
+        )
     elif a.cmd in ("refiner-data", "verifier-data"):
         from vision.train.outlines import render_dataset as render_outlines
 
         render_outlines(
-            a.out, a.first_seed, a.scenes, style=a.style, renderer=a.renderer, models=a.models, chunk=a.chunk,
-            workers=a.workers, verdicts=a.cmd == "verifier-data",
+            a.out,
+            a.first_seed,
+            a.scenes,
+            style=a.style,
+            renderer=a.renderer,
+            models=a.models,
+            chunk=a.chunk,
+            workers=a.workers,
+            verdicts=a.cmd == "verifier-data",
         )
     elif a.cmd == "export-detector":
         from vision.recognizer.runtime import DETECTOR_FILE
@@ -158,8 +216,12 @@ def main(argv: list[str] | None = None) -> int:
         from vision.train.export import export_all
 
         export_all(
-            a.models, a.data, detector_run=a.detector_run, identifier_run=a.identifier_run,
-            detector_checkpoint=a.detector_checkpoint, identifier_checkpoint=a.identifier_checkpoint,
+            a.models,
+            a.data,
+            detector_run=a.detector_run,
+            identifier_run=a.identifier_run,
+            detector_checkpoint=a.detector_checkpoint,
+            identifier_checkpoint=a.identifier_checkpoint,
         )
     return 0
 

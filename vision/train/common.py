@@ -76,15 +76,25 @@ def eta(seconds: float) -> str:
 
 
 def checkpoint(
-    run: Run, model: Any, opt: Any, step: int, best: float, budget: Budget,
-    metrics: dict[str, float], key: str,
+    run: Run,
+    model: Any,
+    opt: Any,
+    step: int,
+    best: float,
+    budget: Budget,
+    metrics: dict[str, float],
+    key: str,
 ) -> float:
     """Log validation ``metrics``, save ``last.pt`` and, when ``metrics[key]`` beats ``best``,
     ``best.pt``; returns the new best. One place, so both trainings resume the same way."""
     run.log(f"val step {step}: " + " ".join(f"{k} {v:.4f}" for k, v in metrics.items()))
     ckpt = {
-        "model": model.state_dict(), "opt": opt.state_dict(), "step": step, "best": best,
-        "metrics": metrics, "spent_s": budget.spent_s,
+        "model": model.state_dict(),
+        "opt": opt.state_dict(),
+        "step": step,
+        "best": best,
+        "metrics": metrics,
+        "spent_s": budget.spent_s,
     }
     if metrics[key] > best:
         best = metrics[key]
@@ -95,8 +105,15 @@ def checkpoint(
 
 
 def start(
-    run: Run, model: Any, opt: Any, *, total: int, minutes: float | None, resume: bool,
-    init: Path | None, best: float,
+    run: Run,
+    model: Any,
+    opt: Any,
+    *,
+    total: int,
+    minutes: float | None,
+    resume: bool,
+    init: Path | None,
+    best: float,
 ) -> tuple[int, float, Budget]:
     """(step, best, budget) of a training run: fresh, from ``init``'s weights, or resumed
     from the run's ``last.pt`` (its step, best score, optimiser and spent time)."""
@@ -114,9 +131,23 @@ def start(
 
 
 def train_loop(
-    run: Run, model: Any, opt: Any, data: Any, val: Any, *, batch: int, lr: float, epochs: int,
-    minutes: float | None, resume: bool, init: Path | None, step_loss: Callable[[Any, tuple[Any, ...]], tuple[Any, dict[str, float]]],
-    evaluate: Callable[[Any, Any], dict[str, float]], metric: str, unit: str = "crops", log_every: int = 50,
+    run: Run,
+    model: Any,
+    opt: Any,
+    data: Any,
+    val: Any,
+    *,
+    batch: int,
+    lr: float,
+    epochs: int,
+    minutes: float | None,
+    resume: bool,
+    init: Path | None,
+    step_loss: Callable[[Any, tuple[Any, ...]], tuple[Any, dict[str, float]]],
+    evaluate: Callable[[Any, Any], dict[str, float]],
+    metric: str,
+    unit: str = "crops",
+    log_every: int = 50,
     train_mode: Callable[[Any], None] | None = None,
 ) -> float:
     """The one training loop of every network: shuffled epochs of ``data.batch(idx, rng)``,
@@ -131,7 +162,9 @@ def train_loop(
     steps_per_epoch = max(1, len(data) // batch)
     total = epochs * steps_per_epoch
     step, best, budget = start(run, model, opt, total=total, minutes=minutes, resume=resume, init=init, best=-1e9)
-    run.log(f"{run.dir.name}: {len(data)} train / {len(val)} val {unit}, {sum(p.numel() for p in model.parameters())} params, {total} steps")
+    run.log(
+        f"{run.dir.name}: {len(data)} train / {len(val)} val {unit}, {sum(p.numel() for p in model.parameters())} params, {total} steps"
+    )
     rng = np.random.default_rng(step + 1)
     to_train(model)
     t_last, n_last, t_save = time.time(), 0, time.time()
@@ -169,8 +202,20 @@ def train_loop(
 
 
 def train_on_crops(
-    run: Run, model: Any, opt: Any, data: Any, val: Any, *, batch: int, lr: float, epochs: int,
-    minutes: float | None, resume: bool, init: Path | None, loss_fn: Any, evaluate: Any,
+    run: Run,
+    model: Any,
+    opt: Any,
+    data: Any,
+    val: Any,
+    *,
+    batch: int,
+    lr: float,
+    epochs: int,
+    minutes: float | None,
+    resume: bool,
+    init: Path | None,
+    loss_fn: Any,
+    evaluate: Any,
 ) -> float:
     """``train_loop`` for the two crop networks (refiner, verifier): ``data.batch`` gives
     ``(x, target)``, the loss is ``loss_fn(model(x), target)``, the score ``evaluate(...)["score"]``."""
@@ -180,6 +225,18 @@ def train_on_crops(
         return loss, {"loss": float(loss.item())}
 
     return train_loop(
-        run, model, opt, data, val, batch=batch, lr=lr, epochs=epochs, minutes=minutes, resume=resume, init=init,
-        step_loss=step_loss, evaluate=evaluate, metric="score",
+        run,
+        model,
+        opt,
+        data,
+        val,
+        batch=batch,
+        lr=lr,
+        epochs=epochs,
+        minutes=minutes,
+        resume=resume,
+        init=init,
+        step_loss=step_loss,
+        evaluate=evaluate,
+        metric="score",
     )

@@ -67,9 +67,17 @@ def _is_plain(style: Any, deck: str) -> bool:
     if style is None:
         return True
     return bool(
-        style.hue_shift == 0 and style.saturation == 1.0 and style.contrast == 1.0 and style.gamma == 1.0
-        and style.paper == (255, 255, 255) and style.corner_radius < 0 and style.art_scale == 1.0
-        and style.frame == 0 and not style.double_headed and style.indices == 0 and not style.redrawn_pips
+        style.hue_shift == 0
+        and style.saturation == 1.0
+        and style.contrast == 1.0
+        and style.gamma == 1.0
+        and style.paper == (255, 255, 255)
+        and style.corner_radius < 0
+        and style.art_scale == 1.0
+        and style.frame == 0
+        and not style.double_headed
+        and style.indices == 0
+        and not style.redrawn_pips
     )
 
 
@@ -100,7 +108,12 @@ def render_chunk(job: RenderJob) -> Path:
                     crop_deck.append(deck_name)
                     crop_sym.append(bool(getattr(c, "symmetric", c.card == "back")))
     return save_chunk(
-        job.out / f"chunk-{job.first_seed:09d}.npz", det_img, obj_quad, obj_cls, obj_vis, obj_img,
+        job.out / f"chunk-{job.first_seed:09d}.npz",
+        det_img,
+        obj_quad,
+        obj_cls,
+        obj_vis,
+        obj_img,
         crop_img=np.stack(crop_img) if crop_img else np.zeros((0, 96, 64, 3), np.uint8),
         crop_label=np.array(crop_label, np.int16),
         crop_vis=np.array(crop_vis, np.float32),
@@ -110,8 +123,15 @@ def render_chunk(job: RenderJob) -> Path:
 
 
 def save_chunk(
-    path: Path, images: list[np.ndarray], quads: list[np.ndarray], cls: list[int], vis: list[float], owner: list[int],
-    *, size: int = 320, **more: np.ndarray,
+    path: Path,
+    images: list[np.ndarray],
+    quads: list[np.ndarray],
+    cls: list[int],
+    vis: list[float],
+    owner: list[int],
+    *,
+    size: int = 320,
+    **more: np.ndarray,
 ) -> Path:
     """One chunk of detector inputs and their cards (``obj_*``, ``obj_img`` naming each card's
     image), plus ``more`` arrays, written whole or not at all (a temporary file renamed):
@@ -154,7 +174,9 @@ def render_dataset(
     """
     out.mkdir(parents=True, exist_ok=True)
     jobs = [
-        RenderJob(out, s, min(chunk, first_seed + scenes - s), width, height, style, decks, renderer, jitter, det_size, crops)
+        RenderJob(
+            out, s, min(chunk, first_seed + scenes - s), width, height, style, decks, renderer, jitter, det_size, crops
+        )
         for s in range(first_seed, first_seed + scenes, chunk)
     ]
     todo = [j for j in jobs if not (out / f"chunk-{j.first_seed:09d}.npz").exists()]
@@ -176,7 +198,9 @@ def load_chunks(folder: Path, prefix: str = "") -> dict[str, np.ndarray]:
     crops, and the scenes beside them would double its memory (15,000 scenes are 4.6 GB).
     """
     # A ``.tmp.npz`` is a chunk whose writing was cut off (``save_chunk``), never a chunk.
-    files = sorted(f for part in str(folder).split(",") for f in Path(part).glob("chunk-*.npz") if not f.name.endswith(".tmp.npz"))
+    files = sorted(
+        f for part in str(folder).split(",") for f in Path(part).glob("chunk-*.npz") if not f.name.endswith(".tmp.npz")
+    )
     if not files:
         raise FileNotFoundError(f"no chunk-*.npz in {folder}; run `python -m vision.train render` first")
     parts: dict[str, list[np.ndarray]] = {}

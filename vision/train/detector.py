@@ -27,7 +27,11 @@ POSITIVE_VISIBLE = 0.35
 
 
 def build_targets(
-    quads: np.ndarray, cls: np.ndarray, vis: np.ndarray, grid: int = GRID, known: np.ndarray | None = None,
+    quads: np.ndarray,
+    cls: np.ndarray,
+    vis: np.ndarray,
+    grid: int = GRID,
+    known: np.ndarray | None = None,
 ) -> tuple[np.ndarray, ...]:
     """Heatmap (2,g,g), heatmap weight (2,g,g), corner target (8,g,g), corner weight (g,g) for one image.
 
@@ -105,7 +109,9 @@ def corner_loss(pred: torch.Tensor, target: torch.Tensor, weight: torch.Tensor) 
     if not m.any():
         return pred.sum() * 0.0
     p, t, w = p[m], t[m], w[m]
-    losses = torch.stack([F.smooth_l1_loss(p, torch.roll(t, k, dims=1), reduction="none", beta=0.05).sum((1, 2)) for k in range(4)])
+    losses = torch.stack(
+        [F.smooth_l1_loss(p, torch.roll(t, k, dims=1), reduction="none", beta=0.05).sum((1, 2)) for k in range(4)]
+    )
     return (losses.min(dim=0).values * w).sum() / w.sum()
 
 
@@ -175,7 +181,9 @@ class DetectorData:
         return (x, *(torch.from_numpy(np.stack(a)) for a in (hms, hws, regs, rws)))
 
 
-def decode(heat: np.ndarray, reg: np.ndarray, threshold: float = 0.3, nms_iou: float = 0.4) -> tuple[np.ndarray, np.ndarray]:
+def decode(
+    heat: np.ndarray, reg: np.ndarray, threshold: float = 0.3, nms_iou: float = 0.4
+) -> tuple[np.ndarray, np.ndarray]:
     """Numpy decode of one image's raw outputs (sigmoid heat (2,g,g), reg (8,g,g)) to quads in input pixels."""
     t = torch.from_numpy(heat)[None]
     peak = ((F.max_pool2d(t, 3, 1, 1) == t).float() * t)[0].numpy().max(axis=0)
@@ -234,8 +242,18 @@ def _train_mode(model: Detector, freeze_bn: bool) -> None:
 
 
 def train(
-    data_dir: Path, val_dir: Path, *, epochs: int, batch: int, lr: float, threads: int, resume: bool,
-    name: str = "detector", minutes: float | None = None, init: Path | None = None, freeze_bn: bool = False,
+    data_dir: Path,
+    val_dir: Path,
+    *,
+    epochs: int,
+    batch: int,
+    lr: float,
+    threads: int,
+    resume: bool,
+    name: str = "detector",
+    minutes: float | None = None,
+    init: Path | None = None,
+    freeze_bn: bool = False,
     input_scale: float = 1.0,
 ) -> None:
     """Train (or, from ``init``, train on) the detector. ``freeze_bn``: keep every batch norm
@@ -254,8 +272,22 @@ def train(
         return l_hm + 2.0 * l_reg, {"heat": float(l_hm.item()), "corners": float(l_reg.item())}
 
     best = train_loop(
-        run, model, opt, data, val, batch=batch, lr=lr, epochs=epochs, minutes=minutes, resume=resume, init=init,
-        step_loss=step_loss, evaluate=evaluate, metric="f1", unit="images", log_every=25,
+        run,
+        model,
+        opt,
+        data,
+        val,
+        batch=batch,
+        lr=lr,
+        epochs=epochs,
+        minutes=minutes,
+        resume=resume,
+        init=init,
+        step_loss=step_loss,
+        evaluate=evaluate,
+        metric="f1",
+        unit="images",
+        log_every=25,
         train_mode=lambda m: _train_mode(m, freeze_bn),
     )
     run.log(f"done, best val f1 {best:.4f}")

@@ -62,8 +62,12 @@ def detector_any_size(src: Path, out: Path) -> None:
             helper.make_node("Range", ["grid_zero", "grid_gw", "grid_one"], ["grid_rx"]),
             helper.make_node("Cast", ["grid_ry"], ["grid_fy"], to=TensorProto.FLOAT),
             helper.make_node("Cast", ["grid_rx"], ["grid_fx"], to=TensorProto.FLOAT),
-            helper.make_node("Constant", [], ["grid_step"], value=helper.make_tensor("s", TensorProto.FLOAT, [], [step])),
-            helper.make_node("Constant", [], ["grid_half"], value=helper.make_tensor("h", TensorProto.FLOAT, [], [half])),
+            helper.make_node(
+                "Constant", [], ["grid_step"], value=helper.make_tensor("s", TensorProto.FLOAT, [], [step])
+            ),
+            helper.make_node(
+                "Constant", [], ["grid_half"], value=helper.make_tensor("h", TensorProto.FLOAT, [], [half])
+            ),
             helper.make_node("Mul", ["grid_fy", "grid_step"], ["grid_my"]),
             helper.make_node("Add", ["grid_my", "grid_half"], ["grid_cy"]),
             helper.make_node("Mul", ["grid_fx", "grid_step"], ["grid_mx"]),
@@ -77,12 +81,16 @@ def detector_any_size(src: Path, out: Path) -> None:
             helper.make_node("Mul", ["grid_row", "grid_zero_f"], ["grid_zrow"]),
             helper.make_node("Add", ["grid_row", "grid_zcol"], ["grid_x"]),
             helper.make_node("Add", ["grid_col", "grid_zrow"], ["grid_y"]),
-            helper.make_node("Constant", [], ["grid_ax01"], value=helper.make_tensor("a01", TensorProto.INT64, [2], [0, 1])),
+            helper.make_node(
+                "Constant", [], ["grid_ax01"], value=helper.make_tensor("a01", TensorProto.INT64, [2], [0, 1])
+            ),
             helper.make_node("Unsqueeze", ["grid_x", "grid_ax01"], ["grid_x4"]),
             helper.make_node("Unsqueeze", ["grid_y", "grid_ax01"], ["grid_y4"]),
             helper.make_node("Concat", ["grid_x4", "grid_y4"] * 4, ["grid_centre"], axis=1),
         ]
-        zero_f = helper.make_node("Constant", [], ["grid_zero_f"], value=helper.make_tensor("zf", TensorProto.FLOAT, [], [0.0]))
+        zero_f = helper.make_node(
+            "Constant", [], ["grid_zero_f"], value=helper.make_tensor("zf", TensorProto.FLOAT, [], [0.0])
+        )
         at = list(graph.node).index(add)
         for k, node in enumerate([zero_f, *nodes]):
             graph.node.insert(at + k, node)

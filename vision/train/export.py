@@ -44,7 +44,15 @@ def export_detector(ckpt: Path, out: Path, size: int = DETECTOR_SIZE) -> None:
         raise ValueError(f"detector input size must be a multiple of 32, got {size}")
     model = DetectorExport(_load(Detector(), ckpt), size).eval()  # type: ignore[arg-type]
     x = torch.zeros(1, 3, size, size)
-    torch.onnx.export(model, (x,), str(out), input_names=["image"], output_names=["peak", "corners"], opset_version=OPSET, dynamo=False)
+    torch.onnx.export(
+        model,
+        (x,),
+        str(out),
+        input_names=["image"],
+        output_names=["peak", "corners"],
+        opset_version=OPSET,
+        dynamo=False,
+    )
 
 
 def export_identifier(ckpt: Path, out: Path) -> None:
@@ -66,8 +74,14 @@ def export_refiner(ckpt: Path, out: Path) -> None:
     model = RefinerExport(_load(Refiner(), ckpt), REFINE_W, REFINE_H).eval()  # type: ignore[arg-type]
     x = torch.zeros(2, 3, REFINE_H, REFINE_W)
     torch.onnx.export(
-        model, (x,), str(out), input_names=["crops"], output_names=["offsets"],
-        dynamic_axes={"crops": {0: "n"}, "offsets": {0: "n"}}, opset_version=OPSET, dynamo=False,
+        model,
+        (x,),
+        str(out),
+        input_names=["crops"],
+        output_names=["offsets"],
+        dynamic_axes={"crops": {0: "n"}, "offsets": {0: "n"}},
+        opset_version=OPSET,
+        dynamo=False,
     )
 
 
@@ -75,8 +89,14 @@ def export_verifier(ckpt: Path, out: Path) -> None:
     model = VerifierExport(_load(Verifier(), ckpt)).eval()  # type: ignore[arg-type]
     x = torch.zeros(2, 3, REFINE_H, REFINE_W)
     torch.onnx.export(
-        model, (x,), str(out), input_names=["crops"], output_names=["cover"],
-        dynamic_axes={"crops": {0: "n"}, "cover": {0: "n"}}, opset_version=OPSET, dynamo=False,
+        model,
+        (x,),
+        str(out),
+        input_names=["crops"],
+        output_names=["cover"],
+        dynamic_axes={"crops": {0: "n"}, "cover": {0: "n"}},
+        opset_version=OPSET,
+        dynamo=False,
     )
 
 
@@ -90,9 +110,14 @@ def embed_crops(identifier: Path, crops: np.ndarray, batch: int = 256) -> np.nda
 
 
 def export_all(
-    models_dir: Path, data_dir: Path, deck: str = "swiss-xvii", per_label: int = 60,
-    detector_run: str = "detector", identifier_run: str = "identifier",
-    detector_checkpoint: str = "best", identifier_checkpoint: str = "best",
+    models_dir: Path,
+    data_dir: Path,
+    deck: str = "swiss-xvii",
+    per_label: int = 60,
+    detector_run: str = "detector",
+    identifier_run: str = "identifier",
+    detector_checkpoint: str = "best",
+    identifier_checkpoint: str = "best",
 ) -> None:
     """Write the detector and identifier ONNX files and ``<deck>.prototypes.npz`` into ``models_dir``.
 
@@ -193,7 +218,9 @@ def detector_checkpoint_from_onnx(src: Path, out: Path) -> None:
             w = inits[node.input[1]]
             b = inits[node.input[2]] if len(node.input) > 2 else np.zeros(w.shape[0], np.float32)
             if tuple(conv.weight.shape) != w.shape:
-                raise ValueError(f"{src}: convolution {node.name} has weights {w.shape}, the Detector {tuple(conv.weight.shape)}")
+                raise ValueError(
+                    f"{src}: convolution {node.name} has weights {w.shape}, the Detector {tuple(conv.weight.shape)}"
+                )
             conv.weight.copy_(torch.from_numpy(w))
             if bn is None:
                 assert conv.bias is not None

@@ -31,7 +31,9 @@ class CropData:
     def __len__(self) -> int:
         return len(self.img)
 
-    def batch(self, idx: np.ndarray, rng: np.random.Generator | None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    def batch(
+        self, idx: np.ndarray, rng: np.random.Generator | None
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """(crops channels_last in [0,1], labels, upside-down flags with -1 where undefined); augmented when ``rng`` is given."""
         x = torch.from_numpy(self.img[idx]).permute(0, 3, 1, 2).float()
         y = torch.from_numpy(self.label[idx])
@@ -57,13 +59,17 @@ class CropData:
         return x.clamp_(0, 1).contiguous(memory_format=torch.channels_last), y, target
 
 
-def losses(model: Identifier, x: torch.Tensor, y: torch.Tensor, flip: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def losses(
+    model: Identifier, x: torch.Tensor, y: torch.Tensor, flip: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     emb, flip_logit = model(x)
     cos = model.class_logits(emb)
     onehot = F.one_hot(y, cos.shape[1]).float()
     l_cls = F.cross_entropy(SCALE * (cos - MARGIN * onehot), y)
     face = (flip >= 0).float()  # -1: a back or double-headed card has no up or down
-    l_flip = (F.binary_cross_entropy_with_logits(flip_logit, flip.clamp(min=0), reduction="none") * face).sum() / face.sum().clamp(min=1)
+    l_flip = (
+        F.binary_cross_entropy_with_logits(flip_logit, flip.clamp(min=0), reduction="none") * face
+    ).sum() / face.sum().clamp(min=1)
     return l_cls, l_flip, cos
 
 
@@ -88,8 +94,17 @@ def evaluate(model: Identifier, data: CropData, limit: int = 4000) -> dict[str, 
 
 
 def train(
-    data_dir: Path, val_dir: Path, *, epochs: int, batch: int, lr: float, threads: int, resume: bool,
-    name: str = "identifier", minutes: float | None = None, init: Path | None = None,
+    data_dir: Path,
+    val_dir: Path,
+    *,
+    epochs: int,
+    batch: int,
+    lr: float,
+    threads: int,
+    resume: bool,
+    name: str = "identifier",
+    minutes: float | None = None,
+    init: Path | None = None,
 ) -> None:
     torch.set_num_threads(threads)
     run = Run(name)
@@ -104,7 +119,19 @@ def train(
         return l_cls + 0.5 * l_flip, {"cls": float(l_cls.item()), "flip": float(l_flip.item()), "acc": acc}
 
     best = train_loop(
-        run, model, opt, data, val, batch=batch, lr=lr, epochs=epochs, minutes=minutes, resume=resume, init=init,
-        step_loss=step_loss, evaluate=evaluate, metric="accuracy",
+        run,
+        model,
+        opt,
+        data,
+        val,
+        batch=batch,
+        lr=lr,
+        epochs=epochs,
+        minutes=minutes,
+        resume=resume,
+        init=init,
+        step_loss=step_loss,
+        evaluate=evaluate,
+        metric="accuracy",
     )
     run.log(f"done, best val accuracy {best:.4f}")

@@ -174,7 +174,9 @@ class Refiner(nn.Module):
             DWBlock(96, 96),
             conv_bn(96, 32, 1),
         )
-        self.fc = nn.Sequential(nn.Flatten(), nn.Linear(32 * 8 * 5, 192), nn.ReLU(inplace=True), nn.Linear(192, outputs))
+        self.fc = nn.Sequential(
+            nn.Flatten(), nn.Linear(32 * 8 * 5, 192), nn.ReLU(inplace=True), nn.Linear(192, outputs)
+        )
         nn.init.zeros_(self.fc[-1].weight)  # type: ignore[arg-type]
         nn.init.zeros_(self.fc[-1].bias)  # type: ignore[arg-type]
 

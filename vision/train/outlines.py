@@ -111,8 +111,12 @@ def render_chunk(job: RefinerJob) -> Path:
                 vis.append(float(c.visible))
                 src.append(s)
     return _save_chunk(
-        job, crop=np.stack(crops), nom=np.array(noms, np.float32), tgt=np.array(tgts, np.float32),
-        vis=np.array(vis, np.float32), detector=np.array(src, np.int8),
+        job,
+        crop=np.stack(crops),
+        nom=np.array(noms, np.float32),
+        tgt=np.array(tgts, np.float32),
+        vis=np.array(vis, np.float32),
+        detector=np.array(src, np.int8),
     )
 
 
@@ -154,14 +158,26 @@ def verdict_chunk(job: RefinerJob) -> Path:
             back.append(b)
             src.append(source)
     return _save_chunk(
-        job, crop=np.stack(crops), cover=np.array(cover, np.float32), score=np.array(score, np.float32),
-        back=np.array(back, bool), detector=np.array(src, np.int8),
+        job,
+        crop=np.stack(crops),
+        cover=np.array(cover, np.float32),
+        score=np.array(score, np.float32),
+        back=np.array(back, bool),
+        detector=np.array(src, np.int8),
     )
 
 
 def render_dataset(
-    out: Path, first_seed: int, scenes: int, *, style: str, renderer: str, models: str = "models",
-    chunk: int = 200, workers: int = 2, verdicts: bool = False,
+    out: Path,
+    first_seed: int,
+    scenes: int,
+    *,
+    style: str,
+    renderer: str,
+    models: str = "models",
+    chunk: int = 200,
+    workers: int = 2,
+    verdicts: bool = False,
 ) -> list[Path]:
     """Render ``scenes`` scenes into refiner chunks, or verifier chunks with ``verdicts`` (skipping
     chunks already on disk)."""
@@ -180,7 +196,11 @@ def render_dataset(
 
 
 def mirrored(
-    crops: np.ndarray, nom: np.ndarray, tgt: np.ndarray, across: np.ndarray, down: np.ndarray,
+    crops: np.ndarray,
+    nom: np.ndarray,
+    tgt: np.ndarray,
+    across: np.ndarray,
+    down: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Crops (N, H, W, 3) mirrored left-right where ``across``, top-bottom where ``down``, with their
     corners (N, 4, 2) moved and reordered to match: corner 0 stays the top-left one, clockwise."""

@@ -55,14 +55,25 @@ def evaluate(model: Refiner, data: OutlineData, limit: int = 6000) -> dict[str, 
     model.train()
     b, a = np.concatenate(before), np.concatenate(after)
     return {
-        "before_median": float(np.median(b)), "after_median": float(np.median(a)),
-        "after_p90": float(np.percentile(a, 90)), "score": -float(np.mean(a)),
+        "before_median": float(np.median(b)),
+        "after_median": float(np.median(a)),
+        "after_p90": float(np.percentile(a, 90)),
+        "score": -float(np.mean(a)),
     }
 
 
 def train(
-    data_dir: Path, val_dir: Path, *, epochs: int, batch: int, lr: float, threads: int, resume: bool,
-    name: str = "refiner", minutes: float | None = None, init: Path | None = None,
+    data_dir: Path,
+    val_dir: Path,
+    *,
+    epochs: int,
+    batch: int,
+    lr: float,
+    threads: int,
+    resume: bool,
+    name: str = "refiner",
+    minutes: float | None = None,
+    init: Path | None = None,
 ) -> None:
     torch.set_num_threads(threads)
     run = Run(name)
@@ -70,7 +81,18 @@ def train(
     model = Refiner().to(memory_format=torch.channels_last)  # type: ignore[call-overload]
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     best = train_on_crops(
-        run, model, opt, data, val, batch=batch, lr=lr, epochs=epochs, minutes=minutes, resume=resume, init=init,
-        loss_fn=lambda pred, off: F.smooth_l1_loss(pred, off, beta=0.01), evaluate=evaluate,
+        run,
+        model,
+        opt,
+        data,
+        val,
+        batch=batch,
+        lr=lr,
+        epochs=epochs,
+        minutes=minutes,
+        resume=resume,
+        init=init,
+        loss_fn=lambda pred, off: F.smooth_l1_loss(pred, off, beta=0.01),
+        evaluate=evaluate,
     )
     run.log(f"done, best mean corner error {-best:.3f} crop px")

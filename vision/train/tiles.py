@@ -107,11 +107,16 @@ def render_tiles(job: TileJob) -> Path:
     return save_chunk(job.out / f"chunk-{job.first_seed:09d}.npz", imgs, quads, cls, vis, owner, size=size)
 
 
-def render_tile_dataset(out: Path, first_seed: int, scenes: int, *, family: str = "any", chunk: int = 100, workers: int = 2) -> None:
+def render_tile_dataset(
+    out: Path, first_seed: int, scenes: int, *, family: str = "any", chunk: int = 100, workers: int = 2
+) -> None:
     """Render ``scenes`` scenes' tiles from ``first_seed`` on; chunks already on disk are kept (resumable)."""
     if family not in FAMILIES:
         raise ValueError(f"family must be one of {', '.join(FAMILIES)}, got {family!r}")
-    jobs = [TileJob(out, s, min(chunk, first_seed + scenes - s), family) for s in range(first_seed, first_seed + scenes, chunk)]
+    jobs = [
+        TileJob(out, s, min(chunk, first_seed + scenes - s), family)
+        for s in range(first_seed, first_seed + scenes, chunk)
+    ]
     todo = [j for j in jobs if not (out / f"chunk-{j.first_seed:09d}.npz").exists()]
     t0 = time.time()
     print(f"tiles: {len(jobs)} chunks, {len(jobs) - len(todo)} on disk", flush=True)
@@ -155,7 +160,10 @@ def render_real_tiles(folder: Path, out: Path, *, per_photo: int = 6, seed: int 
         if image is None:
             continue
         boxes = np.array(
-            [[float(o.findtext(f"bndbox/{k}") or 0) for k in ("xmin", "ymin", "xmax", "ymax")] for o in root.iter("object")],
+            [
+                [float(o.findtext(f"bndbox/{k}") or 0) for k in ("xmin", "ymin", "xmax", "ymax")]
+                for o in root.iter("object")
+            ],
             np.float64,
         ).reshape(-1, 4)
         if not len(boxes):

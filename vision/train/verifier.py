@@ -68,16 +68,31 @@ def evaluate(model: Verifier, data: VerdictData, limit: int = 8000) -> dict[str,
     doubted = ~det & (data.score[idx] >= 0.2)
     rescued = doubted & (data.score[idx].clip(1e-6) ** 0.3 * p**0.7 >= 0.5)
     return {
-        "rescued": float((card & rescued).sum()), "rescued_junk": float((junk & rescued).sum()),
-        "cards": float(card.sum()), "junk": float(junk.sum()), "missed": float(missed), "passed": float(passed),
-        "detector_missed": float((card & ~det).sum()), "detector_passed": float((junk & det).sum()),
-        "mae": float(np.abs(p - cover).mean()), "score": -float(missed + passed),
+        "rescued": float((card & rescued).sum()),
+        "rescued_junk": float((junk & rescued).sum()),
+        "cards": float(card.sum()),
+        "junk": float(junk.sum()),
+        "missed": float(missed),
+        "passed": float(passed),
+        "detector_missed": float((card & ~det).sum()),
+        "detector_passed": float((junk & det).sum()),
+        "mae": float(np.abs(p - cover).mean()),
+        "score": -float(missed + passed),
     }
 
 
 def train(
-    data_dir: Path, val_dir: Path, *, epochs: int, batch: int, lr: float, threads: int, resume: bool,
-    name: str = "verifier", minutes: float | None = None, init: Path | None = None,
+    data_dir: Path,
+    val_dir: Path,
+    *,
+    epochs: int,
+    batch: int,
+    lr: float,
+    threads: int,
+    resume: bool,
+    name: str = "verifier",
+    minutes: float | None = None,
+    init: Path | None = None,
 ) -> None:
     """``init`` may be a refiner's checkpoint: its trunk is taken, its corner head left out."""
     torch.set_num_threads(threads)
@@ -92,7 +107,18 @@ def train(
         run.log(f"initialised {len(taken)}/{len(own)} tensors from {init}")
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     best = train_on_crops(
-        run, model, opt, data, val, batch=batch, lr=lr, epochs=epochs, minutes=minutes, resume=resume, init=None,
-        loss_fn=F.binary_cross_entropy_with_logits, evaluate=evaluate,
+        run,
+        model,
+        opt,
+        data,
+        val,
+        batch=batch,
+        lr=lr,
+        epochs=epochs,
+        minutes=minutes,
+        resume=resume,
+        init=None,
+        loss_fn=F.binary_cross_entropy_with_logits,
+        evaluate=evaluate,
     )
     run.log(f"done, best: {-best:.0f} candidates on the wrong side")

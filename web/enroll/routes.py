@@ -40,7 +40,11 @@ from web.i18n import LANGUAGES, STRINGS, pick_language
 MAX_UPLOAD = 20 * 1024 * 1024
 
 blueprint = Blueprint(
-    "enroll", __name__, url_prefix="/enroll", template_folder="templates", static_folder="static",
+    "enroll",
+    __name__,
+    url_prefix="/enroll",
+    template_folder="templates",
+    static_folder="static",
     static_url_path="/static",
 )
 
@@ -87,7 +91,9 @@ def _state() -> EnrollState:
 def _library() -> DeckLibrary:
     library = _state().library
     if library is None:
-        raise SessionError("deck enrolment needs a state directory (the dashboard was started without settings_path)", 503)
+        raise SessionError(
+            "deck enrolment needs a state directory (the dashboard was started without settings_path)", 503
+        )
     return library
 
 

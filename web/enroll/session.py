@@ -105,7 +105,10 @@ class EnrollSession:
     # -- captures -----------------------------------------------------------------------
 
     def add(
-        self, pictures: list[np.ndarray], expected: tuple[str, ...] | None, source: str,
+        self,
+        pictures: list[np.ndarray],
+        expected: tuple[str, ...] | None,
+        source: str,
         aspects: list[float | None] | None = None,
     ) -> list[Captured]:
         """Add a capture's pictures, labelled in order with ``expected`` (the row asked for); ``aspects``:
@@ -146,14 +149,17 @@ class EnrollSession:
 
     # -- build ----------------------------------------------------------------------------
 
-    def start_build(self, enroller: Enroller, library: DeckLibrary, *, replace: bool, force: bool,
-                    activate: str | None) -> Build:
+    def start_build(
+        self, enroller: Enroller, library: DeckLibrary, *, replace: bool, force: bool, activate: str | None
+    ) -> Build:
         """Build and store the profile in a thread; poll ``build`` for progress and the report."""
         with self.lock:
             if self.build is not None and not self.build.done:
                 raise SessionError("the deck is being built already", 409)
             samples = [
-                Sample(c.sample.label, c.sample.picture, c.sample.source, c.sample.aspect) for c in self.samples.values() if c.sample.label
+                Sample(c.sample.label, c.sample.picture, c.sample.source, c.sample.aspect)
+                for c in self.samples.values()
+                if c.sample.label
             ]
             if not samples:
                 raise SessionError("no labelled pictures yet: capture some cards first")
@@ -223,6 +229,8 @@ class EnrollSession:
                 "missing": missing,
                 "missing_names": [display_name(c, self.suits, lang) for c in missing],
                 "labels": [{"card": c, "name": display_name(c, self.suits, lang)} for c in (*faces, BACK)],
-                "next": [{"card": c, "own_id": own_id(c, self.suits), "name": display_name(c, self.suits, lang)} for c in nxt],
+                "next": [
+                    {"card": c, "own_id": own_id(c, self.suits), "name": display_name(c, self.suits, lang)} for c in nxt
+                ],
                 "build": build,
             }

@@ -35,14 +35,31 @@ def blatt_csv(blatt: dict[str, Any], *, title: str = "") -> str:
     w.writerow(["Spiel", "Geber", "Bodentrumpf", *names, "Summe", "Kontrolle"])
     for g in blatt["games"]:
         w.writerow(
-            [g["game"], names[g["dealer"]], card_label(g["bodentrumpf"]), *g["points"], g["sum"],
-             "ok" if g["ok"] else "FEHLER"]
+            [
+                g["game"],
+                names[g["dealer"]],
+                card_label(g["bodentrumpf"]),
+                *g["points"],
+                g["sum"],
+                "ok" if g["ok"] else "FEHLER",
+            ]
         )
     check = blatt["check"]
     w.writerow(["Total", "", "", *blatt["totals"], check["actual"], "ok" if check["ok"] else "FEHLER"])
     w.writerow(["Bestes Spiel", "", "", *blatt["best"], "", ""])
-    w.writerow(["Kontrolle", f"{check['games']} Spiele x 157", "", "", "", "", "", check["expected"],
-                "ok" if check["ok"] else "FEHLER"])
+    w.writerow(
+        [
+            "Kontrolle",
+            f"{check['games']} Spiele x 157",
+            "",
+            "",
+            "",
+            "",
+            "",
+            check["expected"],
+            "ok" if check["ok"] else "FEHLER",
+        ]
+    )
     w.writerow([])
     w.writerow(["Rang", "Name", "Total", "Bestes Spiel"])
     for r in blatt["ranking"]:
@@ -61,8 +78,16 @@ def blatt_pdf(blatt: dict[str, Any], *, title: str = "", compress: bool = True) 
 
     buf = io.BytesIO()
     doc = SimpleDocTemplate(
-        buf, pagesize=A4, leftMargin=14 * mm, rightMargin=14 * mm, topMargin=14 * mm, bottomMargin=14 * mm,
-        title="Punkteblatt Speck Jass", author="jasscam", invariant=True, pageCompression=1 if compress else 0,
+        buf,
+        pagesize=A4,
+        leftMargin=14 * mm,
+        rightMargin=14 * mm,
+        topMargin=14 * mm,
+        bottomMargin=14 * mm,
+        title="Punkteblatt Speck Jass",
+        author="jasscam",
+        invariant=True,
+        pageCompression=1 if compress else 0,
     )
     styles = getSampleStyleSheet()
     names: list[str] = blatt["players"]
@@ -77,8 +102,15 @@ def blatt_pdf(blatt: dict[str, Any], *, title: str = "", compress: bool = True) 
     rows: list[list[Any]] = [head]
     bad: list[int] = []
     for g in blatt["games"]:
-        rows.append([str(g["game"]), names[g["dealer"]], card_label(g["bodentrumpf"]), *map(str, g["points"]),
-                     str(g["sum"]) + ("" if g["ok"] else " FEHLER")])
+        rows.append(
+            [
+                str(g["game"]),
+                names[g["dealer"]],
+                card_label(g["bodentrumpf"]),
+                *map(str, g["points"]),
+                str(g["sum"]) + ("" if g["ok"] else " FEHLER"),
+            ]
+        )
         if not g["ok"]:
             bad.append(len(rows) - 1)
     check = blatt["check"]
@@ -98,23 +130,35 @@ def blatt_pdf(blatt: dict[str, Any], *, title: str = "", compress: bool = True) 
     table.setStyle(TableStyle(style))
     story += [table, Spacer(1, 4 * mm)]
     verdict = "stimmt" if check["ok"] else "FEHLER"
-    story.append(Paragraph(
-        f"Kontrolle: {check['games']} Spiele × 157 = {check['expected']}; Total aller Spieler {check['actual']} "
-        f"({verdict}).", styles["Normal"]))
+    story.append(
+        Paragraph(
+            f"Kontrolle: {check['games']} Spiele × 157 = {check['expected']}; Total aller Spieler {check['actual']} "
+            f"({verdict}).",
+            styles["Normal"],
+        )
+    )
     story.append(Spacer(1, 4 * mm))
     story.append(Paragraph("Rangliste (bei Punktgleichheit entscheidet das beste Spiel, 2.9.2)", styles["Heading3"]))
     rank_rows = [["Rang", "Name", "Total", "Bestes Spiel"]] + [
         [str(r["place"]), r["name"], str(r["total"]), str(r["best"])] for r in blatt["ranking"]
     ]
     rank = Table(rank_rows, hAlign="LEFT")
-    rank.setStyle(TableStyle([
-        ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 9),
-        ("FONT", (0, 1), (-1, -1), "Helvetica", 9),
-        ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
-        ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
-    ]))
+    rank.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 9),
+                ("FONT", (0, 1), (-1, -1), "Helvetica", 9),
+                ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
+                ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
+            ]
+        )
+    )
     story += [rank, Spacer(1, 12 * mm)]
-    story.append(Paragraph("Unterschrift Schreiber: ______________________    Visum Jassleitung: ______________________",
-                           styles["Normal"]))
+    story.append(
+        Paragraph(
+            "Unterschrift Schreiber: ______________________    Visum Jassleitung: ______________________",
+            styles["Normal"],
+        )
+    )
     doc.build(story)
     return buf.getvalue()

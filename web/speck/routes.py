@@ -28,7 +28,11 @@ GAME_COUNTS = (12, 8)
 NAME_MAX = 30
 
 blueprint = Blueprint(
-    "speck", __name__, url_prefix="/speck", template_folder="templates", static_folder="static",
+    "speck",
+    __name__,
+    url_prefix="/speck",
+    template_folder="templates",
+    static_folder="static",
     static_url_path="/static",
 )
 _write_lock = threading.Lock()
@@ -149,8 +153,12 @@ def config_from_setup(data: dict[str, Any]) -> GameConfigured:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
             raise SpeckError(f"{key} must be a seat 0..3, got {value!r}")
     raw: dict[str, Any] = {
-        "type": "game_configured", "players": names, "variant": "speck", "speck_games": games,
-        "scorer": scorer, "dealer": dealer,
+        "type": "game_configured",
+        "players": names,
+        "variant": "speck",
+        "speck_games": games,
+        "scorer": scorer,
+        "dealer": dealer,
     }
     # A series continued from paper: the engine checks the totals against games x 157.
     for key in ("prior_totals", "prior_games"):
@@ -182,8 +190,13 @@ def live_page(game_id: int) -> str:
 @blueprint.get("/<int:game_id>/blatt")
 def blatt_page(game_id: int) -> str:
     blatt = punkteblatt(fold(_events(game_id)))
-    return _page("speck/blatt.html", game_id=game_id, blatt=blatt, card_label=card_label,
-                 title=current_app.extensions.get("speck_title", ""))
+    return _page(
+        "speck/blatt.html",
+        game_id=game_id,
+        blatt=blatt,
+        card_label=card_label,
+        title=current_app.extensions.get("speck_title", ""),
+    )
 
 
 # -- API -------------------------------------------------------------------------------

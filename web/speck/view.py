@@ -30,7 +30,9 @@ def misplays(state: GameState, events: list[Event]) -> list[dict[str, Any]]:
     for i, f in enumerate(state.flags):
         if f.code not in MISPLAY_CODES:
             continue
-        cards = [{"role": c.role, "ref": c.ref, "card": c.card, "ruling": ruled.get(c.ref)} for c in misplay_cards(state, f)]
+        cards = [
+            {"role": c.role, "ref": c.ref, "card": c.card, "ruling": ruled.get(c.ref)} for c in misplay_cards(state, f)
+        ]
         out.append(
             {
                 "id": i,
@@ -71,7 +73,12 @@ def speck_view(game_id: int, events: list[Event], proposal: dict[str, Any] | Non
         "blatt": blatt,
         "misplays": misplays(state, events),
         "other_flags": [
-            {"code": f.code, "message": f.message, "rule": rule(f.rule), "game": None if f.round is None else f.round + 1}
+            {
+                "code": f.code,
+                "message": f.message,
+                "rule": rule(f.rule),
+                "game": None if f.round is None else f.round + 1,
+            }
             for f in state.flags
             if f.code not in MISPLAY_CODES
         ],
