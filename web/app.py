@@ -25,7 +25,7 @@ from flask import Flask
 
 from web import camera, events, exports, games, hooks, pages, setup, signin
 from web.auth import PinGuard
-from web.camera import Pictures, camera_status
+from web.camera import camera_status
 from web.enroll import register_enroll
 from web.errors import answer_errors_as_json
 from web.hosts import HostCheck
@@ -35,7 +35,7 @@ from web.settings import SettingsFile, TableSettings
 from web.speck import register_speck
 from web.stats import register_stats
 from web.store import EventStore
-from web.trickshot import FrameAt, Seen
+from web.trickshot import FrameAt, Pictures, Seen
 
 #: The dashboard's own blueprints, in the order their routes are tried.
 BLUEPRINTS = tuple(module.blueprint for module in (pages, setup, games, events, exports, signin, camera))

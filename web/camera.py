@@ -8,43 +8,19 @@ table PIN.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, make_response
 
 from web.auth import authorize
-from web.common import known_game, language
+from web.common import hub, known_game, language, pictures
 from web.errors import ApiError
 from web.i18n import STRINGS
-from web.live import Hub
-from web.trickshot import FrameAt, Seen, annotate, card_namer, jpeg
+from web.trickshot import annotate, card_namer, jpeg
 from web.view import fold_state
 
 blueprint = Blueprint("camera", __name__)
-
-
-@dataclass(frozen=True)
-class Pictures:
-    """Where the recorded pictures come from (``app.extensions["jasscam_pictures"]``).
-
-    ``frame_at(game, position)``: the recorded frame at that event's time, and
-    ``recognize(frame)``: the recogniser; both None on a dashboard without recordings.
-    """
-
-    frame_at: FrameAt | None = None
-    recognize: Callable[[Any], Sequence[Seen]] | None = None
-
-
-def pictures() -> Pictures:
-    found: Pictures = current_app.extensions["jasscam_pictures"]
-    return found
-
-
-def _hub() -> Hub:
-    found: Hub = current_app.extensions["jasscam_hub"]
-    return found
 
 
 def camera_status(status: Mapping[str, Any]) -> dict[str, Any]:
@@ -83,13 +59,13 @@ def camera_status(status: Mapping[str, Any]) -> dict[str, Any]:
 @blueprint.get("/api/camera")
 def api_camera() -> Response:
     """Is the camera running (and if not, why), and is there a live picture (web.mounting's, behind the PIN)."""
-    return jsonify(status=_hub().read_status(), picture="mounting" in current_app.extensions)
+    return jsonify(status=hub().read_status(), picture="mounting" in current_app.extensions)
 
 
 @blueprint.get("/healthz")
 def healthz() -> Response:
-    hub = _hub()
-    return jsonify(ok=True, live_clients=hub.client_count(), dropped=hub.dropped_total, status=hub.read_status())
+    live = hub()
+    return jsonify(ok=True, live_clients=live.client_count(), dropped=live.dropped_total, status=live.read_status())
 
 
 @blueprint.get("/api/games/<int:game_id>/frame/<int:position>.jpg")

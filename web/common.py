@@ -20,24 +20,36 @@ from scoring.events import Event, EventError, parse_event
 from scoring.game import RuleError
 from web.errors import ApiError
 from web.i18n import LANGUAGES, STRINGS, pick_language
+from web.live import Hub
 from web.settings import TableSettings
 from web.store import EventStore
+from web.trickshot import Pictures
+
+
+def _shared(key: str) -> Any:
+    """An object the app factory (web.app) shares with every blueprint through ``app.extensions``."""
+    return current_app.extensions[key]
 
 
 def store() -> EventStore:
-    found: EventStore = current_app.extensions["jasscam_store"]
-    return found
+    return _shared("jasscam_store")
 
 
 def table_settings() -> TableSettings:
-    found: TableSettings = current_app.extensions["jasscam_table"]
-    return found
+    return _shared("jasscam_table")
+
+
+def hub() -> Hub:
+    return _shared("jasscam_hub")
+
+
+def pictures() -> Pictures:
+    return _shared("jasscam_pictures")
 
 
 def write_lock() -> threading.Lock:
     """The app's one write lock: every write to the store checks and appends under it."""
-    found: threading.Lock = current_app.extensions["jasscam_write_lock"]
-    return found
+    return _shared("jasscam_write_lock")
 
 
 def language() -> str:

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
 from scoring.events import Event, EventError, event_to_dict
 from scoring.game import RuleError, fold
 from web.auth import authorize
-from web.common import append, json_body, known_game, parsed, store, table_settings
+from web.common import append, hub, json_body, known_game, parsed, store, table_settings
 from web.errors import ApiError
-from web.live import Hub, TooManyClients
+from web.live import TooManyClients
 from web.store import EventStore
 from web.view import game_view
 
@@ -60,11 +60,6 @@ def refuse_if_flagged(events: list[Event], event: Event) -> None:
             raise ApiError(flag["message"], flag=flag)
 
 
-def _hub() -> Hub:
-    found: Hub = current_app.extensions["jasscam_hub"]
-    return found
-
-
 @blueprint.get("/<int:game_id>")
 def api_game(game_id: int) -> Response:
     view = view_of(store(), game_id, known_game(game_id))
@@ -76,7 +71,7 @@ def api_game(game_id: int) -> Response:
 def api_stream(game_id: int) -> Response:
     known_game(game_id)
     try:
-        body = _hub().open(game_id, request.remote_addr or "?")
+        body = hub().open(game_id, request.remote_addr or "?")
     except TooManyClients as exc:
         response = jsonify(error=str(exc))
         response.status_code = 503

@@ -14,8 +14,7 @@ import segno
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, request, url_for
 
 from scoring.events import VARIANTS, GameConfigured
-from web.camera import pictures
-from web.common import known_game, language, render_page, store, table_settings
+from web.common import known_game, language, pictures, render_page, store, table_settings
 from web.errors import ApiError
 from web.games import running_game
 from web.hosts import lan_address, loopback
