@@ -31,7 +31,7 @@ CLEAR_OTHER_READ = 0.6
 COVERED_AFTER_READS = 5
 #: ... unless its outline lies within this share of the card's size of the counted card's:
 #: then it is the counted card, read from the part another card leaves in view.
-SAME_OUTLINE = 0.1
+SAME_OUTLINE = 0.15
 #: A runner-up below this share does not name a card: the identifier lists three
 #: runners-up for every read, most of them at a share of nothing.
 RUNNER_UP = 0.05
