@@ -65,3 +65,16 @@ def test_a_lead_card_hidden_by_the_hand_that_lays_the_next_half_over_it_is_not_t
     table.hidden = set()
     table.lay("rosen-ass", 1, slide=1, at=(x + 26, y), start=(x + 26, y), angle=0.0, rest=20)
     assert plays(run(table)) == [(0, "rosen-6"), (1, "rosen-ass")]
+
+
+def test_a_card_laid_turned_across_a_counted_one_is_new_after_a_weak_first_read_went_to_the_counted_card() -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=10)
+    x, y = SPOTS[0]
+    # Seat 1 lays its card centred on the counted one but turned across it. The first read,
+    # weak and of neither card for sure, is taken for the counted card; the clear reads
+    # after it lie at the new card's own outline.
+    table.hidden = {"rosen-6"}
+    table.misreads["rosen-ass"] = ("rosen-ass", 0.41, (("schilten-8", 0.08), ("rosen-ober", 0.07)))
+    table.lay("rosen-ass", 1, slide=1, at=(x + 2, y), start=(x + 2, y), angle=70.0, rest=20)
+    assert plays(run(table)) == [(0, "rosen-6"), (1, "rosen-ass")]

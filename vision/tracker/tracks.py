@@ -46,9 +46,11 @@ def names(det: Detection, card: str | None) -> bool:
 
 def at_own_outline(track: Track, det: Detection) -> bool:
     """Whether ``det`` lies outline for outline where ``track``'s card lay still the longest
-    or was seen last: that card read again (misread from the part the next card leaves in
-    view), not a new one. Players never lay a card exactly on top of another's outline."""
-    shift = min(outline_shift(track.settled_corners, det.corners), outline_shift(track.corners, det.corners))
+    or was last read as itself: that card read again (misread from the part the next card
+    leaves in view), not a new one. Players never lay a card exactly on top of another's
+    outline. Not merely where it was seen last: a weak read of the next card coming in over
+    it may have been taken for it."""
+    shift = min(outline_shift(track.settled_corners, det.corners), outline_shift(track.named_corners, det.corners))
     return shift < SAME_OUTLINE * track.size
 
 
@@ -108,6 +110,8 @@ class Track:
     settled: tuple[float, float] = (0.0, 0.0)
     settled_corners: tuple[tuple[float, float], ...] = ()
     settled_frames: int = 0
+    #: The outline of the last read that named the track's card (any read before it has one).
+    named_corners: tuple[tuple[float, float], ...] = ()
     #: Recent places (centre, corners), oldest first, for cards that never settled.
     path: deque[tuple[tuple[float, float], tuple[tuple[float, float], ...]]] = field(
         default_factory=lambda: deque(maxlen=PATH_LENGTH)
@@ -139,6 +143,7 @@ class Track:
             settled=centre,
             settled_corners=tuple(det.corners),
             settled_frames=1,
+            named_corners=tuple(det.corners),
         )
         track.path.append((centre, tuple(det.corners)))
         track.vote(det)
@@ -181,6 +186,8 @@ class Track:
             self.velocity = (0.0, 0.0)
         self.centre = centre
         self.corners = tuple(det.corners)
+        if self.card is None or names(det, self.card):
+            self.named_corners = self.corners
         self.size = 0.7 * self.size + 0.3 * card_size(det.corners)
         self.last_t = t
         self.seen += 1
@@ -299,7 +306,7 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
         if (
             det.confidence >= CLEAR_OTHER_READ
             and track.confirmed >= COVERED_AFTER_READS
-            and outline_shift(track.corners, det.corners) >= SAME_OUTLINE * track.size
+            and not at_own_outline(track, det)
         ):
             # A card read clearly as another one where a counted card lies that has been
             # read as itself again and again since it counted: the next card laid right on
