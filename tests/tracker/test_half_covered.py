@@ -78,3 +78,23 @@ def test_a_card_laid_turned_across_a_counted_one_is_new_after_a_weak_first_read_
     table.misreads["rosen-ass"] = ("rosen-ass", 0.41, (("schilten-8", 0.08), ("rosen-ober", 0.07)))
     table.lay("rosen-ass", 1, slide=1, at=(x + 2, y), start=(x + 2, y), angle=70.0, rest=20)
     assert plays(run(table)) == [(0, "rosen-6"), (1, "rosen-ass")]
+
+
+def test_a_card_laid_over_a_counted_one_and_hidden_before_it_counted_still_counts_before_the_next() -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=8)
+    table.lay("rosen-ass", 1, rest=8)
+    x, y = SPOTS[1]
+    # Seat 2's card lies a third over seat 1's. The detector keeps one outline of the two
+    # in turn, so seat 2's card, read clearly, shows for two frames at a time only; then
+    # seat 3's hand hides it while seat 3 lays its card.
+    table.lay("eicheln-9", 2, slide=1, at=(x - 20, y + 18), start=(x - 20, y + 18), angle=80.0)
+    table.hidden = {"rosen-ass"}
+    table.step()
+    table.hidden = {"eicheln-9"}
+    table.step(3)
+    table.hidden = {"rosen-ass"}
+    table.step(2)
+    table.hidden = {"eicheln-9"}
+    table.lay("rosen-10", 3, rest=10)
+    assert plays(run(table)) == [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9"), (3, "rosen-10")]
