@@ -32,7 +32,7 @@ from scoring.speck import punkteblatt
 from tests.speck.conftest import PIN, PLAYERS
 from vision.bodentrumpf import BodentrumpfWatcher, awaiting_bodentrumpf
 from vision.detection import Detection, FrameDetections
-from vision.tracker.reread import CardReread
+from vision.tracker.reread import CardReread, CardWithdrawn
 from vision.tracker.tracker import TrackerEvent
 from web.app import create_app
 from web.speck import register_speck
@@ -153,7 +153,7 @@ def test_rendered_speck_game_replayed_end_to_end_gives_the_right_punkteblatt(tmp
 
 def store_camera_event(store: EventStore, game: int, ev: TrackerEvent) -> None:
     """Store what the tracker said, as the pipeline does (a reread becomes a correction)."""
-    fix = reread_correction(store, game, ev) if isinstance(ev, CardReread) else ev
+    fix = reread_correction(store, game, ev) if isinstance(ev, (CardReread, CardWithdrawn)) else ev
     if fix is not None:
         store.append(game, fix)
 
