@@ -143,7 +143,8 @@ def identity_given_quads(rec: Recognizer, scenes: list[Any]) -> dict[str, Any]:
 def over_seeds(
     rec: Recognizer, folder: Path, deck: str, scenes: list[Any], seeds: int, first: dict[str, Any]
 ) -> dict[str, Any]:
-    """The deck enrolled again with seeds 1..``seeds``-1 and read on the same scenes, pooled with seed 0's ``first`` read.
+    """The deck enrolled again with seeds 1..``seeds``-1 and read on the same scenes, pooled with
+    seed 0's ``first`` read.
 
     The pooled interval counts every read as a separate card; the same scenes are read each
     time, so it is narrower than what the scenes can tell about the deck.
@@ -291,7 +292,8 @@ def main() -> int:
         lo, hi = r["identity_interval95"]
         print(
             f"{deck:<11} cards>=0.7 {r['cards']:5d} matched {r['matched']:5d} named {r['named']:5d}  "
-            f"identity {r['identity_accuracy']:.4f} (95 % {lo:.3f}-{hi:.3f})  at true corners {r['true_quads']['identity_accuracy']:.4f}{extra}"
+            f"identity {r['identity_accuracy']:.4f} (95 % {lo:.3f}-{hi:.3f})  at true corners "
+            f"{r['true_quads']['identity_accuracy']:.4f}{extra}"
         )
         if r["confusions"]:
             print(f"    confusions: {r['confusions']}")
@@ -308,7 +310,8 @@ def main() -> int:
     print(f"built-in deck's detections unchanged after enrolling: {result['builtin_unchanged']}")
     for deck, t in result.get("tricks", {}).items():
         print(
-            f"tricks {deck:<11} {t['tricks_right']}/{t['tricks']} = {t['trick_accuracy']:.4f}, rounds exact {t['rounds_exact']}/{t['rounds']}"
+            f"tricks {deck:<11} {t['tricks_right']}/{t['tricks']} = {t['trick_accuracy']:.4f}, rounds exact "
+            f"{t['rounds_exact']}/{t['rounds']}"
         )
     print(f"targets met (issue 8): {result['targets_met']}")
     out = Path("out")

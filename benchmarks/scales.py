@@ -210,7 +210,8 @@ def main() -> None:
     frames, lengths = speed_frames()
     sp = speed(models, frames, lengths)
     print(
-        f"speed (1280x960 and 1280x720, {sp['cards_per_frame']:.1f} cards a frame, one thread): median {sp['median_ms']:.1f} ms, "
+        f"speed (1280x960 and 1280x720, {sp['cards_per_frame']:.1f} cards a frame, one thread): median "
+        f"{sp['median_ms']:.1f} ms, "
         f"p90 {sp['p90_ms']:.1f} ms; YOLOv8n-640 (untrained peer) {sp.get('peer_median_ms', float('nan')):.1f} ms, "
         f"{sp.get('peer_ratio', float('nan')):.1f}x ours; peak memory {memory_mb(models, frames)} MB"
     )

@@ -360,7 +360,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--out-of-turn",
         action="store_true",
-        help="oracle mode: in each game one card is laid out of turn on purpose (rendered); report how many are flagged",
+        help=(
+            "oracle mode: in each game one card is laid out of turn on purpose (rendered); report how many are flagged"
+        ),
     )
     parser.add_argument(
         "--results",

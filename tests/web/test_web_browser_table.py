@@ -400,7 +400,8 @@ def test_the_header_links_fit_a_phone_on_the_speck_and_deck_pages_and_the_deck_p
         phone.goto(live.url + path)
         cut = phone.eval_on_selector(
             ".top nav",
-            "nav => [...nav.querySelectorAll('a')].filter(a => a.getBoundingClientRect().right > Math.min(nav.getBoundingClientRect().right, innerWidth) + 0.5).map(a => a.textContent)",
+            "nav => [...nav.querySelectorAll('a')].filter(a => a.getBoundingClientRect().right > "
+            "Math.min(nav.getBoundingClientRect().right, innerWidth) + 0.5).map(a => a.textContent)",
         )
         assert cut == [], (path, cut)
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390, path
