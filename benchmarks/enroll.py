@@ -39,7 +39,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -47,6 +47,9 @@ from benchmarks import models_dir
 from benchmarks.recognizer import match
 from vision.detection import BACK, Detection
 from vision.recognizer import Recognizer, RecognizerSettings
+
+if TYPE_CHECKING:
+    from vision.enroll import DeckProfile, EnrollReport
 
 SCENE_SEED = 40_000_000
 GAME_SEED = 5_100_000
@@ -174,7 +177,7 @@ def render(deck: str, n: int) -> list[Any]:
     return [render_scene(SCENE_SEED + k, style="mixed", deck=deck) for k in range(n)]
 
 
-def enrol(rec: Recognizer, folder: Path, name: str, **kwargs: Any) -> tuple[Any, Any, float]:
+def enrol(rec: Recognizer, folder: Path, name: str, **kwargs: Any) -> tuple[DeckProfile, EnrollReport, float]:
     from vision.enroll import Enroller, scan_folder
 
     t0 = time.perf_counter()

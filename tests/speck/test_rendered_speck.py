@@ -19,7 +19,7 @@ Rendering costs about 30 s of CPU per game, so the suite renders one game (marke
 from __future__ import annotations
 
 import os
-from typing import Any
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -66,7 +66,7 @@ def render_speck(seed: int, games: int, fps: float = 10.0) -> tuple[list[FrameDe
 
 @pytest.mark.slow
 @pytest.mark.timeout(max(300, 120 * GAMES))
-def test_rendered_speck_game_replayed_end_to_end_gives_the_right_punkteblatt(tmp_path: Any) -> None:
+def test_rendered_speck_game_replayed_end_to_end_gives_the_right_punkteblatt(tmp_path: Path) -> None:
     from vision.tracker import TrickTracker
 
     frames, truth = render_speck(seed=2026, games=GAMES)
