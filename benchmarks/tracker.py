@@ -409,7 +409,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             mode = "oracle"
 
     tmp = None if args.work else tempfile.TemporaryDirectory(prefix="jasscam-bench-")
-    work = Path(args.work) if args.work else Path(tmp.name)  # type: ignore[union-attr]
+    work = Path(args.work) if tmp is None else Path(tmp.name)
     work.mkdir(parents=True, exist_ok=True)
     results: list[GameResult] = []
     old = signal.signal(signal.SIGALRM, _alarm)
