@@ -160,7 +160,8 @@ class Recording:
                 raise RecordingError(f"video {video} has no readable frame: corrupt or truncated")
             if frame.shape[1] != self.width or frame.shape[0] != self.height:
                 raise RecordingError(
-                    f"video {video} is {frame.shape[1]}x{frame.shape[0]} but {META_FILE} says {self.width}x{self.height}"
+                    f"video {video} is {frame.shape[1]}x{frame.shape[0]} but {META_FILE} says "
+                    f"{self.width}x{self.height}"
                 )
             self._probed_frames = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
         finally:
