@@ -309,34 +309,3 @@ EVENT_TYPES: Final[dict[str, type]] = {
 
 #: The longest player name, in characters (a name is shown on every phone and score sheet).
 MAX_NAME: Final[int] = 60
-
-
-__all__ = [
-    "BLOCKS",
-    "CONTRACTS",
-    "DEFAULT_COIFFEUR_ROWS",
-    "EVENT_TYPES",
-    "IMAGE_EDGES",
-    "INDIVIDUAL_VARIANTS",
-    "MAX_FORECAST",
-    "MAX_FORECAST_WITH_WEIS",
-    "MAX_NAME",
-    "MULTIPLIER_TABLES",
-    "ROUND_CONTRACTS",
-    "ROW_ONLY_CONTRACTS",
-    "SCHEMA_VERSION",
-    "VARIANTS",
-    "CardCorrected",
-    "CardPlayed",
-    "Event",
-    "EventError",
-    "EventVoided",
-    "ForecastMade",
-    "GameConfigured",
-    "MisplayRuled",
-    "RoundEntered",
-    "RoundStarted",
-    "StoeckCalled",
-    "TrickCollected",
-    "WeisDeclared",
-]

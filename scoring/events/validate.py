@@ -20,19 +20,8 @@ from scoring.events.schema import (
     MAX_FORECAST_WITH_WEIS,
     ROUND_CONTRACTS,
     SCHEMA_VERSION,
-    CardCorrected,
-    CardPlayed,
     Event,
     EventError,
-    EventVoided,
-    ForecastMade,
-    GameConfigured,
-    MisplayRuled,
-    RoundEntered,
-    RoundStarted,
-    StoeckCalled,
-    TrickCollected,
-    WeisDeclared,
 )
 
 
@@ -176,28 +165,30 @@ def _misplay_ruled(out: dict[str, Any]) -> None:
         raise EventError(f"ruling must be 'penalty' or 'ignore', got {out.get('ruling')!r}")
 
 
-#: Each event type's own checks (``game_configured`` has a module of its own).
-_CHECKS: Final[dict[type, Callable[[dict[str, Any]], None]]] = {
-    GameConfigured: check_config,
-    RoundStarted: _round_started,
-    ForecastMade: _forecast_made,
-    RoundEntered: _round_entered,
-    CardPlayed: _card_played,
-    TrickCollected: _trick_collected,
-    WeisDeclared: _weis_declared,
-    StoeckCalled: _stoeck_called,
-    CardCorrected: _card_corrected,
-    EventVoided: _event_voided,
-    MisplayRuled: _misplay_ruled,
+#: Each event type's own checks, by its ``type`` (``game_configured`` has a module of its own).
+_CHECKS: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
+    "game_configured": check_config,
+    "round_started": _round_started,
+    "forecast_made": _forecast_made,
+    "round_entered": _round_entered,
+    "card_played": _card_played,
+    "trick_collected": _trick_collected,
+    "weis_declared": _weis_declared,
+    "stoeck_called": _stoeck_called,
+    "card_corrected": _card_corrected,
+    "event_voided": _event_voided,
+    "misplay_ruled": _misplay_ruled,
 }
 
 
-def validate(cls: type, data: dict[str, Any]) -> dict[str, Any]:
-    """Check and normalise the fields of one event type; raise EventError on the first fault."""
+def validate(kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """Check and normalise the fields of one event of type ``kind``; raise EventError on the first fault."""
     out: dict[str, Any] = dict(data)
     if "t" in out:
         out["t"] = as_time(out["t"])
-    _CHECKS[cls](out)
+    check = _CHECKS.get(kind)
+    if check is not None:
+        check(out)
     return out
 
 
@@ -207,7 +198,7 @@ def parse_event(data: Any) -> Event:
         raise EventError(f"an event must be a JSON object, got {type(data).__name__}")
     kind = data.get("type")
     cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
-    if cls is None:
+    if cls is None or not isinstance(kind, str):
         raise EventError(f"unknown event type {kind!r}; expected one of {', '.join(EVENT_TYPES)}")
     version = data.get("v", SCHEMA_VERSION)
     if version != SCHEMA_VERSION:
@@ -219,7 +210,7 @@ def parse_event(data: Any) -> Event:
         raise EventError(f"{kind}: unknown field(s) {', '.join(unknown)}")
     for key, value in payload.items():
         check_clean(value, key)
-    payload = validate(cls, payload)
+    payload = validate(kind, payload)
     try:
         return cls(**payload)
     except TypeError as exc:
