@@ -90,6 +90,7 @@ def test_the_games_list_filters_by_player_and_variant(phone, live: ServerHandle,
     phone.wait_for_selector("body[data-shown='1']")
     assert phone.get_attribute("#games-list li", "data-game") == "1"
     phone.select_option("#g-player", "Anna")
+    phone.wait_for_selector("body[data-shown='2']")  # both games have Anna at the table
     phone.select_option("#g-variant", "speck")
-    phone.wait_for_selector("#games-list li[data-game='2']")
+    phone.wait_for_selector("body[data-shown='1'] #games-list li[data-game='2']")
     assert phone.locator("#games-list li").count() == 1 and "variant=speck" in phone.url
