@@ -7,7 +7,7 @@ code (docs/recording-format.md describes it field by field):
     recording.json   metadata: format, version, video file, size, fps, camera, seat layout,
                      deck, rules, start time, frame count
     video.mp4        the frames (MPEG-4 part 2 "mp4v"; MJPG in .avi also accepted)
-    events.jsonl     the game's events in the shared schema (scoring/events.py), one per
+    events.jsonl     the game's events in the shared schema (scoring/events/), one per
                      line, ``t`` in seconds of video time
     frame_times.txt  optional: one time in seconds per frame, for cameras whose frame rate
                      wavers; without it frame i is at i / fps
