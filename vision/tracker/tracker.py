@@ -35,7 +35,7 @@ from vision.tracker.config import TrackerConfig
 from vision.tracker.identity import Reading, cards_not_held, resolve
 from vision.tracker.layout import _EDGE_VECTORS, SeatGuess, TableLayout
 from vision.tracker.reread import CardReread, CardWithdrawn
-from vision.tracker.tracks import Track, TrackState, associate
+from vision.tracker.tracks import SAME_OUTLINE, Track, TrackState, associate, outline_shift
 
 TRICKS_PER_ROUND = 9
 #: A counted card that vanished at once, outlined smaller than this share of the card
@@ -54,6 +54,8 @@ MIN_REREAD_READ = 0.5
 REREAD_ODDS = 2.0
 #: Vote share assumed for a card a track was never read as (keeps the logarithm finite).
 REREAD_FLOOR = 0.01
+#: The share of its vote a card's leading read needs to be called clear.
+CLEAR_SHARE = 0.8
 
 
 def _shares(votes: dict[str, float]) -> dict[str, float]:
@@ -288,12 +290,39 @@ class TrickTracker:
             self._waiting = False
             if self._awaits_partner(track):
                 break
+            for hidden in self._overlooked(track):
+                events += self._decide(hidden, frame.t, forced=True)
             events += self._decide(track, frame.t, forced=False)
             if self._waiting and track.missed == 0:
                 # Cards count in the order they came to rest: one laid later but read
                 # sooner waits for this one (a bounded wait, maximum_decision_frames).
                 break
         return events
+
+    def _overlooked(self, track: Track) -> list[Track]:
+        """Cards laid before ``track`` and read clearly, that a hand hid before they had lain
+        still long enough to count (two cards laid overlapping show in turns, as the detector
+        keeps one outline of the two): they were laid first, so they count first."""
+        cfg = self.config
+        out = []
+        for other in self._tracks:
+            if (
+                other is track
+                or other.state is not TrackState.CANDIDATE
+                or other.id in self._shown
+                or other.missed == 0
+                or other.rest_frames < 2
+                or other.arrival >= track.arrival
+                or other.rest_read_confidence < cfg.clear_read_confidence
+                or other.leading_identity()[1] < CLEAR_SHARE
+                or other.leading_identity()[0] == track.leading_identity()[0]
+                or not self.layout.in_play_area(other.settled, *self._size)
+                or self._looks_partial(other)  # part of a card under a hand: _take_over_partial_view
+                or math.dist(other.settled, track.settled) <= cfg.match_distance * track.size
+            ):
+                continue
+            out.append(other)
+        return sorted(out, key=lambda tr: (tr.arrival, tr.id))
 
     def _partners(self, track: Track, since: float | None = None) -> list[Track]:
         """Cards laid almost together with ``track``: other candidates in the trick area
@@ -514,6 +543,15 @@ class TrickTracker:
                 return old
         return None
 
+    def _clearly_another(self, track: Track, counted: Track) -> bool:
+        """``track`` was read clearly, at an outline that is not ``counted``'s own: another
+        card laid overlapping it, not what still shows of it misread."""
+        return (
+            track.rest_read_confidence >= self.config.clear_read_confidence
+            and track.leading_identity()[1] >= CLEAR_SHARE
+            and outline_shift(counted.settled_corners, track.settled_corners) >= SAME_OUTLINE * counted.size
+        )
+
     def _upcoming(self) -> tuple[int | None, set[int]]:
         """Whose turn the next card counted is, and the seats that cannot lay it. After a
         full trick still lying there, the next card leads the next trick: its winner's."""
@@ -552,7 +590,7 @@ class TrickTracker:
             # Read as another card right where a counted card lies, which is hidden since:
             # the next card laid on top of it, or that card misread for a few frames. A
             # misread ends and the counted card shows again; a card on top stays.
-            if under.missed == 0 and track.missed > 0:
+            if under.missed == 0 and track.missed > 0 and not self._clearly_another(track, under):
                 track.state = TrackState.IGNORED
                 return []
             if under.missed > 0 and not forced and track.rest_frames < cfg.maximum_decision_frames:
