@@ -128,7 +128,8 @@ class RoundLedger:
                 self.done.append(trick)
                 trick = []
                 # A resumed recording starts a little before this: that trick's cards
-                # seen still lying then are old cards, not new ones (_may_be_old_card).
+                # seen still lying then are old cards, not new ones
+                # (``TrickTracker._may_be_old_card``).
                 self.last_collected_t = e.t if e.t is not None else self.last_collected_t
         self.done = self.done[:TRICKS_PER_ROUND]
         self.tricks_done = len(self.done)

@@ -10,12 +10,19 @@ clear enough or has waited long enough (``identity``), giving it the seat whose 
 is (where it lies and where the hand came from, read against the table's ``layout``,
 only say when a card was clearly laid out of turn), and (3) counts the trick as
 collected once all its cards have left their places. A card its player took back before
-the next card is withdrawn (``CardWithdrawn``). A trick swept with one card never read is collected with that seat's card
-``unseen`` when the next trick's first card is counted (or at once, for the round's last
-trick), so a card the camera missed costs one trick, not every later one: the rules
-engine keeps that trick open for the card. The rules engine decides who won each trick
-(the leader of the next one); a card clearly laid out of turn or by the wrong player is
-reported as seen and left for the rules engine to flag.
+the next card is withdrawn (``CardWithdrawn``). A trick swept with one card never read is
+collected with that seat's card ``unseen`` when the next trick's first card is counted
+(or at once, for the round's last trick), so a card the camera missed costs one trick,
+not every later one: the rules engine keeps that trick open for the card. The rules
+engine decides who won each trick (the leader of the next one); a card clearly laid out
+of turn or by the wrong player is reported as seen and left for the rules engine to flag.
+
+``TrickTracker`` is a façade: it follows the tracks and decides when a card counts, and
+asks its collaborators the rest, each a plain object over one shared ``TableState``
+(``state``): the round as counted so far (``ledger.RoundLedger``), whose card it is and
+the order of cards laid together (``seats.Seats``), second thoughts on counted cards
+(``misreads.Misreads``), views of cards under a hand (``partial.PartialViews``), and
+tricks collected and cards taken back (``collection.Collection``).
 """
 
 from __future__ import annotations
