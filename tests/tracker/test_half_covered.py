@@ -98,3 +98,21 @@ def test_a_card_laid_over_a_counted_one_and_hidden_before_it_counted_still_count
     table.hidden = {"eicheln-9"}
     table.lay("rosen-10", 3, rest=10)
     assert plays(run(table)) == [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9"), (3, "rosen-10")]
+
+
+def test_a_counted_card_misread_at_its_own_outline_keeps_the_read_against_a_card_coming_in_towards_it() -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=8)
+    # Seat 1's card slides in, read too weakly to be named yet, on a course that points at
+    # the counted card, and vanishes under the hand for a frame just as the counted card,
+    # half covered, is misread.
+    table.unsure["rosen-ass"] = (0.3, ())
+    table.lay("rosen-ass", 1, slide=2, start=(540.0, 320.0), at=SPOTS[0], rest=0)
+    del table.unsure["rosen-ass"]
+    table.hidden = {"rosen-ass"}
+    table.reads_as["rosen-6"] = ("rosen-7", 0.93, (("rosen-6", 0.001),))
+    table.step()
+    table.hidden = set()
+    table.cards["rosen-ass"].pos = (385.0, 300.0)
+    table.step(14)  # what shows of the counted card is misread for as long as it lies covered
+    assert plays(run(table)) == [(0, "rosen-6"), (1, "rosen-ass")]

@@ -334,7 +334,10 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
             # Reads as another card: only a near-perfect position match may explain it as a
             # misread. A counted card's identity is settled, so even a weak read of another
             # card nearby (a new card still in the hand that lays it) is not taken for it.
-            cost += IDENTITY_PENALTY
+            # At the counted card's own outline the match is that near-perfect one: it keeps
+            # the read against a card coming in whose course happens to point there.
+            if not (track.state is TrackState.PLAYED and at_own_outline(track, det)):
+                cost += IDENTITY_PENALTY
             if det.confidence >= 0.5:
                 # A clear read of another card is not this one moving on, however fast this
                 # one moved: cards laid close together would swap tracks.
