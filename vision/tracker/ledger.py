@@ -209,7 +209,7 @@ class RoundLedger:
         leave a stale constraint behind (nine tricks: the cost is nothing).
 
         Each full trick is read in turn from its rightful leader, as the rules engine
-        keeps it (``scoring.game._Folder.lay_in_turn``, which puts a full trick back in
+        keeps it (``scoring.folder.Folder.lay_in_turn``, which puts a full trick back in
         turn order whatever order its cards were seen in): a lead seen after the next
         seat's card is still the lead. In the open trick, nothing is taken from the cards
         before the leader's is seen."""
