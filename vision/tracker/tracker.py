@@ -56,6 +56,9 @@ REREAD_ODDS = 2.0
 REREAD_FLOOR = 0.01
 #: The share of its vote a card's leading read needs to be called clear.
 CLEAR_SHARE = 0.8
+#: Centres of two cards closer than this (in card sizes, the mean side) put one partly over the
+#: other: a Jass card's short side is about 0.8 of its mean side.
+COVERING_DISTANCE = 0.8
 
 
 def _shares(votes: dict[str, float]) -> dict[str, float]:
@@ -958,6 +961,10 @@ class TrickTracker:
                 events += self._check_seat(laid, track, t)
             if not partial and sum(since.values()) < 2.0 * sum(count.votes.values()):
                 continue
+            if not partial and self._covered_by_later(laid):
+                # A card laid after it lies over part of it: what it is read as since is
+                # what still shows (a half-covered 9 reads as an 8), not a clearer look.
+                continue
             reading = resolve(since, self._played - {laid.card}, replay_share=2.0)
             if reading is None or reading.card == laid.card or reading.card in self._played:
                 continue
@@ -968,6 +975,12 @@ class TrickTracker:
                 self._reread(laid.card, reading.card, t, _Count(count.seat, reading.confidence, dict(track.votes)))
             )
         return events
+
+    def _covered_by_later(self, laid: _Laid) -> bool:
+        """Does a card counted after ``laid`` lie over part of it (their centres closer than
+        a card's short side, whichever way either is turned)?"""
+        later = self._trick[self._trick.index(laid) + 1 :]
+        return any(math.dist(laid.placed, other.placed) < COVERING_DISTANCE * laid.size for other in later)
 
     def _check_seat(self, laid: _Laid, track: Track, t: float) -> list[TrackerEvent]:
         """A card counted from a partial view now lies whole: weigh the evidence on its seat again.
