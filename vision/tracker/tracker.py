@@ -82,6 +82,27 @@ def _rename_order(changes: dict[str, str]) -> list[tuple[str, str]] | None:
     return out
 
 
+def _collected_tricks(
+    history: Sequence[Event],
+) -> tuple[list[list[tuple[int, str]]], list[tuple[int, str]], float | None]:
+    """A round's stored events read as the tracker keeps a round: the collected tricks
+    ((seat, card) in the order laid), the cards laid since, and when the last trick was
+    collected. A trick collected with a card never seen has three cards."""
+    done: list[list[tuple[int, str]]] = []
+    trick: list[tuple[int, str]] = []
+    collected_t: float | None = None
+    for e in history:
+        if isinstance(e, CardPlayed):
+            if len(trick) == 4:  # a trick left uncollected: the next card leads anew
+                trick = []
+            trick.append((e.seat, e.card))
+        elif isinstance(e, TrickCollected) and (len(trick) == 4 or (len(trick) == 3 and e.unseen is not None)):
+            done.append(trick)
+            trick = []
+            collected_t = e.t if e.t is not None else collected_t
+    return done, trick, collected_t
+
+
 def _in_turn(trick: list[tuple[int, str]], leader: int | None) -> list[tuple[int, str]]:
     """``trick``'s (seat, card) pairs in turn order from ``leader`` (as seen when the leader is unknown or
     has no card among them, or a seat lies twice)."""
@@ -230,21 +251,55 @@ class TrickTracker:
 
     def _replay_history(self, history: Sequence[Event]) -> None:
         assert self._contract is not None
-        trick: list[tuple[int, str]] = []
-        for e in history:
-            if isinstance(e, CardPlayed):
-                if len(trick) == 4:  # a trick left uncollected: the next card leads anew
-                    trick = []
-                trick.append((e.seat, e.card))
-            elif isinstance(e, TrickCollected) and (len(trick) == 4 or (len(trick) == 3 and e.unseen is not None)):
-                self._played.update(c for _, c in trick)
-                self._done.append(trick)
-                trick = []
-                # A resumed recording starts a little before this: that trick's cards
-                # seen still lying then are old cards, not new ones (_may_be_old_card).
-                self._last_collected_t = e.t if e.t is not None else self._last_collected_t
-        self._done = self._done[:TRICKS_PER_ROUND]
+        done, _, collected_t = _collected_tricks(history)
+        for trick in done:
+            self._played.update(c for _, c in trick)
+        self._done = done[:TRICKS_PER_ROUND]
+        # A resumed recording starts a little before this: that trick's cards seen still
+        # lying then are old cards, not new ones (_may_be_old_card).
+        self._last_collected_t = collected_t if collected_t is not None else self._last_collected_t
         self._tricks_done = len(self._done)
+        self._recompute_constraints()
+
+    def amend(self, history: Sequence[Event]) -> None:
+        """The table corrected this round: ``history`` is the round's events after its
+        ``round_started`` as the rules engine counts them now (undo and corrections
+        applied, a never-seen card the table named put into its trick).
+
+        Who leads is the winner the rules compute, so a card the table corrects in a
+        collected trick can change whose turn the next trick's first card is: the
+        collected tricks are taken as the table has them. The trick on the table keeps
+        its tracks; its cards take the table's names and seats in the order laid, and a
+        card the table took out of it is not counted again.
+        """
+        if self._contract is None:
+            return
+        done, open_cards, _ = _collected_tricks(history)
+        self._done = done[:TRICKS_PER_ROUND]
+        self._tricks_done = len(self._done)
+        if len(open_cards) != len(self._trick):
+            kept = {card for _, card in open_cards}
+            for laid in [laid for laid in self._trick if laid.card not in kept]:
+                self._trick.remove(laid)
+                if (track := self._track(laid.track_id)) is not None:
+                    track.state = TrackState.IGNORED
+        else:
+            for laid, (seat, card) in zip(self._trick, open_cards, strict=True):
+                if card != laid.card:
+                    count = self._counted.pop(laid.card, None)
+                    if count is not None:
+                        self._counted[card] = count
+                    laid.card = card
+                    if (track := self._track(laid.track_id)) is not None:
+                        track.card = card
+                laid.seat = seat
+        self._played = {card for trick in self._done for _, card in trick} | {laid.card for laid in self._trick}
+        self._counted = {
+            card: replace(count, seat=seat)
+            for trick in [*self._done, [(laid.seat, laid.card) for laid in self._trick]]
+            for seat, card in trick
+            if (count := self._counted.get(card)) is not None
+        }
         self._recompute_constraints()
 
     def update(self, frame: FrameDetections, *, repeated: bool | None = None) -> list[TrackerEvent]:
