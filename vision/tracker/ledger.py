@@ -19,6 +19,9 @@ from scoring.rules import trick_winner, turn_order
 from vision.tracker.identity import cards_not_held
 
 TRICKS_PER_ROUND = 9
+#: Centres of two cards closer than this (in card sizes, the mean side) put one partly over
+#: the other: a Jass card's short side is about 0.8 of its mean side.
+COVERING_DISTANCE = 0.8
 
 
 @dataclass
@@ -39,6 +42,27 @@ class Count:
     seat: int
     confidence: float
     votes: dict[str, float]
+
+
+def collected_tricks(
+    history: Sequence[Event],
+) -> tuple[list[list[tuple[int, str]]], list[tuple[int, str]], float | None]:
+    """A round's stored events read as the ledger keeps a round: the collected tricks
+    ((seat, card) in the order laid), the cards laid since, and when the last trick was
+    collected. A trick collected with a card never seen has three cards."""
+    done: list[list[tuple[int, str]]] = []
+    trick: list[tuple[int, str]] = []
+    collected_t: float | None = None
+    for e in history:
+        if isinstance(e, CardPlayed):
+            if len(trick) == 4:  # a trick left uncollected: the next card leads anew
+                trick = []
+            trick.append((e.seat, e.card))
+        elif isinstance(e, TrickCollected) and (len(trick) == 4 or (len(trick) == 3 and e.unseen is not None)):
+            done.append(trick)
+            trick = []
+            collected_t = e.t if e.t is not None else collected_t
+    return done, trick, collected_t
 
 
 def in_turn(trick: list[tuple[int, str]], leader: int | None) -> list[tuple[int, str]]:
@@ -117,23 +141,59 @@ class RoundLedger:
         (their cards played, the last winner leading); the trick still on the table is
         left out, because the camera will see it again."""
         assert self.contract is not None
-        trick: list[tuple[int, str]] = []
-        for e in history:
-            if isinstance(e, CardPlayed):
-                if len(trick) == 4:  # a trick left uncollected: the next card leads anew
-                    trick = []
-                trick.append((e.seat, e.card))
-            elif isinstance(e, TrickCollected) and (len(trick) == 4 or (len(trick) == 3 and e.unseen is not None)):
-                self.played.update(c for _, c in trick)
-                self.done.append(trick)
-                trick = []
-                # A resumed recording starts a little before this: that trick's cards
-                # seen still lying then are old cards, not new ones
-                # (``TrickTracker._may_be_old_card``).
-                self.last_collected_t = e.t if e.t is not None else self.last_collected_t
-        self.done = self.done[:TRICKS_PER_ROUND]
+        done, _, collected_t = collected_tricks(history)
+        for trick in done:
+            self.played.update(c for _, c in trick)
+        self.done = done[:TRICKS_PER_ROUND]
+        # A resumed recording starts a little before this: that trick's cards seen still
+        # lying then are old cards, not new ones (``TrickTracker._may_be_old_card``).
+        self.last_collected_t = collected_t if collected_t is not None else self.last_collected_t
         self.tricks_done = len(self.done)
         self.recompute_constraints()
+
+    def amend(self, history: Sequence[Event]) -> tuple[list[tuple[int, str]], list[int]]:
+        """The table corrected this round: take the collected tricks of ``history`` (the
+        round's events as the rules engine counts them now) as the table has them, and
+        give the cards of the trick on the table the table's names and seats in the order
+        laid. Returns the tracks to rename (track id, card) and those of cards the table
+        took out of the trick (never to count again)."""
+        done, open_cards, _ = collected_tricks(history)
+        self.done = done[:TRICKS_PER_ROUND]
+        self.tricks_done = len(self.done)
+        renamed: list[tuple[int, str]] = []
+        dropped: list[int] = []
+        if len(open_cards) != len(self.trick):
+            kept = {card for _, card in open_cards}
+            dropped = [laid.track_id for laid in self.trick if laid.card not in kept]
+            self.trick = [laid for laid in self.trick if laid.card in kept]
+        else:
+            for laid, (seat, card) in zip(self.trick, open_cards, strict=True):
+                if card != laid.card:
+                    count = self.counted.pop(laid.card, None)
+                    if count is not None:
+                        self.counted[card] = count
+                    laid.card = card
+                    renamed.append((laid.track_id, card))
+                laid.seat = seat
+        self.played = {card for trick in self.done for _, card in trick} | {laid.card for laid in self.trick}
+        self.counted = {
+            card: replace(count, seat=seat)
+            for trick in [*self.done, [(laid.seat, laid.card) for laid in self.trick]]
+            for seat, card in trick
+            if (count := self.counted.get(card)) is not None
+        }
+        self.recompute_constraints()
+        return renamed, dropped
+
+    def covered_by_later(self, laid: Laid) -> bool:
+        """Does a card counted after ``laid`` lie over part of it (their centres closer than
+        a card's short side, whichever way either is turned)?"""
+        later = self.trick[self.trick.index(laid) + 1 :]
+        return any(
+            ((laid.placed[0] - o.placed[0]) ** 2 + (laid.placed[1] - o.placed[1]) ** 2) ** 0.5
+            < COVERING_DISTANCE * laid.size
+            for o in later
+        )
 
     def expected_seat(self, before: int | None = None) -> int | None:
         """Whose turn the card after the trick's first ``before`` cards (default: all of

@@ -171,6 +171,10 @@ class Misreads:
                 events += self._seats.check_seat(laid, track, t)
             if not partial and sum(since.values()) < 2.0 * sum(count.votes.values()):
                 continue
+            if not partial and ledger.covered_by_later(laid):
+                # A card laid after it lies over part of it: what it is read as since is
+                # what still shows (a half-covered 9 reads as an 8), not a clearer look.
+                continue
             reading = resolve(since, ledger.played - {laid.card}, replay_share=2.0)
             if reading is None or reading.card == laid.card or reading.card in ledger.played:
                 continue

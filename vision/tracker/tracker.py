@@ -145,6 +145,27 @@ class TrickTracker:
                 track.state = TrackState.RETIRED
         self._ledger.replay(history)
 
+    def amend(self, history: Sequence[Event]) -> None:
+        """The table corrected this round: ``history`` is the round's events after its
+        ``round_started`` as the rules engine counts them now (undo and corrections
+        applied, a never-seen card the table named put into its trick).
+
+        Who leads is the winner the rules compute, so a card the table corrects in a
+        collected trick can change whose turn the next trick's first card is: the
+        collected tricks are taken as the table has them. The trick on the table keeps
+        its tracks; its cards take the table's names and seats in the order laid, and a
+        card the table took out of it is not counted again.
+        """
+        if self._ledger.contract is None:
+            return
+        renamed, dropped = self._ledger.amend(history)
+        for track_id, card in renamed:
+            if (track := self._state.track(track_id)) is not None:
+                track.card = card
+        for track_id in dropped:
+            if (track := self._state.track(track_id)) is not None:
+                track.state = TrackState.IGNORED
+
     def update(self, frame: FrameDetections, *, repeated: bool | None = None) -> list[TrackerEvent]:
         """Take one frame's detections; return the events it completed, in order.
 
