@@ -142,6 +142,15 @@ FIELDS: Final[dict[str, dict[str, Field]]] = {
             check=_positive,
         ),
     },
+    "tracker": {
+        "ask_below": Field(
+            (int, float),
+            0.75,
+            "A card the camera reads less surely than this is shown on the phones with the cards it "
+            "may also be, for the table to confirm with one tap (`0`: never ask, `1`: ask for every card).",
+            check=_between(0.0, 1.0),
+        ),
+    },
     "pipeline": {
         "queue_size": Field(
             int, 2, "Frames waiting between two stages; when full the oldest is dropped (and counted).", check=_positive
@@ -232,6 +241,10 @@ class Config:
     @property
     def recognizer(self) -> Section:
         return self.sections["recognizer"]
+
+    @property
+    def tracker(self) -> Section:
+        return self.sections["tracker"]
 
     @property
     def pipeline(self) -> Section:

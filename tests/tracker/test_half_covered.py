@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from scoring.events import CardPlayed, TrickCollected
 from tests.tracker.table import SPOTS, Table, run
-from vision.tracker.reread import resolve_rereads
+from vision.tracker.reread import CardReread, resolve_rereads
 from vision.tracker.tracker import TrackerEvent
 
 
@@ -116,3 +116,17 @@ def test_a_counted_card_misread_at_its_own_outline_keeps_the_read_against_a_card
     table.cards["rosen-ass"].pos = (385.0, 300.0)
     table.step(14)  # what shows of the counted card is misread for as long as it lies covered
     assert plays(run(table)) == [(0, "rosen-6"), (1, "rosen-ass")]
+
+
+def test_a_counted_card_that_the_next_card_half_covers_is_not_reread_as_what_still_shows_of_it() -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=8)
+    x, y = SPOTS[0]
+    # Seat 1's card lies half over it; what still shows of the 6 reads, clearly, as the 7,
+    # for as long as the trick lies there.
+    table.lay("rosen-ass", 1, slide=1, at=(x + 30, y - 10), start=(x + 30, y - 10), angle=0.0, rest=2)
+    table.reads_as["rosen-6"] = ("rosen-7", 0.9, (("rosen-6", 0.06),))
+    table.step(60)
+    events = run(table)
+    assert plays(events) == [(0, "rosen-6"), (1, "rosen-ass")]
+    assert not [e for e in events if isinstance(e, CardReread)]
