@@ -124,6 +124,8 @@ class TrickTracker:
         #: Time between the last two frames (seconds); 0.1 until two frames have come.
         self._frame_dt = 0.1
         self._last_detections: tuple[Detection, ...] = ()
+        #: (time, arms) of the last frames, for the arm that brought a card first seen now.
+        self._arm_history: deque[tuple[float, frozenset[str]]] = deque()
         self._waiting = False  # set by _decide when a card waits for a clearer read
         #: Sizes (pixels) of recently counted cards: how big a whole card looks here.
         self._card_sizes: deque[float] = deque(maxlen=16)
@@ -437,14 +439,24 @@ class TrickTracker:
         pairs = associate(self._tracks, dets, cfg, self._gone_trick())
         matched_tracks = {ti for ti, _ in pairs}
         matched_dets = {di for _, di in pairs}
+        self._arm_history.append((frame.t, frame.arms))
+        while self._arm_history[0][0] < frame.t - cfg.arm_lead:
+            self._arm_history.popleft()
         for ti, di in pairs:
-            self._tracks[ti].observe(dets[di], frame.t, cfg, vote=vote)
+            track = self._tracks[ti]
+            coming_in = track.arrived_t is None
+            track.observe(dets[di], frame.t, cfg, vote=vote)
+            if coming_in or track.arrived_t is None:
+                track.note_arms(frame.arms)  # still coming in, or this frame it came to rest
         for ti, track in enumerate(self._tracks):
             if ti not in matched_tracks:
                 track.miss()
         for di, det in enumerate(dets):
             if di not in matched_dets:
-                self._tracks.append(Track.start(self._next_id, det, frame.t))
+                track = Track.start(self._next_id, det, frame.t)
+                for _, arms in self._arm_history:  # the hand was there before the card showed
+                    track.note_arms(arms)
+                self._tracks.append(track)
                 self._next_id += 1
         in_trick = {laid.track_id for laid in self._trick}
         self._tracks = [tr for tr in self._tracks if self._worth_keeping(tr, frame.t, in_trick)]
@@ -654,7 +666,8 @@ class TrickTracker:
             return self.layout.assign(place, *self._size, corners=corners, exclude=others, centre=self.table_centre)
         size = track.rest_size if track is not None else (laid.size if laid is not None else 0.0)
         origin = track.origin if track is not None else None
-        evidence = self._out_of_turn_evidence(place, size, origin, expected, others)
+        arms = track.arms(self.config.arm_min_frames) if track is not None else frozenset()
+        evidence = self._out_of_turn_evidence(place, size, origin, expected, others, arms)
         return evidence if evidence is not None else SeatGuess(expected, 1.0, "turn")
 
     def _centre_px(self) -> tuple[float, float]:
@@ -668,17 +681,28 @@ class TrickTracker:
         origin: tuple[float, float] | None,
         expected: int,
         taken: set[int],
+        arms: frozenset[str] = frozenset(),
     ) -> SeatGuess | None:
         """The seat that clearly laid a card whose turn was ``expected``'s, if another.
 
-        Clear is: the hand brought the card in from that seat's edge (first seen far out,
-        squarely on that side of where it came to rest), or the card lies squarely in
-        front of that seat, far out from the centre. A hand seen coming from ``expected``'s
-        edge settles it the other way, wherever the card lies. The card's angle is no
-        evidence: cards are tossed at any angle, and double-headed court cards have no up.
+        Clear is: while the card came in, an arm reached in from that seat's edge alone
+        (``arms``; ``expected``'s arm seen at all settles it the other way: the previous
+        player's arm withdrawing, the winner's sweeping or the next player's reaching early
+        are often in view at the same time); or, with no arm seen, the hand brought the
+        card in from that seat's edge (first seen far out, squarely on that side of where
+        it came to rest), or the card lies squarely in front of that seat, far out from
+        the centre. A hand seen coming from ``expected``'s edge settles it the other way,
+        wherever the card lies. The card's angle is no evidence: cards are tossed at any
+        angle, and double-headed court cards have no up.
         """
         cfg = self.config
         size = max(size, 1.0)
+        if self.layout.edges[expected] in arms:
+            return None
+        if len(arms) == 1:
+            seat = self.layout.seat_of_edge(next(iter(arms)))
+            if seat not in taken:
+                return SeatGuess(seat, 1.0, "arm")
         if origin is not None:
             way_in = (origin[0] - place[0], origin[1] - place[1])
             if math.hypot(*way_in) >= cfg.approach_distance * size:
