@@ -444,9 +444,11 @@ class TrickTracker:
             self._arm_history.popleft()
         for ti, di in pairs:
             track = self._tracks[ti]
-            coming_in = track.arrived_t is None
+            coming_in, was_gone = track.arrived_t is None, track.missed > 0
             track.observe(dets[di], frame.t, cfg, vote=vote)
-            if coming_in or track.arrived_t is None:
+            if was_gone and track.arrived_t is None and not track.arm_frames:
+                self._note_arms_before(track)  # gone and laid anew: by the hand seen just now
+            elif coming_in or track.arrived_t is None:
                 track.note_arms(frame.arms)  # still coming in, or this frame it came to rest
         for ti, track in enumerate(self._tracks):
             if ti not in matched_tracks:
@@ -454,12 +456,17 @@ class TrickTracker:
         for di, det in enumerate(dets):
             if di not in matched_dets:
                 track = Track.start(self._next_id, det, frame.t)
-                for _, arms in self._arm_history:  # the hand was there before the card showed
-                    track.note_arms(arms)
+                self._note_arms_before(track)
                 self._tracks.append(track)
                 self._next_id += 1
         in_trick = {laid.track_id for laid in self._trick}
         self._tracks = [tr for tr in self._tracks if self._worth_keeping(tr, frame.t, in_trick)]
+
+    def _note_arms_before(self, track: Track) -> None:
+        """The arms seen over the last ``arm_lead`` seconds, this frame's included, count for
+        ``track``, first seen now: the hand hid it on most of its way in."""
+        for _, arms in self._arm_history:
+            track.note_arms(arms)
 
     def _gone_trick(self) -> frozenset[int]:
         """Track ids of this trick's counted cards if every one has been gone as long as a
