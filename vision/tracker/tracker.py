@@ -7,8 +7,8 @@ no I/O; event times are the times of the frames that decided them.
 Per frame it (1) follows each card on the table with a track (``tracks``), (2) counts a
 card as played once its track has lain still for a few frames and its identity vote is
 clear enough or has waited long enough (``identity``), giving it the seat whose turn it
-is (where it lies and where the hand came from, read against the table's ``layout``,
-only say when a card was clearly laid out of turn), and (3) counts the trick as
+is (where it lies, where the hand came from and whose arm brought it, read against the
+table's ``layout``, only say when a card was clearly laid out of turn), and (3) counts the trick as
 collected once all its cards have left their places. A card its player took back before
 the next card is withdrawn (``CardWithdrawn``). A trick swept with one card never read is collected with that seat's card
 ``unseen`` when the next trick's first card is counted (or at once, for the round's last
