@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 import pytest
 
-from tests.tracker.table import CENTRE, Table, run
+from tests.tracker.table import CENTRE, Table, _Card, run
 from tests.tracker.test_turn_order import TRICK, folded, plays
 from vision.tracker.config import TrackerConfig
 
@@ -40,7 +40,7 @@ def lay_by_hand(
     table.step(rest)
 
 
-def out_of_turn(table: Table) -> list[int]:
+def out_of_turn(table: Table) -> list[int | None]:
     return [f.seat for f in folded(run(table)).flags if f.code == "out_of_turn"]
 
 
@@ -150,3 +150,20 @@ def test_the_arm_of_a_player_who_has_laid_already_names_nobody() -> None:
 def test_arm_evidence_settings_out_of_range_are_refused(field: str, value: float) -> None:
     with pytest.raises(ValueError, match=field):
         TrackerConfig(**{field: value})  # type: ignore[arg-type]
+
+
+def test_an_arm_that_came_only_after_the_card_was_first_seen_did_not_bring_it() -> None:
+    # Seat 1's card is seen sliding in before any arm shows (its hand not seen); seat 3
+    # reaches in while it still moves.
+    table = Table()
+    lay_by_hand(table, "rosen-6", 0, {"bottom"})
+    start, (x, y) = near(60, -4), AT[1]
+    for i in range(5):
+        table.cards["rosen-ass"] = _Card("rosen-ass", (start[0] + (x - start[0]) * i / 4, y), 90.0)
+        table.step()
+        table.arms = {"left"}
+    table.step(3)
+    table.arms = set()
+    table.step(8)
+    assert plays(run(table)) == TRICK[:2]
+    assert out_of_turn(table) == []

@@ -466,7 +466,7 @@ class TrickTracker:
         """The arms seen over the last ``arm_lead`` seconds, this frame's included, count for
         ``track``, first seen now: the hand hid it on most of its way in."""
         for _, arms in self._arm_history:
-            track.note_arms(arms)
+            track.note_arms(arms, first_seen=True)
 
     def _gone_trick(self) -> frozenset[int]:
         """Track ids of this trick's counted cards if every one has been gone as long as a
