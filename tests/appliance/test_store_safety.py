@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import shutil
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from jasscam.store import EventStore, StoreDamagedError, StoreFullError
 from jasscam.store_repair import check, recover
 from scoring.events import Event, RoundStarted
 from scoring.simulate import random_game_events
-from web.app import camera_status
+from web.camera import camera_status
 
 
 def game(seed: int, target: int = 1000) -> list[Event]:
@@ -226,7 +227,7 @@ def test_the_settings_file_failing_to_save_does_not_stop_the_dashboard(tmp_path:
 
 
 @pytest.fixture
-def small_disk(tmp_path: Path):  # type: ignore[no-untyped-def]
+def small_disk(tmp_path: Path) -> Iterator[Path]:
     """A real 16 MiB filesystem (tmpfs), where the machine lets the test mount one (root); else skipped."""
     import os
     import subprocess
