@@ -10,9 +10,10 @@ range the recogniser's training never uses (training renders still scenes with s
   ``jasscam replay`` does (video decode, frame gate, ONNX recogniser, tracker), one thread;
 - ``oracle``: the rendered frames' true card poses become detections of a pretend
   recogniser of the game's style quality (``tests/tracker/oracle.py``), which measures
-  the tracker alone, at the hardware guide's mounting; ``--out-of-turn`` lays one card
-  of each game out of turn on purpose (the hand from its own player's edge) and counts
-  how many the rules engine flags;
+  the tracker alone, at the hardware guide's mounting (the arms come from the arm stage
+  run on the rendered frames, never from the renderer's truth); ``--out-of-turn`` lays
+  one card of each game out of turn on purpose (the hand from its own player's edge) and
+  counts how many the rules engine flags;
 - ``auto`` (default): ``recognizer`` when the models are present, else ``oracle``;
 - ``near``: the tracker alone at a table whose cards lie close together near the centre,
   overlapping, each turned toward its player by up to ±25°, with the habits of a real

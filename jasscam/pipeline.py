@@ -11,6 +11,10 @@ Why this shape (after Frigate's camera processes):
   (the queues block instead), so a replay is deterministic.
 - Frames are passed by reference; nobody writes into a captured image, so the recogniser
   and the recorder share the same array and no frame is copied between stages.
+- The recognition thread also runs the arm stage (``vision.arms``) on every frame it
+  takes, the ones the frame gate spares the recogniser included: it learns the table
+  frame by frame, in order, and says which edges an arm reaches in from
+  (``FrameDetections.arms``), the tracker's evidence of whose hand laid a card.
 - One ``stop`` event ends everything; ``join`` waits for the threads in pipeline order.
 - The recogniser and the tracker are passed in as plain callables, so the runner does
   not depend on which model or tracker is used (and tests use a small real detector).
@@ -36,6 +40,7 @@ from jasscam.sources.resilient import ResilientSource, SourceStatus
 from jasscam.store import EventStore, validation_errors
 from jasscam.tracking import reread_correction
 from scoring.events import Event, parse_event
+from vision.arms import ArmWatcher
 from vision.detection import Detection, FrameDetections
 from vision.tracker.reread import CardReread, CardWithdrawn, SecondThought
 
@@ -127,6 +132,7 @@ class PipelineStats:
     events_rejected: int = 0
     events_without_game: int = 0
     recognize_seconds: float = 0.0
+    arms_seconds: float = 0.0
     last_frame_t: float | None = None
     started: float = field(default_factory=time.monotonic)
 
@@ -143,6 +149,7 @@ class PipelineStats:
             "events_without_game": self.events_without_game,
             "fps_tracked": self.tracked / elapsed,
             "recognize_ms_mean": 1000 * self.recognize_seconds / self.recognized if self.recognized else None,
+            "arms_ms_mean": 1000 * self.arms_seconds / self.recognized if self.recognized else None,
             "last_frame_t": self.last_frame_t,
         }
 
@@ -154,7 +161,8 @@ class Pipeline:
     so a game started on the dashboard is followed); events while it returns None are
     counted and dropped. ``on_frame`` sees every captured frame (the recorder hooks in
     here; it must not block). ``lossless`` makes the queues block instead of drop; by
-    default it is on exactly for finite sources (recordings).
+    default it is on exactly for finite sources (recordings). ``arms``: the arm stage
+    (default a fresh ``ArmWatcher``).
     """
 
     def __init__(
@@ -169,7 +177,9 @@ class Pipeline:
         lossless: bool | None = None,
         on_frame: Callable[[Frame], None] | None = None,
         on_event: Callable[[int, int, Event], None] | None = None,
+        arms: ArmWatcher | None = None,
     ) -> None:
+        self.arms = arms or ArmWatcher()
         self.source = source if isinstance(source, ResilientSource) else ResilientSource(source)
         self.recognize = recognize
         self.track = track
@@ -286,9 +296,14 @@ class Pipeline:
                     break
                 started = time.perf_counter()
                 detections = self.recognize(item.image)
-                self.stats.recognize_seconds += time.perf_counter() - started
+                looked = time.perf_counter()
+                self.stats.recognize_seconds += looked - started
+                arms = self.arms.update(item.image, item.t)
+                self.stats.arms_seconds += time.perf_counter() - looked
                 self.stats.recognized += 1
-                fd = FrameDetections(t=item.t, detections=tuple(detections), width=item.width, height=item.height)
+                fd = FrameDetections(
+                    t=item.t, detections=tuple(detections), width=item.width, height=item.height, arms=arms
+                )
                 if not self._to_track.put(fd, self.stop_event):
                     break
                 self.stats.dropped_before_tracking = self._to_track.dropped

@@ -5,7 +5,8 @@ the benchmarks: one loop, so what they measure is what the command does. The tra
 learns each round's contract from the recording's ``round_started`` events (as the live
 appliance learns it from the dashboard) once the video reaches them. Frames that show no
 change (``FrameGate``) are not recognised again: the tracker gets the previous detections
-with the new time, which is what makes replay faster than real time on one thread.
+with the new time, which is what makes replay faster than real time on one thread. The
+arm stage (``vision.arms``) looks at every frame, as on the appliance.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ def replay_frames(
     reaches the tracker.
     """
     from scoring.events import RoundStarted
+    from vision.arms import ArmWatcher
     from vision.detection import FrameDetections
     from vision.tracker import TableLayout, TrickTracker
     from vision.tracker.gate import FrameGate
@@ -67,6 +69,7 @@ def replay_frames(
     tracker = TrickTracker(layout)
     rounds = [ev for ev in truth if isinstance(ev, RoundStarted)]
     frame_gate = FrameGate() if gate else None
+    arms = ArmWatcher()
     result = ReplayResult()
     dets: list[Detection] = []
     seen: list[TrackerEvent] = []
@@ -83,7 +86,7 @@ def replay_frames(
             dets = recognize(frame)
             result.recognised += 1
         h, w = frame.shape[:2]
-        seen += tracker.update(FrameDetections(t, tuple(dets), w, h))
+        seen += tracker.update(FrameDetections(t, tuple(dets), w, h, arms.update(frame, t)))
         result.frames += 1
         last_t = t
     seen += tracker.finish(last_t)

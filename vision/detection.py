@@ -17,6 +17,8 @@ from scoring.cards import CARD_INDEX
 
 #: ``Detection.card`` for a card lying face down (its back).
 BACK: str = "back"
+#: The image edges, as ``FrameDetections.arms`` and the table layout name them.
+EDGES: tuple[str, ...] = ("bottom", "right", "top", "left")
 
 
 class DetectionError(ValueError):
@@ -94,12 +96,18 @@ class Detection:
 
 @dataclass(frozen=True)
 class FrameDetections:
-    """Everything the recogniser found in one frame, with the frame's time in seconds."""
+    """Everything the recogniser found in one frame, with the frame's time in seconds.
+
+    ``arms``: the image edges (``EDGES``) an arm or hand reaches in from in this frame
+    (``vision.arms.ArmWatcher``), empty when none does or nobody looked: the tracker's
+    evidence of whose hand laid a card.
+    """
 
     t: float
     detections: tuple[Detection, ...]
     width: int
     height: int
+    arms: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if not _real(self.t):
@@ -109,3 +117,7 @@ class FrameDetections:
         for det in self.detections:
             if not isinstance(det, Detection):
                 raise DetectionError(f"a frame's detections must be Detection, got {type(det).__name__}")
+        if not isinstance(self.arms, frozenset) or not self.arms <= frozenset(EDGES):
+            raise DetectionError(
+                f"a frame's arms must be a frozenset of edge names ({', '.join(EDGES)}), got {self.arms!r}"
+            )

@@ -23,8 +23,9 @@ from jasscam.store import EventStore
 from scoring.events import CardCorrected, CardPlayed, Event, TrickCollected, event_to_dict
 from scoring.game import fold
 from tests.appliance.gamegen import config, round_events
-from tests.appliance.synthetic import SimpleTracker, detect, write_recording
+from tests.appliance.synthetic import SimpleTracker, detect, draw, write_recording
 from vision.detection import FrameDetections
+from vision.recording import RecordingWriter
 from vision.tracker.reread import CardReread
 
 REPO = Path(__file__).resolve().parents[2]
@@ -302,3 +303,24 @@ def test_a_tracker_reread_is_stored_as_a_correction_of_that_card(
     assert fold([config(), *round1]).totals == state.totals
     assert not [f for f in state.flags if f.code == "card_already_played"]
     assert stats.events_rejected == 0
+
+
+def test_every_frame_carries_the_edges_an_arm_reaches_in_from(tmp_path: Path) -> None:
+    # A still table, then an arm reaching in from the left edge for half a second.
+    empty = draw([])
+    arm = empty.copy()
+    arm[100:140, :200] = (120, 150, 200)  # skin over the grey cloth
+    frames = [empty] * 15 + [arm] * 5 + [empty] * 15
+    folder = tmp_path / "arm"
+    with RecordingWriter(folder, fps=10, width=empty.shape[1], height=empty.shape[0], codec="MJPG") as writer:
+        for image in frames:
+            writer.write_frame(image)
+    seen: list[frozenset[str]] = []
+
+    def track(fd: FrameDetections) -> list[Event]:
+        seen.append(fd.arms)
+        return []
+
+    store = EventStore(tmp_path / "g.db")
+    Pipeline(RecordingSource(folder, realtime=False), detect, track, store).run(timeout=20)
+    assert seen == [frozenset()] * 15 + [frozenset({"left"})] * 5 + [frozenset()] * 15

@@ -81,3 +81,14 @@ def test_a_frame_with_a_bad_time_size_or_member_is_refused(
 def test_the_error_is_a_value_error_so_callers_that_catch_bad_input_catch_it() -> None:
     with pytest.raises(ValueError):
         made(card="joker")
+
+
+def test_a_frames_arms_are_the_image_edges_an_arm_reaches_in_from_none_by_default() -> None:
+    assert FrameDetections(0.0, (), 640, 480).arms == frozenset()
+    assert FrameDetections(0.0, (), 640, 480, frozenset({"bottom", "left"})).arms == {"bottom", "left"}
+
+
+@pytest.mark.parametrize("arms", [frozenset({"north"}), {"bottom"}, ("bottom",), "bottom", frozenset({1})])
+def test_arms_that_are_not_a_frozenset_of_edge_names_are_refused(arms: Any) -> None:
+    with pytest.raises(DetectionError, match="arms must be a frozenset of edge names"):
+        FrameDetections(0.0, (), 640, 480, arms)

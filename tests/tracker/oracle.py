@@ -6,7 +6,9 @@ same animation runs, and each frame's true card poses and visible fractions (fro
 renderer's label map) are turned into the detections a recogniser of a chosen quality
 would report: cards mostly hidden are missed, some detections drop out, corners jitter,
 a few reads are wrong with the truth among the alternatives. This separates the
-tracker's own accuracy and latency from the recogniser's.
+tracker's own accuracy and latency from the recogniser's. Which edges an arm reaches in
+from is not taken from the label map: the run-time arm stage (``vision.arms``) looks at
+the rendered frames, as it does on the appliance.
 
 Test and benchmark helper only (imports the renderer, never used at run time).
 """
@@ -23,6 +25,7 @@ import numpy as np
 
 from scoring.cards import ALL_CARD_IDS
 from scoring.events import CardPlayed, Event, TrickCollected
+from vision.arms import ArmWatcher
 from vision.detection import Detection, FrameDetections
 
 
@@ -143,6 +146,7 @@ def oracle_game(
     table = make_table(rng, width, height, "swiss-xvii", style, geometry, layout)
     director = Director(table, fps, rng)
     noise = random.Random(seed * 7919 + 1)
+    arms = ArmWatcher()
     out = OracleGame(width=width, height=height)
     captured: list[tuple[object, np.ndarray]] = []
     index = 0
@@ -153,7 +157,13 @@ def oracle_game(
             t = index / fps
             index += 1
             out.frames.append(
-                FrameDetections(round(t, 6), _detect(table, state, labels, quality, noise), width, height)
+                FrameDetections(
+                    round(t, 6),
+                    _detect(table, state, labels, quality, noise),
+                    width,
+                    height,
+                    arms.update(frame, t),
+                )
             )
             captured.clear()
             if writer is not None:

@@ -77,6 +77,8 @@ class Table:
     #: card -> (read as, confidence, alternatives) for every frame (a persistent misread).
     reads_as: dict[str, tuple[str, float, tuple[tuple[str, float], ...]]] = field(default_factory=dict)
     extra: list[Detection] = field(default_factory=list)
+    #: The image edges an arm reaches in from in the frames recorded now (``FrameDetections.arms``).
+    arms: set[str] = field(default_factory=set)
     #: Detector noise: each detection's position is off by up to this many pixels.
     jitter: float = 0.0
     _noise: random.Random = field(default_factory=lambda: random.Random(1))
@@ -105,7 +107,7 @@ class Table:
                     dets.append(detection(c.card, pos, c.angle, c.confidence, scale=c.scale))
             dets += self.extra
             self.extra = []
-            self.frames.append(FrameDetections(round(self.t, 6), tuple(dets), W, H))
+            self.frames.append(FrameDetections(round(self.t, 6), tuple(dets), W, H, frozenset(self.arms)))
             self.t += 1.0 / self.fps
 
     def lay(

@@ -70,6 +70,14 @@ class TrackerConfig:
     #: Either way the direction must point this squarely at that player's edge (1 - the
     #: tangent of its angle off the edge's axis: 0.5 is within 27 degrees).
     evidence_margin: float = 0.5
+    #: Evidence three, the clearest: the arm that brought the card in (``vision.arms``).
+    #: Arms seen up to this many seconds before the card was first seen count for it: the
+    #: hand hides the card for most of its way in (about half a second), while the previous
+    #: player's arm has usually left the picture a second before.
+    arm_lead: float = 0.8
+    #: An edge counts as having reached in for a card only if an arm was seen there in at
+    #: least this many frames: a shadow or a flicker at the border in one frame is no hand.
+    arm_min_frames: int = 2
     #: Two cards that came to rest within this many seconds of each other were laid
     #: almost together: which of them is whose turn is decided by where they lie and
     #: where their hands came from, not by which settled first.
@@ -85,6 +93,7 @@ class TrackerConfig:
             "maximum_decision_frames",
             "collect_after_frames",
             "flush_min_frames",
+            "arm_min_frames",
         ):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
@@ -117,6 +126,7 @@ class TrackerConfig:
             "approach_distance",
             "front_distance",
             "together_window",
+            "arm_lead",
         ):
             value = getattr(self, name)
             if value <= 0:

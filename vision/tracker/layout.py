@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from scoring.events import Event, GameConfigured
-
-EDGES: Final[tuple[str, ...]] = ("bottom", "right", "top", "left")
+from vision.detection import EDGES
 
 #: Unit vector from the table centre towards each edge, in image coordinates (y down).
 _EDGE_VECTORS: Final[dict[str, tuple[float, float]]] = {

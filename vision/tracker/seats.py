@@ -70,7 +70,8 @@ class Seats:
             )
         size = track.rest_size if track is not None else (laid.size if laid is not None else 0.0)
         origin = track.origin if track is not None else None
-        evidence = self._out_of_turn_evidence(place, size, origin, expected, others)
+        arms = track.arms(state.config.arm_min_frames) if track is not None else frozenset()
+        evidence = self._out_of_turn_evidence(place, size, origin, expected, others, arms)
         return evidence if evidence is not None else SeatGuess(expected, 1.0, "turn")
 
     def check_seat(self, laid: Laid, track: Track, t: float) -> list[CardReread]:
@@ -102,18 +103,29 @@ class Seats:
         origin: tuple[float, float] | None,
         expected: int,
         taken: set[int],
+        arms: frozenset[str] = frozenset(),
     ) -> SeatGuess | None:
         """The seat that clearly laid a card whose turn was ``expected``'s, if another.
 
-        Clear is: the hand brought the card in from that seat's edge (first seen far out,
-        squarely on that side of where it came to rest), or the card lies squarely in
-        front of that seat, far out from the centre. A hand seen coming from ``expected``'s
-        edge settles it the other way, wherever the card lies. The card's angle is no
-        evidence: cards are tossed at any angle, and double-headed court cards have no up.
+        Clear is: while the card came in, an arm reached in from that seat's edge alone
+        (``arms``; ``expected``'s arm seen at all settles it the other way: the previous
+        player's arm withdrawing, the winner's sweeping or the next player's reaching early
+        are often in view at the same time); or, with no arm seen, the hand brought the
+        card in from that seat's edge (first seen far out, squarely on that side of where
+        it came to rest), or the card lies squarely in front of that seat, far out from
+        the centre. A hand seen coming from ``expected``'s edge settles it the other way,
+        wherever the card lies. The card's angle is no evidence: cards are tossed at any
+        angle, and double-headed court cards have no up.
         """
         cfg = self._state.config
         layout = self._state.layout
         size = max(size, 1.0)
+        if layout.edges[expected] in arms:
+            return None
+        if len(arms) == 1:
+            seat = layout.seat_of_edge(next(iter(arms)))
+            if seat not in taken:
+                return SeatGuess(seat, 1.0, "arm")
         if origin is not None:
             way_in = (origin[0] - place[0], origin[1] - place[1])
             if math.hypot(*way_in) >= cfg.approach_distance * size:

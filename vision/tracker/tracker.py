@@ -7,8 +7,8 @@ no I/O; event times are the times of the frames that decided them.
 Per frame it (1) follows each card on the table with a track (``tracks``), (2) counts a
 card as played once its track has lain still for a few frames and its identity vote is
 clear enough or has waited long enough (``identity``), giving it the seat whose turn it
-is (where it lies and where the hand came from, read against the table's ``layout``,
-only say when a card was clearly laid out of turn), and (3) counts the trick as
+is (where it lies, where the hand came from and whose arm brought it, read against the
+table's ``layout``, only say when a card was clearly laid out of turn), and (3) counts the trick as
 collected once all its cards have left their places. A card its player took back before
 the next card is withdrawn (``CardWithdrawn``). A trick swept with one card never read is
 collected with that seat's card ``unseen`` when the next trick's first card is counted
@@ -28,6 +28,7 @@ tricks collected and cards taken back (``collection.Collection``).
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Sequence
 
 from scoring.events import CardPlayed, Event, RoundStarted
@@ -75,6 +76,8 @@ class TrickTracker:
         self._next_id = 0
         self._last_t: float | None = None
         self._last_detections: tuple[Detection, ...] = ()
+        #: (time, arms) of the last frames, for the arm that brought a card first seen now.
+        self._arm_history: deque[tuple[float, frozenset[str]]] = deque()
         self._waiting = False  # set by _decide when a card waits for a clearer read
 
     # -- what the app may inspect -------------------------------------------------------
@@ -254,17 +257,34 @@ class TrickTracker:
         pairs = associate(self._state.tracks, dets, cfg, self._gone_trick())
         matched_tracks = {ti for ti, _ in pairs}
         matched_dets = {di for _, di in pairs}
+        self._arm_history.append((frame.t, frame.arms))
+        while self._arm_history[0][0] < frame.t - cfg.arm_lead:
+            self._arm_history.popleft()
         for ti, di in pairs:
-            self._state.tracks[ti].observe(dets[di], frame.t, cfg, vote=vote)
+            track = self._state.tracks[ti]
+            coming_in, was_gone = track.arrived_t is None, track.missed > 0
+            track.observe(dets[di], frame.t, cfg, vote=vote)
+            if was_gone and track.arrived_t is None and not track.arm_frames:
+                self._note_arms_before(track)  # gone and laid anew: by the hand seen just now
+            elif coming_in or track.arrived_t is None:
+                track.note_arms(frame.arms)  # still coming in, or this frame it came to rest
         for ti, track in enumerate(self._state.tracks):
             if ti not in matched_tracks:
                 track.miss()
         for di, det in enumerate(dets):
             if di not in matched_dets:
-                self._state.tracks.append(Track.start(self._next_id, det, frame.t))
+                track = Track.start(self._next_id, det, frame.t)
+                self._note_arms_before(track)
+                self._state.tracks.append(track)
                 self._next_id += 1
         in_trick = {laid.track_id for laid in self._ledger.trick}
         self._state.tracks = [tr for tr in self._state.tracks if self._worth_keeping(tr, frame.t, in_trick)]
+
+    def _note_arms_before(self, track: Track) -> None:
+        """The arms seen over the last ``arm_lead`` seconds, this frame's included, count for
+        ``track``, first seen now: the hand hid it on most of its way in."""
+        for _, arms in self._arm_history:
+            track.note_arms(arms, first_seen=True)
 
     def _gone_trick(self) -> frozenset[int]:
         """Track ids of this trick's counted cards if every one has been gone as long as a

@@ -90,6 +90,14 @@ class Track:
     velocity: tuple[float, float] = (0.0, 0.0)
     #: Where the card was first seen: still in the hand that lays it, on that player's side.
     origin: tuple[float, float] = (0.0, 0.0)
+    #: The image edges an arm reached in from while the card came in (from a moment before
+    #: it was first seen until it came to rest), with the frames each was seen in: whose
+    #: hand brought it, when the hand hid it until it was nearly laid (``TrickTracker``
+    #: fills it from ``FrameDetections.arms``) ...
+    arm_frames: dict[str, int] = field(default_factory=dict)
+    #: ... and those among them already there when it was first seen: the hand that brings
+    #: a card is in the picture before the card is; an arm that came after it did not.
+    arms_first_seen: frozenset[str] = frozenset()
     seen: int = 1
     missed: int = 0
     anchor: tuple[float, float] = (0.0, 0.0)
@@ -211,6 +219,7 @@ class Track:
                 # Gone, and back elsewhere: laid anew, from a hand that was not seen.
                 self.arrived_t = None
                 self.origin = centre
+                self.arm_frames, self.arms_first_seen = {}, frozenset()
                 self.settled, self.settled_corners, self.settled_frames = centre, tuple(det.corners), 0
             self.anchor = centre
             self.anchor_corners = tuple(det.corners)
@@ -231,6 +240,19 @@ class Track:
         if vote:
             # A card in motion is blurred, tilted, half in a hand: its reads count half.
             self.vote(det, 1.0 if self.rest_frames >= 2 else MOVING_VOTE_WEIGHT)
+
+    def note_arms(self, edges: frozenset[str], *, first_seen: bool = False) -> None:
+        """Count one frame's arms (``FrameDetections.arms``) as reaching in for this card
+        (``first_seen``: a frame from before it was first seen, or that one)."""
+        for edge in edges:
+            self.arm_frames[edge] = self.arm_frames.get(edge, 0) + 1
+        if first_seen:
+            self.arms_first_seen |= edges
+
+    def arms(self, min_frames: int = 1) -> frozenset[str]:
+        """The edges an arm reached in from while the card came in: in at least
+        ``min_frames`` frames, and already when it was first seen."""
+        return frozenset(e for e, n in self.arm_frames.items() if n >= min_frames and e in self.arms_first_seen)
 
     @property
     def rest_read_confidence(self) -> float:
