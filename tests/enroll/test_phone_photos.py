@@ -10,9 +10,9 @@ import numpy as np
 
 from vision.enroll import scan_folder
 from vision.enroll.cutout import even_light, refine_to_edges
-from vision.enroll.enroller import rectify_picture
 from vision.enroll.formats import FORMAT_VERSION, FORMATS, profile_format
 from vision.enroll.head import DeckPrototypes
+from vision.enroll.pictures import rectify_picture
 from vision.enroll.profile import DeckProfile
 from vision.enroll.same_card import print_difference, same_print
 from vision.recognizer import Recognizer

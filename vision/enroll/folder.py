@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from vision.enroll.crops import IMAGE_SUFFIXES, EnrollImageError, read_image
-from vision.enroll.enroller import Detector, Sample, card_in_image, cards_in_image
 from vision.enroll.names import SUIT_SYSTEMS, CardNameError, label_from_filename, parse_label
+from vision.enroll.pictures import Detector, Sample, card_in_image, cards_in_image
 
 
 @dataclass

@@ -53,6 +53,11 @@ DETAIL_WEIGHT = 0.6
 ARRAYS = ("projection", "head_weights", "head_mean", "outline")
 
 
+def unit(v: np.ndarray) -> np.ndarray:
+    """``v`` with its last axis scaled to unit length: prototypes and embeddings are compared by cosine."""
+    return v / (np.linalg.norm(v, axis=-1, keepdims=True) + 1e-12)
+
+
 def hog_features(crops: np.ndarray) -> np.ndarray:
     """(N, CROP_H, CROP_W, 3) uint8 -> (N, F) unit vectors: gradient histograms per 8x8 cell.
 
