@@ -70,6 +70,43 @@ def test_the_photos_uneven_light_is_evened_out_on_the_cards_paper() -> None:
     assert same_print(flat, picture)
 
 
+def _lit_unevenly(picture: np.ndarray) -> np.ndarray:
+    """The picture under light dimmer on its left and top, and warm."""
+    h, w = picture.shape[:2]
+    ramp = (
+        np.linspace(0.55, 1.0, w, dtype=np.float32)[None, :, None]
+        * np.linspace(0.8, 1.0, h, dtype=np.float32)[:, None, None]
+    )
+    lit = picture.copy()
+    lit[..., :3] = (picture[..., :3] * ramp * np.array([0.8, 0.95, 1.0], np.float32)).astype(np.uint8)
+    return lit
+
+
+def _panel(picture: np.ndarray) -> tuple[float, float]:
+    """The court card's panel: its lightness over the paper's, and its red-green (Lab a)."""
+    lab = cv2.cvtColor(np.ascontiguousarray(picture[..., :3]), cv2.COLOR_BGR2LAB).astype(np.float32)
+    panel = np.median(lab[95:145, 50:110].reshape(-1, 3), axis=0)
+    return float(panel[0] / np.quantile(lab[..., 0], 0.95)), float(panel[1])
+
+
+def test_evening_the_light_keeps_a_pale_panels_shade_that_tells_the_ober_from_the_koenig() -> None:
+    # flat-swiss Ober and König differ by the panel's shade only: a pale panel taken for
+    # paper would be washed towards white and lose its colour
+    ober, koenig = _art_picture("flat-swiss", "rosen-ober"), _art_picture("flat-swiss", "rosen-koenig")
+    for art in (ober, koenig):
+        (shade, red), (evened, evened_red) = _panel(art), _panel(even_light(_lit_unevenly(art)))
+        assert abs(evened - shade) < 0.05, f"panel {evened:.3f} of the paper, drawn {shade:.3f}"
+        assert abs(evened_red - red) < 10
+    drawn = _panel(ober)[0] - _panel(koenig)[0]
+    evened = _panel(even_light(_lit_unevenly(ober)))[0] - _panel(even_light(_lit_unevenly(koenig)))[0]
+    assert 0.7 * drawn < evened < 1.3 * drawn
+
+
+def test_a_card_with_no_paper_showing_keeps_its_colours_when_the_light_is_evened() -> None:
+    back = _lit_unevenly(_art_picture("four-colour", "back"))  # a green back with white rings
+    np.testing.assert_array_equal(even_light(back), back)
+
+
 def test_an_outline_cut_short_at_both_ends_is_moved_to_the_cards_edge() -> None:
     img, truth = phone_photo([deck_art("flat-swiss")["rosen-9"]], ["rosen-9"], 21, SMALL)
     q = truth.corners[0].astype(np.float64)

@@ -141,20 +141,54 @@ def upright(quad: np.ndarray) -> np.ndarray:
 #: Grid of cells the paper's brightness is sampled on, and the share of a cell taken as its paper.
 LIGHT_GRID = (6, 9)
 PAPER_SHARE = 0.85
+#: A cell is paper when its colour is the paper's within this much (each channel over the cell's grey
+#: level, against the border's brightest cells): a pale coloured panel is not, whatever its brightness.
+PAPER_TINT = 0.06
+#: Paper under a phone's white balance is grey within this much per channel; a "paper" further off
+#: is a card with no paper showing (a patterned back).
+PAPER_NEUTRAL = 0.3
+#: Paper along the border (in cells' worth) below which a card shows no paper (a back printed to its
+#: edge, with white lines or rings in its pattern) and is left as it is.
+BORDER_PAPER = 4.0
+#: Cells this far off the light fitted on the border (share of it) are ink, glare or a fill, not paper.
+LIGHT_OUTLIER = 0.1
+#: Paper cells needed to fit the light's shape, and the largest spread (RMS, share of the light) left
+#: about a fit worth dividing by; a poorer fit only sets the paper's colour and brightness.
+LIGHT_MIN_CELLS = 8
+LIGHT_MAX_SPREAD = 0.05
+
+
+def _light_basis(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1)
+
+
+def _fit_light(design: np.ndarray, level: np.ndarray, weight: np.ndarray) -> np.ndarray | None:
+    """Weighted least squares of ``level`` on ``design``; None from too few cells."""
+    if int((weight > 0).sum()) < LIGHT_MIN_CELLS:
+        return None
+    sw = np.sqrt(weight)
+    coef, *_ = np.linalg.lstsq(design * sw[:, None], level * sw, rcond=None)
+    return np.asarray(coef)
 
 
 def even_light(picture: np.ndarray) -> np.ndarray:
-    """The upright card picture (BGRA or BGR) under even, white light: each channel divided by a smooth
-    surface fitted to its paper, the paper then set to the picture's own paper brightness.
+    """The upright card picture (BGRA or BGR) under even, white light: divided by a smooth brightness
+    fitted to its paper and by the paper's colour, the paper then set to the picture's own paper brightness.
 
-    The surface is a quadratic in x and y fitted to the bright quantile of each grid
-    cell, weighted by how much of the cell is paper-like; a card with large dark fills
-    (a court card's robe) gives cells of low weight, not a wrong surface.
+    The light's shape is a quadratic fitted on the grey level of the cells that are paper:
+    first those along the card's border, which is paper on nearly every deck while its
+    middle may be a large panel (a deck's Ober and König may differ only by the panel's
+    shade, so the panel must keep it); then every cell within ``LIGHT_OUTLIER`` of that
+    fit, twice. A cell is paper when it has the paper's colour (``PAPER_TINT``): a pale
+    coloured panel has another. The light's colour is one for the card: a phone photo
+    is lit by one lamp or window. Where too few cells are paper, or the fit leaves them
+    spread, the shape is not trusted and only the paper's colour and brightness are set;
+    a card with no paper showing is left as it is.
     """
     bgr = picture[..., :3].astype(np.float32)
     h, w = bgr.shape[:2]
     gx, gy = LIGHT_GRID
-    xs, ys, vals, weights = [], [], [], []
+    xs, ys, vals, weights, border = [], [], [], [], []
     grey = bgr.mean(axis=2)
     # a tenth of the card in from each side: the rounded corners and the cut's edge are no paper
     for j in range(gy):
@@ -168,21 +202,39 @@ def even_light(picture: np.ndarray) -> np.ndarray:
             ys.append((y0 + y1) / 2 / h - 0.5)
             vals.append(cell[top].mean(axis=0))
             weights.append(float(np.mean(g >= 0.8 * np.quantile(g, 0.95))))
-    x, y, v, wt = np.array(xs), np.array(ys), np.array(vals), np.array(weights)
+            border.append(i in (0, gx - 1) or j in (0, gy - 1))
+    x, y, v, wt, ring = np.array(xs), np.array(ys), np.array(vals), np.array(weights), np.array(border)
+    level = np.maximum(v.mean(axis=1), 1.0)
+    tint = v / level[:, None]
+    brightest = ring & (level >= np.quantile(level[ring], 0.5))
+    paper_tint = np.median(tint[brightest], axis=0)
     # cells much darker than the brightest paper are fills, not paper in shadow
-    level = np.quantile(v.mean(axis=1), 0.9)
-    wt = wt * (v.mean(axis=1) > 0.45 * level)
-    if wt.sum() < 8:
+    paper = (np.abs(tint - paper_tint).max(axis=1) <= PAPER_TINT) & (level > 0.45 * np.quantile(level, 0.9))
+    wt = wt * paper
+    if float(np.abs(paper_tint - 1.0).max()) > PAPER_NEUTRAL or float((wt * ring).sum()) < BORDER_PAPER:
         return picture
-    design = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
-    sw = np.sqrt(wt)[:, None]
-    coef, *_ = np.linalg.lstsq(design * sw, v * sw, rcond=None)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    xx, yy = xx / w - 0.5, yy / h - 0.5
-    basis = np.stack([np.ones_like(xx), xx, yy, xx * xx, xx * yy, yy * yy], axis=-1)
-    light = np.clip(basis @ coef.astype(np.float32), 8.0, None)
-    target = float(np.clip(np.quantile(v.mean(axis=1)[wt > 0], 0.9), 180.0, 245.0))
-    out = np.clip(bgr / light * target, 0, 255).astype(np.uint8)
+    design = _light_basis(x, y)
+    coef = _fit_light(design, level, wt * ring)
+    use = wt * ring
+    for _ in range(2):
+        if coef is None:
+            break
+        off = level / np.maximum(design @ coef, 1.0) - 1.0
+        use = wt * (np.abs(off) <= LIGHT_OUTLIER)
+        coef = _fit_light(design, level, use)
+    if coef is not None:
+        off = level / np.maximum(design @ coef, 1.0) - 1.0
+        if float(np.sqrt(np.sum(use * off**2) / max(float(use.sum()), 1e-6))) > LIGHT_MAX_SPREAD:
+            coef = None
+    paper_level = float(np.quantile(level[paper], 0.9))
+    target = float(np.clip(paper_level, 180.0, 245.0))
+    if coef is None:  # no shape to trust: the paper's colour and brightness only
+        light = np.full((h, w), paper_level, np.float32)
+    else:
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        light = np.clip(_light_basis(xx / w - 0.5, yy / h - 0.5) @ coef.astype(np.float32), 8.0, None)
+    colour = (paper_tint / paper_tint.mean()).astype(np.float32)
+    out = np.clip(bgr / (light[..., None] * colour) * target, 0, 255).astype(np.uint8)
     return np.dstack([out, picture[..., 3]]) if picture.shape[2] == 4 else out
 
 
