@@ -243,6 +243,8 @@ REACH_OUT = 0.22
 REACH_IN = 0.04
 #: An edge at least this share of the side's strongest counts as the card's own; the outermost such wins.
 EDGE_SHARE = 0.45
+#: The share for the ends of an outline still too squat after that: something of the card is cut off.
+FAINT_EDGE_SHARE = 0.2
 
 
 def refine_to_edges(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -250,10 +252,15 @@ def refine_to_edges(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
     Why: the networks outline some decks short (a card with coloured bands at its ends
     is outlined where the paper meets the band), and an outline from the edge finder can
-    be a court card's inner frame. The card's own edge is the outermost straight edge
+    be a court card's inner frame (widened once to the card's long sides where paper lies
+    around it, ``_inner_frame``, and its ends then looked for again). The card's own edge is the outermost straight edge
     running along the whole side within ``REACH_OUT`` of it; a texture of the table does
     not run along a whole side, and the card's contact shadow is softer than its edge.
     """
+    return _refine(img, quad, frames=True)
+
+
+def _refine(img: np.ndarray, quad: np.ndarray, frames: bool) -> np.ndarray:
     q = upright(quad).astype(np.float64)
     gw, gh = 160, 250
     ox, oy = REACH_OUT * gw, REACH_OUT * gh
@@ -269,8 +276,9 @@ def refine_to_edges(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
     x0, x1 = int(ox + 0.15 * gw), int(ox + 0.85 * gw)
     y0, y1 = int(oy + 0.15 * gh), int(oy + 0.85 * gh)
     inner_y, inner_x = int(oy + gh - REACH_IN * gh), int(ox + gw - REACH_IN * gw)
-    top = _outermost(np.median(gy[: int(oy + REACH_IN * gh), x0:x1], axis=1), outward=-1)
-    bottom = _outermost(np.median(gy[inner_y:, x0:x1], axis=1), outward=1)
+    top_profile = np.median(gy[: int(oy + REACH_IN * gh), x0:x1], axis=1)
+    bottom_profile = np.median(gy[inner_y:, x0:x1], axis=1)
+    top, bottom = _outermost(top_profile, outward=-1), _outermost(bottom_profile, outward=1)
     left = _outermost(np.median(gx[y0:y1, : int(ox + REACH_IN * gw)], axis=0), outward=-1)
     right = _outermost(np.median(gx[y0:y1, inner_x:], axis=0), outward=1)
     if top is None or bottom is None or left is None or right is None:
@@ -278,15 +286,32 @@ def refine_to_edges(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
     bottom, right = bottom + inner_y, right + inner_x
     # Only an outline out of a card's proportions is moved, and only along the sides that
     # make it one: the short ends of one too squat (bands cut off), the long sides of one
-    # too narrow. An outline of a card's shape already lies at its edge; an edge further
-    # out is the hand holding it or the card's shadow.
+    # too narrow. An outline of a card's shape lies at its edge, unless it is a court
+    # card's inner frame (``_inner_frame``); an edge further out is otherwise the hand
+    # holding it or the card's shadow.
     aspect = _aspect(q)
     t, b, lft, r = oy, oy + gh, ox, ox + gw
     if aspect < CARD_SHAPE[0]:
         t, b = _moved(top + 1.0, oy, gh), _moved(bottom + 1.0, oy + gh, gh)
+        if aspect * (b - t) / gh < CARD_SHAPE[0]:
+            # still squat: a band's outer edge on a background of the band's shade is faint
+            faint_t = _outermost(top_profile, outward=-1, share=FAINT_EDGE_SHARE)
+            faint_b = _outermost(bottom_profile, outward=1, share=FAINT_EDGE_SHARE)
+            if t == oy and faint_t is not None:
+                t = _moved(faint_t + 1.0, oy, gh)
+            if b == oy + gh and faint_b is not None:
+                b = _moved(faint_b + inner_y + 1.0, oy + gh, gh)
+        t, b = _both_ends(t, b, oy, gh, aspect * (b - t) / gh)
     elif aspect > CARD_SHAPE[1]:
         lft, r = _moved(left + 1.0, ox, gw), _moved(right + 1.0, ox + gw, gw)
-    else:
+    grown = aspect * (b - t) / gh * gw / (r - lft)
+    if frames and lft == ox and CARD_SHAPE[0] <= grown <= CARD_SHAPE[1]:
+        wider = _inner_frame(flat, (ox, oy, gw, gh), left + 1.0, right + 1.0)
+        if wider is not None:  # the card's width, then its ends looked for again from there
+            box = np.array([[wider[0], t], [wider[1], t], [wider[1], b], [wider[0], b]], np.float64)
+            frame = cv2.perspectiveTransform(box.reshape(-1, 1, 2), np.linalg.inv(m)).reshape(4, 2)
+            return _refine(img, frame.astype(np.float32), frames=False)
+    if (t, b, lft, r) == (oy, oy + gh, ox, ox + gw):
         return q.astype(np.float32)
     box = np.array([[lft, t], [r, t], [r, b], [lft, b]], np.float64)
     back = cv2.perspectiveTransform(box.reshape(-1, 1, 2), np.linalg.inv(m)).reshape(4, 2)
@@ -305,8 +330,71 @@ def _moved(found: float, drawn: float, side: float) -> float:
     return drawn if abs(found - drawn) < KEEP_WITHIN * side else found
 
 
-def _outermost(profile: np.ndarray, outward: int) -> int | None:
-    """Index of the outermost local peak of ``profile`` at least ``EDGE_SHARE`` of its largest (None if flat)."""
+def _both_ends(t: float, b: float, drawn_t: float, side: float, aspect: float) -> tuple[float, float]:
+    """The short ends of a squat outline moved alike where only one found the card's edge and the outline
+    is still squat: a Jass or French card is drawn the same at both ends (its bands, its double-headed
+    court figures), so what the networks cut off at one end they cut off at the other; the card's edge at
+    the other end is lost in a background of the band's colour."""
+    up, down = drawn_t - t, b - (drawn_t + side)
+    if aspect >= CARD_SHAPE[0] or min(up, down) > 0 or max(up, down) <= 0:
+        return t, b
+    grow = max(up, down)
+    return drawn_t - grow, drawn_t + side + grow
+
+
+#: A strip is the card's paper when its grey level is this share of the card's paper or more, its
+#: channels within this share of its grey level (a cream paper under a warm lamp), and the spread
+#: across it (std over the median, row by row: the light may change along it) under the last.
+STRIP_LEVEL = 0.75
+STRIP_TINT = 0.35
+STRIP_SPREAD = 0.08
+#: The long sides of an inner frame lie this close (share of the frame's width) to mirror images.
+FRAME_SYMMETRY = 0.04
+
+
+def _paper_strip(flat: np.ndarray, rows: slice, cols: slice, paper: float) -> bool:
+    strip = flat[rows, cols].reshape(-1, 3).astype(np.float32)
+    if flat[rows, cols].shape[1] < 2 or len(strip) < 20:
+        return False
+    grey = strip.mean(axis=1)
+    med = float(np.median(grey))
+    tint = float(np.median((strip.max(axis=1) - strip.min(axis=1)) / np.maximum(grey, 1.0)))
+    rows_grey = flat[rows, cols].astype(np.float32).mean(axis=2)
+    spread = float(np.median(rows_grey.std(axis=1) / np.maximum(np.median(rows_grey, axis=1), 1.0)))
+    return med >= STRIP_LEVEL * paper and tint <= STRIP_TINT and spread <= STRIP_SPREAD
+
+
+def _inner_frame(
+    flat: np.ndarray, frame: tuple[float, float, float, float], left: float, right: float
+) -> tuple[float, float] | None:
+    """The card's long sides, where the card-shaped outline (``frame``: x, y, width, height in ``flat``,
+    the outline's frame grown by ``REACH_OUT``) is a court card's inner frame; None where it is the card.
+
+    An inner frame is told by what lies outside it: the card's paper, alike on both long sides, up to
+    an edge (``left``, ``right``: the outermost found) beyond which no paper lies. Outside a card's own
+    outline lies the table, a cloth or a hand; a white sheet under it is paper-like, but it reaches no
+    edge at the same distance on both sides."""
+    ox, oy, gw, gh = frame
+    if left > ox - KEEP_WITHIN * gw or right < ox + gw + KEEP_WITHIN * gw:
+        return None
+    if abs((ox - left) - (right - ox - gw)) > FRAME_SYMMETRY * gw:
+        return None
+    rows = slice(int(oy + 0.2 * gh), int(oy + 0.8 * gh))
+    inside = flat[rows, int(ox + 0.05 * gw) : int(ox + 0.95 * gw)].astype(np.float32).mean(axis=2)
+    paper = float(np.quantile(inside, 0.95))
+    pad = 2
+    near = [slice(int(left) + pad, int(ox) - pad), slice(int(ox + gw) + pad, int(right) - pad)]
+    beyond = int(0.04 * gw)
+    far = [slice(max(0, int(left) - pad - beyond), int(left) - pad), slice(int(right) + pad, int(right) + pad + beyond)]
+    if not all(_paper_strip(flat, rows, c, paper) for c in near):
+        return None
+    if any(_paper_strip(flat, rows, c, paper) for c in far):
+        return None
+    return left, right
+
+
+def _outermost(profile: np.ndarray, outward: int, share: float = EDGE_SHARE) -> int | None:
+    """Index of the outermost local peak of ``profile`` at least ``share`` of its largest (None if flat)."""
     if len(profile) < 3:
         return None
     top = float(profile.max())
@@ -315,7 +403,7 @@ def _outermost(profile: np.ndarray, outward: int) -> int | None:
     peaks = [
         i
         for i in range(1, len(profile) - 1)
-        if profile[i] >= profile[i - 1] and profile[i] >= profile[i + 1] and profile[i] >= EDGE_SHARE * top
+        if profile[i] >= profile[i - 1] and profile[i] >= profile[i + 1] and profile[i] >= share * top
     ]
     if not peaks:
         return int(np.argmax(profile))
