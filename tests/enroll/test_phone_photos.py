@@ -9,10 +9,10 @@ import cv2
 import numpy as np
 
 from vision.enroll import scan_folder
-from vision.enroll.cutout import even_light, refine_to_edges
+from vision.enroll.cutout import even_light, refine_to_edges, upright
 from vision.enroll.formats import FORMAT_VERSION, FORMATS, profile_format
 from vision.enroll.head import DeckPrototypes
-from vision.enroll.pictures import rectify_picture
+from vision.enroll.pictures import photo_quads, pictures_from_frame, rectify_picture
 from vision.enroll.profile import DeckProfile
 from vision.enroll.same_card import print_difference, same_print
 from vision.recognizer import Recognizer
@@ -203,3 +203,55 @@ def test_jasscam_enroll_writes_every_card_as_it_was_cut_out(tmp_path: Path) -> N
     assert [p.name for p in paths] == ["rosen-6-1.png", "rosen-6-2.png", "back-1.png"]
     again = cv2.imread(str(paths[1]), cv2.IMREAD_UNCHANGED)
     np.testing.assert_array_equal(again, picture)
+
+
+def _photo_of(deck: str, card: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The photo of ``card`` that ``write_photo_deck(deck, folder, seed)`` writes, and its true corners."""
+    from scoring.cards import ALL_CARD_IDS
+
+    img, truth = phone_photo([deck_art(deck)[card]], [card], seed * 1_000 + ALL_CARD_IDS.index(card))
+    return img, truth.corners[0]
+
+
+def _corner_error(quad: np.ndarray, truth: np.ndarray) -> float:
+    """The worst corner's distance from the truth (either way up), as a share of the card's length."""
+    length = float(np.linalg.norm(truth[0] - truth[3]))
+    return min(float(np.abs(np.roll(upright(quad), r, axis=0) - upright(truth)).max()) for r in (0, 2)) / length
+
+
+def test_a_court_cards_inner_frame_with_paper_around_it_is_widened_to_the_card() -> None:
+    # flat-swiss court cards: a panel with paper beside it and coloured bands at the ends; its
+    # frame, reaching to the bands, has a card's proportions
+    img, truth = phone_photo([deck_art("flat-swiss")["rosen-ober"]], ["rosen-ober"], 21, SMALL)
+    q = upright(truth.corners[0]).astype(np.float64)
+    across, along = q[1] - q[0], q[3] - q[0]
+    frame = np.array(
+        [
+            q[0] + 0.12 * across + 0.12 * along,
+            q[1] - 0.12 * across + 0.12 * along,
+            q[2] - 0.12 * across - 0.12 * along,
+            q[3] + 0.12 * across - 0.12 * along,
+        ],
+        np.float32,
+    )
+    assert _corner_error(frame, truth.corners[0]) > 0.1
+    assert _corner_error(refine_to_edges(img, frame), truth.corners[0]) < 0.03
+    # the card's own outline stays where it was drawn: beyond it lies the table, not paper
+    np.testing.assert_allclose(refine_to_edges(img, truth.corners[0]), truth.corners[0], atol=1e-3)
+
+
+def test_a_card_whose_end_band_meets_a_background_of_its_shade_is_cut_whole(recognizer: Recognizer) -> None:
+    # a dark blue band on a dark cloth: the band's outer edge is faint beside its inner edge
+    img, truth = _photo_of("flat-swiss", "schilten-6", 7)
+    found = pictures_from_frame(img, recognizer, photo=True)
+    assert len(found) == 1
+    assert _corner_error(found[0][1], truth) < 0.03
+
+
+def test_of_two_outlines_of_one_card_the_one_of_a_cards_shape_is_kept(recognizer: Recognizer) -> None:
+    # the edge finder's outline takes in more than the card (out of a card's proportions); the
+    # detector's is the card's own
+    img, truth = _photo_of("paris", "rosen-9", 7)
+    quads = photo_quads(img, list(recognizer.detect_quads(img)[0]))
+    assert len(quads) == 1
+    assert _corner_error(quads[0], truth) < 0.03
