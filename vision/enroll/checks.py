@@ -25,7 +25,9 @@ DUPLICATE_SHARE = 0.75
 
 @dataclass(frozen=True)
 class Issue:
-    """Something wrong with the enrolment, naming the cards: ``kind`` is missing, mislabelled, duplicate or confusable."""
+    """Something wrong with the enrolment, naming the cards.
+
+    ``kind`` is missing, mislabelled, duplicate or confusable."""
 
     kind: str
     cards: tuple[str, ...]
@@ -145,8 +147,8 @@ def check(
                     Issue(
                         "duplicate",
                         (labels[i], labels[j]),
-                        f"{sources[i]} ({named(labels[i], suits)}) and {sources[j]} ({named(labels[j], suits)}) look like the same card;"
-                        " one of the two labels is wrong",
+                        f"{sources[i]} ({named(labels[i], suits)}) and {sources[j]} ({named(labels[j], suits)})"
+                        " look like the same card; one of the two labels is wrong",
                         (sources[i], sources[j]),
                     )
                 )

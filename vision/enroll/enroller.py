@@ -224,10 +224,11 @@ class Enroller:
 
         With ``adapt``: the whitening projection, and (given the views' HOG ``features``)
         the pixel head, and (given their ``trunk`` maps too) the detail head, fitted on
-        every view of every picture; ``progress`` follows the detail head's training. ``covers`` (per picture, from ``picture_views``)
-        decide which cards the verifier may drop (``known_to_verifier``); ``outline`` is
-        where the networks' outlines of the deck's cards should be moved (``Prototypes.outline``),
-        ``aspect`` the cards' proportions (``Prototypes.aspect``).
+        every view of every picture; ``progress`` follows the detail head's training.
+        ``covers`` (per picture, from ``picture_views``) decide which cards the verifier may
+        drop (``known_to_verifier``); ``outline`` is where the networks' outlines of the
+        deck's cards should be moved (``Prototypes.outline``), ``aspect`` the cards'
+        proportions (``Prototypes.aspect``).
         """
         verified = known_to_verifier(labels, covers)
         vectors, labs = [per_view.mean(axis=1)], list(labels)
@@ -264,7 +265,9 @@ class Enroller:
     def _with_detail(
         self, protos: DeckPrototypes, labels: list[str], trunk: np.ndarray, progress: Progress | None
     ) -> DeckPrototypes:
-        """``protos`` with a detail head trained on the views' maps ``trunk`` (P, V, MAP_SIZE); none without a deck head."""
+        """``protos`` with a detail head trained on the views' maps ``trunk`` (P, V, MAP_SIZE).
+
+        None is trained without a deck head."""
         if protos.head_weights is None:
             return protos
         names = list(protos.names)
@@ -372,7 +375,9 @@ class Enroller:
         )
 
     def refresh(self, profile: DeckProfile, progress: Progress | None = None) -> DeckProfile:
-        """The profile with prototypes rebuilt from its pictures (as many views as it was enrolled with) for this identifier."""
+        """The profile with prototypes rebuilt from its pictures for this identifier.
+
+        As many views are made as it was enrolled with."""
         if self.is_current(profile):
             return profile
         same = Enroller(

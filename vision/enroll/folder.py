@@ -94,7 +94,8 @@ def scan_folder(
     if suits is None:
         if len(implied) > 1:
             scan.errors.append(
-                f"file names mix suit systems ({implied['swiss']} Swiss, {implied['french']} French); pass --suits to choose"
+                f"file names mix suit systems ({implied['swiss']} Swiss, {implied['french']} French);"
+                " pass --suits to choose"
             )
         suits = implied.most_common(1)[0][0] if implied else "swiss"
     scan.suits = suits

@@ -126,7 +126,9 @@ def card_features(crops: np.ndarray) -> np.ndarray:
 
 
 def fit_ridge(features: np.ndarray, targets: np.ndarray, ridge: float = RIDGE) -> tuple[np.ndarray, np.ndarray]:
-    """Closed-form ridge regression of one-hot ``targets`` (N, C) on ``features`` (N, F): (weights (F, C), mean (F,))."""
+    """Closed-form ridge regression of one-hot ``targets`` (N, C) on ``features`` (N, F).
+
+    Gives (weights (F, C), mean (F,))."""
     mu = features.mean(axis=0)
     a = (features - mu).astype(np.float64)
     y = targets.astype(np.float64) - targets.mean(axis=0)
