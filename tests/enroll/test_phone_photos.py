@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from vision.enroll import scan_folder
-from vision.enroll.cutout import even_light, refine_to_edges, upright
+from vision.enroll.cutout import even_light, paper_margins, refine_to_edges, upright
 from vision.enroll.formats import FORMAT_VERSION, FORMATS, profile_format
 from vision.enroll.head import DeckPrototypes
 from vision.enroll.pictures import photo_quads, pictures_from_frame, rectify_picture
@@ -255,3 +255,19 @@ def test_of_two_outlines_of_one_card_the_one_of_a_cards_shape_is_kept(recognizer
     quads = photo_quads(img, list(recognizer.detect_quads(img)[0]))
     assert len(quads) == 1
     assert _corner_error(quads[0], truth) < 0.03
+
+
+def test_of_two_card_shaped_outlines_of_one_card_the_one_with_paper_at_its_margins_is_kept(
+    recognizer: Recognizer,
+) -> None:
+    # the edge finder's outline has a card's shape but takes in the table beside the card
+    img, truth = _photo_of("flat-swiss", "schilten-8", 3)
+    quads = photo_quads(img, list(recognizer.detect_quads(img)[0]))
+    assert len(quads) == 1
+    assert _corner_error(quads[0], truth) < 0.03
+    assert paper_margins(img, truth) and not paper_margins(img, _grown(truth, 0.1))
+
+
+def _grown(quad: np.ndarray, share: float) -> np.ndarray:
+    centre = quad.mean(axis=0)
+    return (centre + (quad - centre) * (1.0 + share)).astype(np.float32)

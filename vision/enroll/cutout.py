@@ -393,6 +393,22 @@ def _inner_frame(
     return left, right
 
 
+def paper_margins(img: np.ndarray, quad: np.ndarray) -> bool:
+    """Is the margin along both long sides of ``quad`` in ``img`` the card's paper?
+
+    A Jass or French card has paper along its long sides, inside its edge (its ends may
+    be coloured bands); an outline that takes in the card's shadow, a hand or the table
+    has that at its margin instead, and one that cuts through the card has the print.
+    """
+    q = upright(quad).astype(np.float32)
+    w, h = 80, 125
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    flat = cv2.warpPerspective(img[..., :3], cv2.getPerspectiveTransform(q, dst), (w, h), flags=cv2.INTER_AREA)
+    rows = slice(int(0.2 * h), int(0.8 * h))
+    paper = float(np.quantile(flat[rows, 2 : w - 2].astype(np.float32).mean(axis=2), 0.95))
+    return all(_paper_strip(flat, rows, c, paper) for c in (slice(2, 5), slice(w - 5, w - 2)))
+
+
 def _outermost(profile: np.ndarray, outward: int, share: float = EDGE_SHARE) -> int | None:
     """Index of the outermost local peak of ``profile`` at least ``share`` of its largest (None if flat)."""
     if len(profile) < 3:

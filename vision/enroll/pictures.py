@@ -17,7 +17,14 @@ import cv2
 import numpy as np
 
 from vision.enroll.crops import EnrollImageError, alpha_quad, flatten_alpha, full_quad, is_card_shaped
-from vision.enroll.cutout import ASPECT_RANGE, CARD_SHAPE, even_light, find_card_quads, refine_to_edges
+from vision.enroll.cutout import (
+    ASPECT_RANGE,
+    CARD_SHAPE,
+    even_light,
+    find_card_quads,
+    paper_margins,
+    refine_to_edges,
+)
 from vision.enroll.profile import PICTURE_H, PICTURE_W
 from vision.recognizer.geometry import quad_area, quad_aspect, rectify, rotate_half
 
@@ -232,16 +239,23 @@ def photo_quads(photo: np.ndarray, detected: list[np.ndarray]) -> np.ndarray:
     card's outer edge (``refine_to_edges``), one per card.
 
     Of two outlines of one card (one centre inside the other), one of a card's shape wins
-    over one out of it, and the larger between two alike.
+    over one out of it, then one with paper along its long sides (``paper_margins``), then
+    the larger.
 
     The detector outlines some decks short and misses some court cards on a busy cloth;
     the edge finder can take a court card's inner frame or miss a card on a pale cloth.
     Together, pushed to the paper's edge, they find and cut each card whole.
     """
     candidates = [refine_to_edges(photo, q) for q in [*detected, *find_card_quads(photo)]]
-    # of two outlines of one card, one of a card's shape is the card; one that is not (the card with
-    # its shadow or the hand, the edges found no further) gives way to it, however large
-    candidates.sort(key=lambda q: (not CARD_SHAPE[0] <= _proportions(q) <= CARD_SHAPE[1], -quad_area(q)))
+    # of two outlines of one card, one of a card's shape with paper at its margins is the card; one
+    # that is not (the card with its shadow or the hand, the edges found no further) gives way to it
+    candidates.sort(
+        key=lambda q: (
+            not CARD_SHAPE[0] <= _proportions(q) <= CARD_SHAPE[1],
+            not paper_margins(photo, q),
+            -quad_area(q),
+        )
+    )
     kept: list[np.ndarray] = []
     for q in candidates:
         c = q.mean(axis=0)
