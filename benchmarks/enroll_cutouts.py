@@ -72,6 +72,8 @@ def measure(rec: Recognizer, deck: str, folder: Path, seed: int, per_photo: int)
     light: list[float] = []
     for name, t in truth.items():
         img = cv2.imread(str(folder / name))
+        if img is None:
+            raise RuntimeError(f"{folder / name}: the rendered photo cannot be read")
         found = pictures_from_frame(img, rec, photo=True)
         for card, corners in zip(t["cards"], np.array(t["corners"], np.float32), strict=True):
             h, w = arts[card].shape[:2]
