@@ -28,7 +28,7 @@ test-slow: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy scoring vision jasscam web
+	$(BIN)/mypy scoring vision jasscam web tests benchmarks
 	$(BIN)/lint-imports
 
 bench: $(STAMP)

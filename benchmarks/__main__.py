@@ -2,7 +2,8 @@
 
 A benchmark module is any ``benchmarks/<name>.py`` that defines ``main()``; it prints its
 own report. ``main`` is called with an empty argument list when it takes one (so it does
-not parse this command's arguments) and a non-zero integer result counts as a failure. Modules are discovered, not listed, so adding a file is enough.
+not parse this command's arguments) and a non-zero integer result counts as a failure.
+Modules are discovered, not listed, so adding a file is enough.
 One failing module is reported and the others still run; the exit status is then 1.
 """
 

@@ -39,7 +39,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -47,6 +47,9 @@ from benchmarks import models_dir
 from benchmarks.recognizer import match
 from vision.detection import BACK, Detection
 from vision.recognizer import Recognizer, RecognizerSettings
+
+if TYPE_CHECKING:
+    from vision.enroll import DeckProfile, EnrollReport
 
 SCENE_SEED = 40_000_000
 GAME_SEED = 5_100_000
@@ -143,7 +146,8 @@ def identity_given_quads(rec: Recognizer, scenes: list[Any]) -> dict[str, Any]:
 def over_seeds(
     rec: Recognizer, folder: Path, deck: str, scenes: list[Any], seeds: int, first: dict[str, Any]
 ) -> dict[str, Any]:
-    """The deck enrolled again with seeds 1..``seeds``-1 and read on the same scenes, pooled with seed 0's ``first`` read.
+    """The deck enrolled again with seeds 1..``seeds``-1 and read on the same scenes, pooled with
+    seed 0's ``first`` read.
 
     The pooled interval counts every read as a separate card; the same scenes are read each
     time, so it is narrower than what the scenes can tell about the deck.
@@ -173,7 +177,7 @@ def render(deck: str, n: int) -> list[Any]:
     return [render_scene(SCENE_SEED + k, style="mixed", deck=deck) for k in range(n)]
 
 
-def enrol(rec: Recognizer, folder: Path, name: str, **kwargs: Any) -> tuple[Any, Any, float]:
+def enrol(rec: Recognizer, folder: Path, name: str, **kwargs: Any) -> tuple[DeckProfile, EnrollReport, float]:
     from vision.enroll import Enroller, scan_folder
 
     t0 = time.perf_counter()
@@ -291,7 +295,8 @@ def main() -> int:
         lo, hi = r["identity_interval95"]
         print(
             f"{deck:<11} cards>=0.7 {r['cards']:5d} matched {r['matched']:5d} named {r['named']:5d}  "
-            f"identity {r['identity_accuracy']:.4f} (95 % {lo:.3f}-{hi:.3f})  at true corners {r['true_quads']['identity_accuracy']:.4f}{extra}"
+            f"identity {r['identity_accuracy']:.4f} (95 % {lo:.3f}-{hi:.3f})  at true corners "
+            f"{r['true_quads']['identity_accuracy']:.4f}{extra}"
         )
         if r["confusions"]:
             print(f"    confusions: {r['confusions']}")
@@ -308,7 +313,8 @@ def main() -> int:
     print(f"built-in deck's detections unchanged after enrolling: {result['builtin_unchanged']}")
     for deck, t in result.get("tricks", {}).items():
         print(
-            f"tricks {deck:<11} {t['tricks_right']}/{t['tricks']} = {t['trick_accuracy']:.4f}, rounds exact {t['rounds_exact']}/{t['rounds']}"
+            f"tricks {deck:<11} {t['tricks_right']}/{t['tricks']} = {t['trick_accuracy']:.4f}, rounds exact "
+            f"{t['rounds_exact']}/{t['rounds']}"
         )
     print(f"targets met (issue 8): {result['targets_met']}")
     out = Path("out")

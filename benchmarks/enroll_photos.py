@@ -90,8 +90,9 @@ def main() -> int:
             result[deck] = r
             lo, hi = interval95(r["right"], r["named"])
             print(
-                f"{deck:<11} photos {r['photos']} enrolled in {r['enrol_seconds']} s; cards>=0.7 {r['cards']} matched {r['matched']} "
-                f"named {r['named']} identity {r['identity_accuracy']:.4f} (95 % {lo:.3f}-{hi:.3f})",
+                f"{deck:<11} photos {r['photos']} enrolled in {r['enrol_seconds']} s; cards>=0.7 {r['cards']} "
+                f"matched {r['matched']} named {r['named']} identity {r['identity_accuracy']:.4f} "
+                f"(95 % {lo:.3f}-{hi:.3f})",
                 flush=True,
             )
             if r["confusions"]:
@@ -100,7 +101,8 @@ def main() -> int:
             if games:
                 t = r["tricks"]
                 print(
-                    f"    tricks {t['tricks_right']}/{t['tricks']} = {t['trick_accuracy']:.4f}, rounds exact {t['rounds_exact']}/{t['rounds']}",
+                    f"    tricks {t['tricks_right']}/{t['tricks']} = {t['trick_accuracy']:.4f}, rounds exact "
+                    f"{t['rounds_exact']}/{t['rounds']}",
                     flush=True,
                 )
     if "builtin_prototypes_tricks" in result:

@@ -137,8 +137,8 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{r['mode']:>12}: {r['frames']} frames in {r['wall_s']} s = {r['fps']} fps "
                 f"({r['speed_x_realtime']}x real time), recogniser {r['recognizer_runs']} runs, "
-                f"recognise step {r['recognize_ms_mean']} ms per frame (gate included); {r['cards_stored']} cards stored; "
-                f"RSS {r['rss_mb']} MB, peak {r['peak_rss_mb']} MB"
+                f"recognise step {r['recognize_ms_mean']} ms per frame (gate included); "
+                f"{r['cards_stored']} cards stored; RSS {r['rss_mb']} MB, peak {r['peak_rss_mb']} MB"
             )
         print(
             f"targets: >= {FPS_TARGET:.0f} fps on one thread with every frame recognised: "

@@ -4,11 +4,12 @@
 clutter, each card boxed (Pascal VOC). The detector's training saw three in five of them
 (their boxes teach its heatmap where real cards lie, ``vision.train.tiles``); the fixed
 held-out two in five (``vision.train.tiles.is_held_out``, 93 photos) never, and the
-figures that count are theirs; the training split is printed beside them. Class-agnostic: a detection counts when the axis-aligned box of its outline
-meets a labelled box at IoU >= 0.5 (one to one, best pairs first). Each photo is read as a
-single first frame (the card length found on it, ``Recognizer.find_card_length``), at full
-size and shrunk so cards come out at the lengths a mounted camera gives. Recall and
-precision per card-length bin (the box's long side in the photo as read).
+figures that count are theirs; the training split is printed beside them.
+Class-agnostic: a detection counts when the axis-aligned box of its outline meets a
+labelled box at IoU >= 0.5 (one to one, best pairs first). Each photo is read as a single
+first frame (the card length found on it, ``Recognizer.find_card_length``), at full size
+and shrunk so cards come out at the lengths a mounted camera gives. Recall and precision
+per card-length bin (the box's long side in the photo as read).
 
 ``JASSCAM_REAL`` names another folder of ``*.xml`` + image pairs.
 """
@@ -142,7 +143,8 @@ def main() -> None:
         seen.pop(STRIPS, None)
         c2, f2, d2, t2 = (sum(r[k] for r in seen.values()) for k in range(4))
         print(
-            f"held-out photos x{shrink:g}: cards {cards}  recall {found / max(cards, 1):.4f}  precision {true / max(dets, 1):.4f}"
+            f"held-out photos x{shrink:g}: cards {cards}  recall {found / max(cards, 1):.4f}  precision "
+            f"{true / max(dets, 1):.4f}"
             f"   (training split: cards {c2}  recall {f2 / max(c2, 1):.4f}  precision {t2 / max(d2, 1):.4f})"
         )
         whole, whole_found = cards - strips[0], found - strips[1]
@@ -155,5 +157,6 @@ def main() -> None:
             if b in rows:
                 c, f, d, t = rows[b]
                 print(
-                    f"   {b:>8} px  cards {c:4d}  recall {f / max(c, 1):.4f}  detections {d:4d}  precision {t / max(d, 1):.4f}"
+                    f"   {b:>8} px  cards {c:4d}  recall {f / max(c, 1):.4f}  detections {d:4d}  precision "
+                    f"{t / max(d, 1):.4f}"
                 )

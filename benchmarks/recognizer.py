@@ -346,10 +346,12 @@ def main() -> None:
     for a in acc:
         print(
             f"{a['deck']:<11} {a['style']:<6} {a.get('prototypes', 'shipped prototypes'):<24} scenes {a['scenes']:4d} "
-            f"cards>=0.7 {a['cards_visible_ge_0.7']:5d}  recall {a['recall_ge_0.7']:.4f}  precision {a['precision']:.4f}  "
-            f"identity {a['identity_accuracy_ge_0.7']:.4f}  (faces >= tracker floor: recall {a['recall_ge_0.7_tracker_floor']:.4f} "
+            f"cards>=0.7 {a['cards_visible_ge_0.7']:5d}  recall {a['recall_ge_0.7']:.4f}  "
+            f"precision {a['precision']:.4f}  identity {a['identity_accuracy_ge_0.7']:.4f}  "
+            f"(faces >= tracker floor: recall {a['recall_ge_0.7_tracker_floor']:.4f} "
             f"precision {a['precision_tracker_floor']:.4f})  orientation {a['orientation_accuracy']:.4f}  "
-            f"corner err {a['median_corner_error_px']:.2f}px  back->face {a['back_read_as_face']} face->back {a['face_read_as_back']}"
+            f"corner err {a['median_corner_error_px']:.2f}px  "
+            f"back->face {a['back_read_as_face']} face->back {a['face_read_as_back']}"
         )
         print(
             "    by visibility: "

@@ -86,7 +86,7 @@ def run(
     style: str = "mixed",
     probe: bool = True,
 ) -> tuple[Tally, dict[str, Tally], float]:
-    tally, per_res = Tally(), defaultdict(Tally)
+    tally, per_res = Tally(), defaultdict[str, Tally](Tally)
     rng = np.random.default_rng(seed0)
     spent = 0.0
     for k in range(n):
@@ -190,7 +190,8 @@ def memory_mb(models: Path, frames: list[np.ndarray]) -> int:
 
 def speed_frames(n: int = 12) -> tuple[list[np.ndarray], list[float]]:
     """Guide-geometry frames (1280 x 960 and 1280 x 720) with three to five cards in view."""
-    frames, lengths = [], []
+    frames: list[np.ndarray] = []
+    lengths: list[float] = []
     seed = HELD_OUT + 900_000
     while len(frames) < n:
         geo = GUIDE if len(frames) % 2 == 0 else Geometry(1280, 720, GUIDE.card_fraction)
@@ -209,7 +210,8 @@ def main() -> None:
     frames, lengths = speed_frames()
     sp = speed(models, frames, lengths)
     print(
-        f"speed (1280x960 and 1280x720, {sp['cards_per_frame']:.1f} cards a frame, one thread): median {sp['median_ms']:.1f} ms, "
+        f"speed (1280x960 and 1280x720, {sp['cards_per_frame']:.1f} cards a frame, one thread): median "
+        f"{sp['median_ms']:.1f} ms, "
         f"p90 {sp['p90_ms']:.1f} ms; YOLOv8n-640 (untrained peer) {sp.get('peer_median_ms', float('nan')):.1f} ms, "
         f"{sp.get('peer_ratio', float('nan')):.1f}x ours; peak memory {memory_mb(models, frames)} MB"
     )

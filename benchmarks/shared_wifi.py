@@ -29,9 +29,16 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchmarks.web import _Reader
+
+if TYPE_CHECKING:
+    from multiprocessing.queues import Queue
+    from multiprocessing.synchronize import Event
+
+#: What each phone saw: its last view as JSON (None without one) and its error, if any.
+PhoneResults = list[tuple[str | None, str | None]]
 
 PIN = "471108"
 PHONES = 200
@@ -67,7 +74,7 @@ def _p95(values: list[float]) -> float:
     return ordered[max(0, int(len(ordered) * 0.95) - 1)]
 
 
-def _phones_process(host: str, port: int, game: int, count: int, out: Any, go: Any) -> None:
+def _phones_process(host: str, port: int, game: int, count: int, out: Queue[PhoneResults], go: Event) -> None:
     """The phones, in their own process (as on their own devices): they share no GIL with the server."""
     readers = [_Reader(host, port, game, count) for _ in range(PHONES)]
     for r in readers:
@@ -236,7 +243,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(
         f"shared-wifi: {'OK' if ok else 'TARGET MISSED'} (bomb < {BOMB_MS:.0f} ms and < {BOMB_MB:.0f} MB, page < "
-        f"{SOCKET_PAGE_MS:.0f} ms with {SOCKETS} sockets held, {PHONES} phones get every event, page p95 < {PAGE_P95_MS:.0f} ms)"
+        f"{SOCKET_PAGE_MS:.0f} ms with {SOCKETS} sockets held, {PHONES} phones get every event, page p95 < "
+        f"{PAGE_P95_MS:.0f} ms)"
     )
     return 0 if ok else 1
 

@@ -45,12 +45,21 @@ import tempfile
 import time
 import traceback
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchmarks import models_dir
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from scoring.events import Event
+    from tests.tracker.near import NearGame
+    from vision.detection import Detection
+    from vision.tracker.evaluate import Comparison
+    from vision.tracker.tracker import TrackerEvent
 
 FIRST_SEED = 5_000_100
 TARGETS = {"trick_accuracy": 0.995, "round_exact": 0.98, "latency_median_s": 0.5, "latency_p95_s": 1.0, "speed": 3.0}
@@ -112,12 +121,11 @@ def _run_oracle(
     out_of_turn: bool = False,
     n_rounds: int = 1,
 ) -> GameResult:
-    from scoring.events import Event, RoundStarted
+    from scoring.events import RoundStarted
     from tests.tracker.oracle import oracle_game
     from vision.tracker import TrickTracker
     from vision.tracker.evaluate import compare
     from vision.tracker.reread import resolve_rereads
-    from vision.tracker.tracker import TrackerEvent
 
     folder = work / f"game-{seed}" if work is not None else None
     record = folder if folder is not None and not _rendered(folder) else None
@@ -173,14 +181,14 @@ def _flags_planted(truth: Sequence[Any], camera: Sequence[Any], seat: int) -> bo
     )
 
 
-def _track_near(game: Any) -> tuple[list[Any], float]:
+def _track_near(game: NearGame) -> tuple[list[Event], float]:
     from scoring.events import RoundStarted
     from vision.tracker import TrickTracker
     from vision.tracker.reread import resolve_rereads
 
     tracker = TrickTracker()
     rounds = [e for e in game.truth if isinstance(e, RoundStarted)]
-    events: list[Any] = []
+    events: list[TrackerEvent] = []
     start = time.perf_counter()
     for frame in game.frames:
         while rounds and (rounds[0].t or 0.0) <= frame.t + 1e-9:
@@ -229,7 +237,13 @@ def near_out_of_turn(games: int, first_seed: int) -> dict[str, Any]:
 
 
 def _run_recognizer(
-    seed: int, style: str, fps: float, size: tuple[int, int], recognize: Any, work: Path, layout: str = "near-centre"
+    seed: int,
+    style: str,
+    fps: float,
+    size: tuple[int, int],
+    recognize: Callable[[np.ndarray], list[Detection]],
+    work: Path,
+    layout: str = "near-centre",
 ) -> GameResult:
     from jasscam.replay import replay_recording
     from vision.recording import Recording
@@ -251,7 +265,7 @@ def _run_recognizer(
     return out
 
 
-def _fill(out: GameResult, comparison: Any, truth: Sequence[Any]) -> GameResult:
+def _fill(out: GameResult, comparison: Comparison, truth: Sequence[Event]) -> GameResult:
     from scoring.events import RoundStarted
 
     out.contract = ",".join(e.contract for e in truth if isinstance(e, RoundStarted))
@@ -360,7 +374,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--out-of-turn",
         action="store_true",
-        help="oracle mode: in each game one card is laid out of turn on purpose (rendered); report how many are flagged",
+        help=(
+            "oracle mode: in each game one card is laid out of turn on purpose (rendered); report how many are flagged"
+        ),
     )
     parser.add_argument(
         "--results",
@@ -393,7 +409,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             mode = "oracle"
 
     tmp = None if args.work else tempfile.TemporaryDirectory(prefix="jasscam-bench-")
-    work = Path(args.work) if args.work else Path(tmp.name)  # type: ignore[union-attr]
+    work = Path(args.work) if tmp is None else Path(tmp.name)
     work.mkdir(parents=True, exist_ok=True)
     results: list[GameResult] = []
     old = signal.signal(signal.SIGALRM, _alarm)
@@ -417,6 +433,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         args.rounds or 1,
                     )
                 else:
+                    assert recognize is not None  # recognizer mode has made one
                     res = _run_recognizer(seed, style, args.fps, (w, h), recognize, work, args.layout)
             except GameTimeout:
                 res = GameResult(seed, style, error=f"ran past {args.timeout} s")

@@ -25,7 +25,12 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jasscam.store import EventStore
+    from scoring.events import Event
+    from web.server import ServerHandle
 
 LATENCY_TARGET_MS = 100.0
 CLIENTS = 50
@@ -88,7 +93,7 @@ def _arrival(seen: dict[int, float], count: int) -> float | None:
     return min(times) if times else None
 
 
-def _setup(tmp: Path, max_clients: int):  # type: ignore[no-untyped-def]
+def _setup(tmp: Path, max_clients: int) -> tuple[EventStore, int, list[Event], ServerHandle]:
     from jasscam.store import EventStore
     from scoring.simulate import random_game_events
     from web.app import create_app

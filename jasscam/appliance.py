@@ -91,8 +91,8 @@ def load_recognizer(config: Config, state_dir: Path | None = None) -> DeckAwareR
     except FileNotFoundError as exc:
         raise ApplianceError(
             f"the card recogniser's models are missing in {models} ({exc}); train them with `make train` "
-            "or copy card-detector.onnx, card-identifier.onnx, card-refiner.onnx, card-verifier.onnx and the prototypes there "
-            "(recognizer.models_dir names another folder)"
+            "or copy card-detector.onnx, card-identifier.onnx, card-refiner.onnx, card-verifier.onnx "
+            "and the prototypes there (recognizer.models_dir names another folder)"
         ) from None
     except ValueError as exc:
         raise ApplianceError(f"the card recogniser's models in {models} cannot be used: {exc}") from None
@@ -106,14 +106,19 @@ def load_recognizer(config: Config, state_dir: Path | None = None) -> DeckAwareR
 
 
 def trick_tracker_factory(
-    edge_of: Callable[[int], str] | None = None, events_of: Callable[[int], Sequence[Event]] | None = None
+    edge_of: Callable[[int], str] | None = None,
+    events_of: Callable[[int], Sequence[Event]] | None = None,
+    config: Config | None = None,
 ) -> Callable[[int], Tracker]:
     """Trackers laid out as the game's ``game_configured`` records its seats; for a game
-    that records none, seat 0 at the edge the dashboard's set-up gave it (``edge_of``)."""
-    from vision.tracker import TrickTracker
+    that records none, seat 0 at the edge the dashboard's set-up gave it (``edge_of``);
+    with the ``[tracker]`` settings of ``config``."""
+    from vision.tracker import TrackerConfig, TrickTracker
+
+    settings = TrackerConfig() if config is None else TrackerConfig(ask_below=float(config.tracker.ask_below))
 
     def make(game_id: int) -> Tracker:
-        return TrickTracker(game_layout(game_id, edge_of, events_of))
+        return TrickTracker(game_layout(game_id, edge_of, events_of), settings)
 
     return make
 
@@ -213,7 +218,7 @@ class Appliance:
         if self.dashboard:
             self._start_dashboard()
         edge_of, events_of = self._edge_of(), self.store.events
-        make_tracker = self._make_tracker or trick_tracker_factory(edge_of, events_of)
+        make_tracker = self._make_tracker or trick_tracker_factory(edge_of, events_of, self.config)
         self.tracker = GameTracker(
             self.store, make_tracker, layout_key=lambda game: game_layout(game, edge_of, events_of).edges
         )

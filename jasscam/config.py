@@ -125,8 +125,8 @@ FIELDS: Final[dict[str, dict[str, Field]]] = {
             str,
             "",
             "Folder with the recogniser's ONNX models (card-detector.onnx, card-identifier.onnx, "
-            "optionally card-refiner.onnx and card-verifier.onnx) and card prototypes; empty: the `models/` folder of the "
-            "installed jasscam.",
+            "optionally card-refiner.onnx and card-verifier.onnx) and card prototypes; "
+            "empty: the `models/` folder of the installed jasscam.",
         ),
         "min_confidence": Field(
             (int, float),
@@ -140,6 +140,15 @@ FIELDS: Final[dict[str, dict[str, Field]]] = {
             2,
             "onnxruntime threads for the recogniser (the Pi 5 has 4 cores; capture and tracking use the others).",
             check=_positive,
+        ),
+    },
+    "tracker": {
+        "ask_below": Field(
+            (int, float),
+            0.75,
+            "A card the camera reads less surely than this is shown on the phones with the cards it "
+            "may also be, for the table to confirm with one tap (`0`: never ask, `1`: ask for every card).",
+            check=_between(0.0, 1.0),
         ),
     },
     "pipeline": {
@@ -232,6 +241,10 @@ class Config:
     @property
     def recognizer(self) -> Section:
         return self.sections["recognizer"]
+
+    @property
+    def tracker(self) -> Section:
+        return self.sections["tracker"]
 
     @property
     def pipeline(self) -> Section:

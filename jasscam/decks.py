@@ -137,8 +137,12 @@ class DeckAwareRecognizer:
         return self._use(BUILTIN, self.builtin, f"deck {slug!r} cannot be used, reading the built-in deck: {exc}")
 
     def _rebuild_meanwhile(self, slug: str, profile: DeckProfile, stamp: int) -> str:
-        """Start rebuilding ``profile`` in a thread; read it as it is if this identifier made it, else the built-in deck."""
-        if self.rebuilding is None:  # one at a time: a deck chosen during another's rebuild is looked at again after it
+        """Start rebuilding ``profile`` in a thread; meanwhile read it as it is if this
+        identifier made it, else the built-in deck.
+
+        One rebuild at a time: a deck chosen during another's rebuild is looked at again after it.
+        """
+        if self.rebuilding is None:
             self.rebuilding, self.rebuilding_name, self.progress = slug, profile.name, 0.0
             self._rebuild = threading.Thread(
                 target=self._rebuild_run, args=(slug, profile, stamp), name=f"rebuild-{slug}", daemon=True

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 import numpy as np
 
 from jasscam.store import EventStore
-from scoring.events import CardCorrected, CardPlayed, Event, EventVoided, RoundStarted
+from scoring.events import CardCorrected, CardPlayed, Event, EventVoided, MisplayRuled, RoundStarted, TrickCollected
 from scoring.game import fold, resolve
 from vision.detection import Detection, FrameDetections
 from vision.tracker.reread import SecondThought, correction
@@ -39,6 +40,8 @@ class Tracker(Protocol):
     """What this glue needs of a tracker (``vision.tracker.TrickTracker`` has it)."""
 
     def start_round(self, event: RoundStarted, history: Sequence[Event] = ()) -> None: ...
+
+    def amend(self, history: Sequence[Event]) -> None: ...
 
     def update(self, frame: FrameDetections) -> list[TrackerEvent]: ...
 
@@ -89,13 +92,22 @@ class GameTracker:
             return
         if self.store.count(game) > self._seen:
             events = self.store.events(game)
+            corrected = False
             for event in events[self._seen :]:
                 if isinstance(event, RoundStarted):
                     self._refresh_layout(game)
                     assert self.tracker is not None
                     self.tracker.start_round(event)
                     self.resumed_cards = set()
+                    corrected = False
+                elif isinstance(event, (CardCorrected, EventVoided, MisplayRuled)):
+                    corrected = True
             self._seen = len(events)
+            if corrected and (round_so_far := round_history(events)) is not None:
+                # The table's word on a card is the rules engine's: a corrected card of a
+                # collected trick can change who won it, so who leads next.
+                assert self.tracker is not None
+                self.tracker.amend(round_so_far[1])
 
     def _switch(self, game: int | None) -> None:
         self.game_id = game
@@ -128,13 +140,10 @@ class GameTracker:
         # The round as the fold sees it (undo and corrections applied): its tricks already
         # collected count as done (who leads, which cards are gone, how many tricks are
         # left); the trick on the table the camera will see again.
-        resolved = [ev for _, ev in resolve(events).events]
-        at = next((i for i in range(len(resolved) - 1, -1, -1) if isinstance(resolved[i], RoundStarted)), None)
-        if at is None:
+        round_so_far = round_history(events)
+        if round_so_far is None:
             return
-        started = resolved[at]
-        assert isinstance(started, RoundStarted)
-        self.tracker.start_round(started, resolved[at + 1 :])
+        self.tracker.start_round(*round_so_far)
         self.resumed_cards = set(state.round.played)
         if self.resumed_cards:
             log.info(
@@ -154,6 +163,24 @@ class GameTracker:
                 continue
             out.append(event)
         return out
+
+
+def round_history(events: Sequence[Event]) -> tuple[RoundStarted, list[Event]] | None:
+    """The last round of a game's log as the rules engine counts it: its ``round_started``
+    and the events after it, with undo and corrections applied and a card the table named
+    for one never seen put into its trick; None before the first round."""
+    resolved = resolve(events)
+    out: list[Event] = []
+    for pos, event in resolved.events:
+        if isinstance(event, RoundStarted):
+            out = []
+        if pos in resolved.fills and isinstance(event, TrickCollected):
+            out.append(resolved.fills[pos][1])
+            event = replace(event, unseen=None)
+        out.append(event)
+    if not out or not isinstance(out[0], RoundStarted):
+        return None
+    return out[0], out[1:]
 
 
 def reread_correction(store: EventStore, game_id: int, reread: SecondThought) -> CardCorrected | EventVoided | None:

@@ -103,7 +103,8 @@ def _schieber_text(state: GameState) -> str:
         f"Team 1: {p[0]} & {p[2]}    Team 2: {p[1]} & {p[3]}",
         "",
     ]
-    head = f"{'Runde':<6}{'Trumpf':<10}{'×':>2} │ {'Weis':>5}{'Stöck':>6}{'Stiche':>7}{'Total':>7} │ {'Weis':>5}{'Stöck':>6}{'Stiche':>7}{'Total':>7} │ Match"
+    blocks = f"{'Weis':>5}{'Stöck':>6}{'Stiche':>7}{'Total':>7}"
+    head = f"{'Runde':<6}{'Trumpf':<10}{'×':>2} │ {blocks} │ {blocks} │ Match"
     lines += [f"{'':<18} │ {'Team 1':^25} │ {'Team 2':^25} │", head, "─" * len(head)]
     if cfg.prior_totals is not None:
         team_a, team_b = cfg.prior_totals
@@ -114,10 +115,8 @@ def _schieber_text(state: GameState) -> str:
             b = row.written[team]
             cells.append(f"{b.weis:>5}{b.stoeck:>6}{b.tricks:>7}{row.totals[team].total:>7}")
         match = f"Team {row.match_team + 1}" if row.match_team is not None else ""
-        lines.append(
-            f"{row.round + 1:<6}{CONTRACT_LABEL[row.contract]:<10}{row.multiplier:>2} │ {cells[0]} │ {cells[1]} │ {match}"
-            + _by_hand(row.by_hand)
-        )
+        lead = f"{row.round + 1:<6}{CONTRACT_LABEL[row.contract]:<10}{row.multiplier:>2}"
+        lines.append(f"{lead} │ {cells[0]} │ {cells[1]} │ {match}" + _by_hand(row.by_hand))
     lines.append("─" * len(head))
     tot = state.totals
     lines.append(

@@ -230,7 +230,7 @@ class GameState:
     player_totals: tuple[int, int, int, int]
     flags: tuple[Flag, ...]
     game_over: GameOver | None
-    #: Who leads the next round (None before the first: any seat); see ``_Folder.next_forehand``.
+    #: Who leads the next round (None before the first: any seat); see ``scoring.folder.Folder.next_forehand``.
     next_forehand: int | None = None
     #: Differenzler: which seats have already forecast for the next round (none running).
     pending_forecasts: tuple[bool, bool, bool, bool] = (False, False, False, False)

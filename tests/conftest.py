@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
 if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
     from vision.enroll import DeckProfile
     from vision.recognizer import Recognizer
 
@@ -25,7 +27,7 @@ CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+def browser() -> Iterator[Browser]:
     """Debian's headless Chromium driven by Playwright (never a downloaded browser)."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is absent: install it with `apt-get install -y chromium` to run the browser tests")

@@ -7,7 +7,7 @@ code (docs/recording-format.md describes it field by field):
     recording.json   metadata: format, version, video file, size, fps, camera, seat layout,
                      deck, rules, start time, frame count
     video.mp4        the frames (MPEG-4 part 2 "mp4v"; MJPG in .avi also accepted)
-    events.jsonl     the game's events in the shared schema (scoring/events.py), one per
+    events.jsonl     the game's events in the shared schema (scoring/events/), one per
                      line, ``t`` in seconds of video time
     frame_times.txt  optional: one time in seconds per frame, for cameras whose frame rate
                      wavers; without it frame i is at i / fps
@@ -160,7 +160,8 @@ class Recording:
                 raise RecordingError(f"video {video} has no readable frame: corrupt or truncated")
             if frame.shape[1] != self.width or frame.shape[0] != self.height:
                 raise RecordingError(
-                    f"video {video} is {frame.shape[1]}x{frame.shape[0]} but {META_FILE} says {self.width}x{self.height}"
+                    f"video {video} is {frame.shape[1]}x{frame.shape[0]} but {META_FILE} says "
+                    f"{self.width}x{self.height}"
                 )
             self._probed_frames = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
         finally:

@@ -48,7 +48,10 @@ def lores_size(width: int, height: int, analysis_width: int) -> tuple[int, int]:
 
 
 class PiCameraSource(FrameSource):
-    """Frames from the main stream (full resolution) or the lores stream, exposure and white balance locked once settled."""
+    """Frames from the main stream (full resolution) or the lores stream.
+
+    Exposure and white balance are locked once they have settled.
+    """
 
     def __init__(
         self,

@@ -55,6 +55,7 @@ def test_systemd_state_directory_is_used(monkeypatch: pytest.MonkeyPatch, tmp_pa
         ("[camera]\nwidth = true\n", "camera.width must be a whole number"),
         ("[dashboard]\nport = 70000\n", "dashboard.port must be a TCP port"),
         ("[recognizer]\nmin_confidence = 1.5\n", "recognizer.min_confidence must be between 0.0 and 1.0"),
+        ("[tracker]\nask_below = -0.1\n", "tracker.ask_below must be between 0.0 and 1.0"),
         ('[camera]\nsource = "recording"\n', "camera.recording must name a recording folder"),
         ("[camera]\nreopen_backoff_s = 20\n", "camera.reopen_backoff_s must not exceed"),
         ("camera = 3\n", "[camera] must be a table"),
@@ -83,3 +84,14 @@ def test_documentation_names_every_key() -> None:
     missing = [f"{s}.{k}" for s, fields in FIELDS.items() for k in fields if f"`{s}.{k}`" not in doc]
     assert not missing, f"docs/appliance.md lacks {missing}; paste jasscam.config.reference_markdown()"
     assert reference_markdown() in doc
+
+
+def test_the_trackers_ask_below_setting_reaches_the_appliances_trackers(tmp_path: Path) -> None:
+    from jasscam.appliance import trick_tracker_factory
+    from vision.tracker import TrickTracker
+
+    config = load(write(tmp_path, "[tracker]\nask_below = 0.9\n"))
+    tracker = trick_tracker_factory(config=config)(1)
+    assert isinstance(tracker, TrickTracker) and tracker.config.ask_below == 0.9
+    default = trick_tracker_factory(config=load(None))(1)
+    assert isinstance(default, TrickTracker) and default.config.ask_below == 0.75

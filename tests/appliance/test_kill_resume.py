@@ -1,4 +1,5 @@
-"""Kill -9 at random moments of a recorded game, each time resumed from the store: the score sheet of an uninterrupted game.
+"""Kill -9 at random moments of a recorded game, each time resumed from the store: the score sheet
+of an uninterrupted game.
 
 The appliance runs in a subprocess over a synthetic recording played as the camera
 (``RecordingSource(resume=True)``): after every kill it starts again, finds in the store

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import shutil
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -226,7 +227,7 @@ def test_the_settings_file_failing_to_save_does_not_stop_the_dashboard(tmp_path:
 
 
 @pytest.fixture
-def small_disk(tmp_path: Path):  # type: ignore[no-untyped-def]
+def small_disk(tmp_path: Path) -> Iterator[Path]:
     """A real 16 MiB filesystem (tmpfs), where the machine lets the test mount one (root); else skipped."""
     import os
     import subprocess

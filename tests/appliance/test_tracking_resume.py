@@ -52,10 +52,11 @@ def test_a_new_game_that_ends_the_running_one_gives_a_clean_tracker(tmp_path: Pa
         old, plays = stored_round(store, tricks=3, on_table=2)
         glue = GameTracker(store, lambda _game: TrickTracker())  # follows the store's current game
         glue._follow()
-        assert glue.tracker is not None and glue.tracker.tricks_done == 3
+        assert isinstance(glue.tracker, TrickTracker) and glue.tracker.tricks_done == 3
         store.abandon(old)
         new = store.new_game(GameConfigured())
         glue._follow()
         assert glue.game_id == new
-        assert glue.tracker is not None and glue.tracker.tricks_done == 0 and glue.tracker.current_trick == []
+        assert isinstance(glue.tracker, TrickTracker)
+        assert glue.tracker.tricks_done == 0 and glue.tracker.current_trick == []
         assert glue.resumed_cards == set()  # nothing of the old round is carried over

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from flask.testing import FlaskClient
 
 from jasscam.appliance import Appliance, wait_until
 from jasscam.config import Config, validate
@@ -59,10 +60,10 @@ def settings(tmp_path: Path) -> Config:
     )
 
 
-def speck_view(client: Any, game: int) -> dict[str, Any]:
+def speck_view(client: FlaskClient, game: int) -> dict[str, Any]:
     response = client.get(f"/speck/api/games/{game}")
     assert response.status_code == 200
-    return dict(response.json)
+    return dict(response.get_json())
 
 
 def test_the_speck_screen_shows_the_bodentrumpf_the_camera_reads_until_the_table_confirms(tmp_path: Path) -> None:

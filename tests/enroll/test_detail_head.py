@@ -1,4 +1,5 @@
-"""The enrolled deck's detail head: a small convolutional classifier on the identifier's map, trained at enrolment in numpy."""
+"""The enrolled deck's detail head: a small convolutional classifier on the identifier's map,
+trained at enrolment in numpy."""
 
 from __future__ import annotations
 
@@ -59,7 +60,8 @@ def test_the_numpy_training_learns_a_pattern_it_was_not_shown_in_those_maps() ->
 
 
 def test_the_convolution_and_pool_are_what_they_say() -> None:
-    """One channel in, one out: a 3x3 kernel with a 1 at its centre copies the map, then 2x2 blocks keep their maximum."""
+    """One channel in, one out: a 3x3 kernel with a 1 at its centre copies the map, then 2x2 blocks
+    keep their maximum."""
     rng = np.random.default_rng(0)
     x = rng.standard_normal((2, MAP_SHAPE[1], MAP_SHAPE[2], MAP_SHAPE[0])).astype(np.float32)
     conv = np.zeros((9 * MAP_SHAPE[0], 2), np.float32)
@@ -82,7 +84,8 @@ def test_weights_that_do_not_fit_the_map_are_refused() -> None:
         fc_bias=np.zeros(5, np.float32),
     )
     assert DetailHead(**good).labels == 5 and DetailHead(**good).fits_map
-    # weights made for the 96-channel map of sessions 14-15 load (so their profile loads and is rebuilt) but are not used
+    # weights made for an older identifier's 96-channel map load (so their profile loads and is
+    # rebuilt) but are not used
     older = DetailHead(**{**good, "conv": np.zeros((9 * 96, 8), np.float32)})
     assert not older.fits_map
     with pytest.raises(ValueError, match="made for a 96-channel map"):
@@ -195,7 +198,8 @@ def test_a_profile_enrolled_before_the_detail_head_is_rebuilt(
 
 
 class _OlderIdentifier:
-    """The shipped recognizer as one whose identifier file gives another map (48x6x4, made before session 14) or none."""
+    """The shipped recognizer as one whose identifier file gives another map (an older identifier's
+    48x6x4) or none."""
 
     def __init__(self, rec: Recognizer, trunk: int | None) -> None:
         self.rec = rec

@@ -154,6 +154,7 @@ def test_a_scan_measures_the_cards_proportions_and_photos_do_not(tmp_path: Path,
     folder = tmp_path / "scans"
     folder.mkdir()
     art = cv2.imread(str(PARIS / "herz-7.png"), cv2.IMREAD_UNCHANGED)
+    assert art is not None
     flat = (art[..., :3].astype(np.float32) * (art[..., 3:] / 255.0) + 255 * (1 - art[..., 3:] / 255.0)).astype(
         np.uint8
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -15,6 +16,9 @@ from vision.recognizer import Recognizer
 from web.app import create_app
 from web.enroll import register_enroll
 from web.server import ServerHandle, serve
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
 PIN = "471108"
@@ -34,7 +38,9 @@ def live(tmp_path: Path, recognizer: Recognizer) -> Iterator[tuple[ServerHandle,
             handle.stop()
 
 
-def test_a_row_captured_from_the_camera_is_labelled_fixed_and_saved(phone, live, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_row_captured_from_the_camera_is_labelled_fixed_and_saved(
+    phone: Page, live: tuple[ServerHandle, dict[str, np.ndarray | None]], tmp_path: Path
+) -> None:
     handle, camera = live
     assert phone.request.post(f"{handle.url}/api/pin", headers={"X-Table-Pin": PIN}).ok  # signs this phone in
     phone.goto(f"{handle.url}/enroll/")

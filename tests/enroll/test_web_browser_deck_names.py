@@ -3,24 +3,29 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from jasscam.store import EventStore
 from scoring.events import parse_event
+from tests.pages import text_of
 from vision.enroll import DeckLibrary, DeckProfile
 from vision.recognizer import Recognizer
 from web.app import create_app
 from web.enroll import register_enroll
 from web.server import serve
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
 pytestmark = pytest.mark.browser
 
 
 @pytest.mark.slow  # the deck is enrolled first (paris_suit_profile)
 def test_a_french_deck_gives_the_contract_and_the_hints_its_own_suit_and_card_names(
-    phone, paris_suit_profile: DeckProfile, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, paris_suit_profile: DeckProfile, tmp_path: Path
+) -> None:
     library = DeckLibrary(tmp_path / "decks")
     library.set_active(library.save(paris_suit_profile))
     with EventStore(tmp_path / "games.db") as store:
@@ -37,15 +42,15 @@ def test_a_french_deck_gives_the_contract_and_the_hints_its_own_suit_and_card_na
         try:
             phone.goto(f"{handle.url}/game/{game}")
             phone.wait_for_function("() => document.querySelector('#trump').textContent.includes('Herz')")
-            hint = phone.text_content("#flags li[data-code='card_already_played']")
+            hint = text_of(phone, "#flags li[data-code='card_already_played']")
             assert hint is not None and hint.startswith("Herz 9") and "Rosen" not in hint
         finally:
             handle.stop()
 
 
 def test_a_capture_without_a_card_is_refused_in_the_pages_language(
-    phone, recognizer: Recognizer, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, recognizer: Recognizer, tmp_path: Path
+) -> None:
     import numpy as np
 
     with EventStore(tmp_path / "games.db") as store:
@@ -64,6 +69,6 @@ def test_a_capture_without_a_card_is_refused_in_the_pages_language(
             phone.wait_for_selector("#next-cards li")
             phone.click("#capture")
             phone.wait_for_selector("#toast.bad.show")
-            assert "Aucune carte visible" in phone.text_content("#toast")
+            assert "Aucune carte visible" in text_of(phone, "#toast")
         finally:
             handle.stop()

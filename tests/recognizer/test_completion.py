@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detection import BACK
+from vision.detection import BACK, Detection
 from vision.recognizer import Recognizer, RecognizerSettings
 from vision.recognizer.geometry import UNIT_QUAD, canonical_corners, completed_outlines, quad_aspect
 from vision.recognizer.prototypes import DEFAULT_ASPECT, PrototypeError, Prototypes
@@ -71,18 +71,18 @@ def _end_moved(true: np.ndarray, length: float) -> np.ndarray:
     return out
 
 
-def _given_outline(outline: np.ndarray, image: np.ndarray, **settings: float) -> list:
+def _given_outline(outline: np.ndarray, image: np.ndarray, **settings: float) -> list[Detection]:
     """What the recogniser reports when the detector and refiner give ``outline``: the rest of the
     step runs for real (identifier, prototypes), with the built-in deck's prototypes as an enrolled deck's."""
     rec = Recognizer(settings=RecognizerSettings(threads=1, **settings))  # type: ignore[arg-type]
     assert not rec.prototypes.completes_outlines  # the built-in deck: the networks learnt it through such outlines
     rec.prototypes = dataclasses.replace(rec.prototypes, outline=UNIT_QUAD)
-    rec.detect_outlines = lambda frame, card_length=None: (
+    rec.detect_outlines = lambda frame, card_length=None: (  # type: ignore[method-assign]
         outline[None],
         np.array([0.9], np.float32),
         np.array([False]),
         None,
-    )  # type: ignore[method-assign]
+    )
     return rec.recognize(image)
 
 

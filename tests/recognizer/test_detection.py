@@ -16,7 +16,8 @@ CORNERS = ((10.0, 20.0), (70.0, 20.0), (70.0, 110.0), (10.0, 110.0))
 
 
 def made(**fields: Any) -> Detection:
-    return Detection(**({"card": "rosen-6", "confidence": 0.9, "box": BOX, "corners": CORNERS} | fields))
+    base: dict[str, Any] = {"card": "rosen-6", "confidence": 0.9, "box": BOX, "corners": CORNERS}
+    return Detection(**(base | fields))
 
 
 def test_a_well_formed_detection_and_its_back_are_accepted_with_numpy_numbers() -> None:
@@ -25,7 +26,7 @@ def test_a_well_formed_detection_and_its_back_are_accepted_with_numpy_numbers() 
     assert not made(card=BACK, confidence=1.0).face_up
     # corners may lie outside the frame: the recogniser guesses the hidden ones
     assert made(corners=((-5.0, 20.0), (70.0, -3.0), (70.0, 110.0), (-5.0, 110.0))).card == "rosen-6"
-    frame = FrameDetections(1.5, (det,), np.int64(640), 480)
+    frame = FrameDetections(1.5, (det,), np.int64(640), 480)  # type: ignore[arg-type]  # a numpy size, on purpose
     assert frame.detections == (det,)
 
 

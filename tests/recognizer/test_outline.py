@@ -84,6 +84,7 @@ def test_a_refiner_that_answers_junk_leaves_the_outline_as_it_was() -> None:
 def test_the_shipped_refiner_moves_an_outline_that_is_off_onto_the_card() -> None:
     frame = _card_on_table(TRUE)
     rec = Recognizer(settings=RecognizerSettings(refine_corners=False))
+    assert rec.refiner is not None  # the shipped models have a refiner
     off = canonical_corners((TRUE - TRUE.mean(0)) * 1.08 + TRUE.mean(0) + np.array([4.0, -3.0], np.float32))
     out = off
     for _ in range(2):

@@ -87,6 +87,7 @@ def _corner_error(found: np.ndarray, true: np.ndarray) -> float:
 def test_an_outline_reaching_past_its_card_is_cut_to_the_size_of_the_tables_other_cards() -> None:
     frame, cards = _table()
     rec = Recognizer(settings=RecognizerSettings(threads=1))
+    assert rec.verifier is not None  # the shipped models have a verifier
     drawn = np.stack([*cards[1:], _outlined_across(cards[0])])
     cover = verified(frame, drawn, rec.verifier.run)
     scores = np.full(len(drawn), 0.9, np.float32)
@@ -103,6 +104,7 @@ def test_an_outline_reaching_past_its_card_is_cut_to_the_size_of_the_tables_othe
 def test_an_outline_is_left_alone_without_other_cards_to_compare_or_when_it_covers_no_card_or_one_well() -> None:
     frame, cards = _table()
     rec = Recognizer(settings=RecognizerSettings(threads=1))
+    assert rec.verifier is not None  # the shipped models have a verifier
     across = _outlined_across(cards[0])[None]
     quads, _, _, _ = rec._sized_to_table(
         frame, across, np.array([0.9], np.float32), np.array([False]), np.array([0.5], np.float32)
@@ -142,6 +144,7 @@ def test_a_back_outlined_across_is_sized_but_not_the_back_of_a_deck_whose_outlin
     backs whole, so its backs are not sized; the built-in deck's are."""
     frame, cards = _table()
     rec = Recognizer(settings=RecognizerSettings(threads=1))
+    assert rec.verifier is not None  # the shipped models have a verifier
     drawn = np.stack([*cards[1:], _outlined_across(cards[0])])
     is_back = np.zeros(len(drawn), bool)
     is_back[-1] = True
@@ -165,6 +168,7 @@ def test_a_deck_whose_outlines_move_is_sized_where_its_cards_are() -> None:
     moved[:, 1] = [-0.04, -0.04, 1.04, 1.04]  # the card, in the unit frame of the outline drawn around it
     drawn_frame = in_outline_frame(moved, UNIT_QUAD)  # the drawn outline, in the card's unit frame
     rec = Recognizer(settings=RecognizerSettings(threads=1))
+    assert rec.verifier is not None  # the shipped models have a verifier
     rec.prototypes = dataclasses.replace(rec.prototypes, outline=moved)
     drawn = from_outline_frame(np.stack([*cards[1:], _outlined_across(cards[0])]), drawn_frame)
     cover = verified(frame, drawn, rec.verifier.run)

@@ -60,6 +60,7 @@ def test_the_shipped_verifier_rates_a_cards_own_outline_over_one_across_two_or_i
     from vision.synth.scene import render_scene
 
     rec = Recognizer()
+    assert rec.verifier is not None  # the shipped models have a verifier
     own, wrong = [], []
     for k in range(6):
         scene = render_scene(20_400_000 + k, style="clean")
@@ -89,6 +90,7 @@ def test_the_verifier_chooses_the_outlines_and_the_detector_keeps_its_score() ->
     from vision.synth.scene import render_scene
 
     judge_all = Recognizer(settings=RecognizerSettings(verifier_weight=1.0, verify_below=1.0))
+    assert judge_all.verifier is not None  # the shipped models have a verifier
     lowest = 1.0
     for k in range(6):
         frame = render_scene(20_200_000 + k, style="hard").image

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.coiffeur import NotCoiffeurError, row_round, tafel
-from scoring.events import DEFAULT_COIFFEUR_ROWS, GameConfigured, RoundStarted
+from scoring.events import DEFAULT_COIFFEUR_ROWS, Event, GameConfigured, RoundStarted
 from scoring.game import RuleError, fold
 from scoring.rules import trick_winner
 from scoring.simulate import random_game_events
@@ -34,7 +34,7 @@ ALL_EICHELN = [
 ]
 
 
-def coiffeur(**config: object) -> list:  # type: ignore[type-arg]
+def coiffeur(**config: object) -> list[Event]:
     return [GameConfigured(variant="coiffeur", **config)]  # type: ignore[arg-type]
 
 
@@ -42,8 +42,8 @@ def row_of(contract: str) -> int:
     return [c for c, _f in DEFAULT_COIFFEUR_ROWS].index(contract)
 
 
-def played(hands: list[list[str]], contract: str, forehand: int, row: int, **start: object) -> list:  # type: ignore[type-arg]
-    return round_events(play_in_order(hands, contract, forehand), contract, forehand, row=row, **start)
+def played(hands: list[list[str]], contract: str, forehand: int, row: int) -> list[Event]:
+    return round_events(play_in_order(hands, contract, forehand), contract, forehand, row=row)
 
 
 def test_default_rows_are_the_eight_with_factors_one_to_eight() -> None:

@@ -10,7 +10,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.differenzler import NotDifferenzlerError, hidden_positions, open_forecasts, sheet
-from scoring.events import CONTRACTS, CardPlayed, EventVoided, ForecastMade, GameConfigured, RoundEntered, RoundStarted
+from scoring.events import (
+    CONTRACTS,
+    CardPlayed,
+    Event,
+    EventVoided,
+    ForecastMade,
+    GameConfigured,
+    RoundEntered,
+    RoundStarted,
+)
 from scoring.game import RuleError, fold
 from scoring.simulate import random_game_events
 from scoring.simulate import round_events as sim_round
@@ -18,7 +27,7 @@ from scoring.variants.differenzler import penalties
 from tests.scoring.support import fill_hands, play_in_order, round_events
 
 
-def differenzler(**config: object) -> list:  # type: ignore[type-arg]
+def differenzler(**config: object) -> list[Event]:
     return [GameConfigured(variant="differenzler", **config)]  # type: ignore[arg-type]
 
 
@@ -101,7 +110,7 @@ def test_weis_and_stoeck_follow_the_table_setting() -> None:
     hands = fill_hands({0: ["rosen-6", "rosen-7", "rosen-8", "eicheln-koenig", "eicheln-ober"]}, seed=3)
     plays = play_in_order(hands, "eicheln", 0)
     body = round_events(plays, "eicheln", 0, weis=[(0, ["rosen-6", "rosen-7", "rosen-8"])], stoeck=True)[1:]
-    start = [RoundStarted(forehand=0, contract="eicheln"), *forecasts(0, 0, 0, 0)]
+    start: list[Event] = [RoundStarted(forehand=0, contract="eicheln"), *forecasts(0, 0, 0, 0)]
     off = fold(differenzler() + start + body)
     assert {f.code for f in off.flags} >= {"weis_not_in_variant"}
     assert sum(off.round.score.player_points) == 157  # type: ignore[union-attr]

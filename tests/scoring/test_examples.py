@@ -7,12 +7,14 @@ test_speck.py), 003 = Weis. Each test names the passage it pins.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
 from scoring.events import CardPlayed, Event, StoeckCalled, TrickCollected
 from scoring.game import GameState, fold
 from scoring.simulate import round_events as random_round_events
+from scoring.state import Blocks
 from tests.scoring.support import card_event, configured, fill_hands, play_in_order, scripted_round
 from tests.scoring.support import round_events as support_round_events
 
@@ -242,11 +244,17 @@ def test_003_stoeck_count_even_without_a_trick() -> None:
 # ---------------------------------------------------------------- 000/001: end of the game
 
 
+#: Both teams' blocks on the sheet: the totals before the last round, or what the last round wrote.
+TeamBlocks = tuple[Blocks, Blocks]
+#: Picks the target that makes an example out of (totals before, last round written), or None.
+TargetSearch = Callable[[TeamBlocks, TeamBlocks], int | None]
+
+
 def random_round(seed: int, contract: str, forehand: int) -> list[Event]:
     return random_round_events(random.Random(seed), contract, forehand, weis=False, stoeck=False)
 
 
-def two_rounds(final, want, **config: object) -> tuple[list[Event], int]:  # type: ignore[no-untyped-def]
+def two_rounds(final: Callable[[int], list[Event]], want: TargetSearch, **config: object) -> tuple[list[Event], int]:
     """A first random round, then the round ``final(seed)``; searches (deterministically) for a
     pair where ``want(before, last)`` returns a target: the examples need both teams close
     to the target before the last round, which depends on the cards."""
@@ -276,7 +284,7 @@ def test_001_weis_first_team_over_target_in_weis_block_wins_despite_fewer_points
             seed=seed,
         )
 
-    def want(before, last):  # type: ignore[no-untyped-def]
+    def want(before: TeamBlocks, last: TeamBlocks) -> int | None:
         target = before[0].total + last[0].weis
         b_after = before[1].total + last[1].total
         a_after = before[0].total + last[0].total
@@ -298,7 +306,7 @@ def test_001_stoeck_decides_when_weis_does_not_even_if_other_team_has_more_trick
     def final(seed: int) -> list[Event]:
         return scripted_round({0: ["eicheln-koenig", "eicheln-ober"]}, "eicheln", 0, stoeck=True, seed=seed)
 
-    def want(before, last):  # type: ignore[no-untyped-def]
+    def want(before: TeamBlocks, last: TeamBlocks) -> int | None:
         target = before[0].total + last[0].stoeck
         if last[1].tricks > last[0].tricks and before[1].total < target <= before[1].total + last[1].total:
             return target
@@ -318,7 +326,7 @@ def test_001_trick_block_decides_with_match_after_weis_and_stoeck_undecided() ->
     def final(seed: int) -> list[Event]:
         return scripted_round({0: ALL_EICHELN}, "eicheln", 0)
 
-    def want(before, last):  # type: ignore[no-untyped-def]
+    def want(before: TeamBlocks, last: TeamBlocks) -> int | None:
         return before[0].total + last[0].total if before[1].total < before[0].total + 257 else None
 
     events, _ = two_rounds(final, want)
@@ -339,7 +347,7 @@ def weis_vs_stoeck_final(seed: int) -> list[Event]:
     )
 
 
-def both_cross_early(before, last):  # type: ignore[no-untyped-def]
+def both_cross_early(before: TeamBlocks, last: TeamBlocks) -> int | None:
     target = max(before[0].total, before[1].total) + 1
     if before[0].total + last[0].weis >= target and before[1].total + last[1].stoeck >= target:
         return target
@@ -361,7 +369,7 @@ def test_001_end_order_is_a_setting(order: tuple[str, ...], winner: int, block: 
     assert (state.game_over.winner, state.game_over.deciding_block) == (winner, block)
 
 
-def weis_against_tricks(before, last):  # type: ignore[no-untyped-def]
+def weis_against_tricks(before: TeamBlocks, last: TeamBlocks) -> int | None:
     """Team 0 gets over only with its Weis, team 1 only with its trick points."""
     target = before[0].total + last[0].weis
     if target <= max(before[0].total, before[1].total):
@@ -460,7 +468,8 @@ def test_000_a_call_before_the_second_card_is_early_when_another_card_comes_firs
     """«Spielst du zuerst den Trumpfkönig, sagst du beim ersten Ausspielen nichts»: a call
     after the first card that is not followed at once by the second card is too early."""
     events, second = stoeck_round(collect=False)
-    assert not isinstance(events[second - 1], CardPlayed) or events[second - 1].seat != 0
+    before = events[second - 1]
+    assert not isinstance(before, CardPlayed) or before.seat != 0
     state = fold([*events[: second - 1], StoeckCalled(seat=0), *events[second - 1 :]])
     assert state.rounds[0].stoeck.status == "missed"
     assert [f.code for f in state.flags] == ["stoeck_early"]

@@ -15,6 +15,7 @@ import pytest
 
 from scoring.events import (
     CardPlayed,
+    Event,
     EventError,
     EventVoided,
     GameConfigured,
@@ -29,7 +30,7 @@ from scoring.sheet import format_sheet, sheet_dict
 from scoring.simulate import round_events as sim_round
 
 
-def schieber(**config: object) -> list:  # type: ignore[type-arg]
+def schieber(**config: object) -> list[Event]:
     return [GameConfigured(**config)]  # type: ignore[arg-type]
 
 
@@ -143,7 +144,7 @@ def test_the_sheet_marks_it_entered_by_hand() -> None:
 
 
 def test_speck_enters_every_players_points() -> None:
-    events = [
+    events: list[Event] = [
         GameConfigured(variant="speck"),
         RoundEntered(contract="rosen", forehand=1, player_points=(50, 30, 40, 37)),
     ]
@@ -163,7 +164,10 @@ def test_speck_enters_every_players_points() -> None:
 def test_a_coiffeur_round_entered_by_hand_fills_its_row() -> None:
     from scoring.coiffeur import tafel
 
-    events = [GameConfigured(variant="coiffeur"), RoundEntered(contract="misere", forehand=1, row=7, team=1, points=40)]
+    events: list[Event] = [
+        GameConfigured(variant="coiffeur"),
+        RoundEntered(contract="misere", forehand=1, row=7, team=1, points=40),
+    ]
     grid = tafel(fold(events))
     cell = grid.rows[7].cells[1]
     assert cell is not None and cell.written == 8 * 117 and cell.by_hand

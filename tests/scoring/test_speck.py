@@ -121,7 +121,8 @@ def test_002_2_8_3_wrong_player_leads_flagged_and_penalty_removes_trick_value() 
 
 
 def test_002_2_8_4_not_following_suit_flagged_and_misplayed_card_cannot_win() -> None:
-    """2.8.4 «Bekennt ein Spieler irrtümlich nicht Farbe ... Der fehlbare Jasser kann den Stich auf keinen Fall stechen»."""
+    """2.8.4 «Bekennt ein Spieler irrtümlich nicht Farbe ... Der fehlbare Jasser kann den Stich auf
+    keinen Fall stechen»."""
     events = speck_events(
         (0, "eicheln-7"),
         (1, "schellen-ass"),

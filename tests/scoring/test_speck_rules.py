@@ -94,7 +94,7 @@ def test_002_2_8_4_a_trump_revoke_covers_every_trump_of_the_player_but_the_puur(
 
 def test_002_2_8_4_not_following_suit_covers_the_played_and_the_kept_back_card() -> None:
     """2.8.4: «... verlieren die irrtümlich gespielte sowie die irrtümlich zurückbehaltene Karte ihren Stechwert.»"""
-    events = [
+    events: list[Event] = [
         GameConfigured(variant="speck"),
         RoundStarted(forehand=0, contract="rosen", bodentrumpf="rosen-6"),
         *(

@@ -9,10 +9,10 @@ import pytest
 from scoring.events import CardPlayed, Event, GameConfigured, RoundStarted, WeisDeclared
 from scoring.game import fold
 from scoring.simulate import random_round
-from scoring.weis import Declared, WeisError, evaluate, find_weis, judge, weis_key
+from scoring.weis import Declared, Weis, WeisError, evaluate, find_weis, judge, weis_key
 
 
-def one(cards: list[str]):  # type: ignore[no-untyped-def]
+def one(cards: list[str]) -> Weis:
     parts = evaluate(cards)
     assert len(parts) == 1
     return parts[0]

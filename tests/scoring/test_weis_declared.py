@@ -87,7 +87,8 @@ def test_the_new_form_round_trips_through_json_and_the_old_form_stays_as_it_was(
 
 
 def test_a_weis_declared_again_is_a_duplicate_while_the_new_one_in_the_same_event_counts() -> None:
-    """003: «Punkte erhält jedoch nur der Spieler mit dem höchsten Weis»: a Weis counts once, however often it is said."""
+    """003: «Punkte erhält jedoch nur der Spieler mit dem höchsten Weis»: a Weis counts once, however
+    often it is said."""
     events = with_declaration(WeisDeclared(seat=0, weis=(tuple(SEQ),)))
     at = next(i for i, e in enumerate(events) if isinstance(e, WeisDeclared))
     events.insert(at + 1, WeisDeclared(seat=0, weis=(tuple(SEQ), tuple(FOUR_UNDER))))

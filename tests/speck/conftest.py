@@ -11,6 +11,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -19,6 +20,9 @@ from scoring.simulate import random_game_events
 
 # The dashboard's fixtures (real store, app, test client, served app) with its PIN.
 from tests.web.conftest import PIN, app, client, live, store  # noqa: F401
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 PLAYERS = ("Anna Muster", "Beat Keller", "Claudia Frei", "Dario Rossi")
 SETUP = {
@@ -74,7 +78,7 @@ def mosquitto(tmp_path: Path) -> Iterator[int]:
 
 
 @pytest.fixture
-def phone(browser):  # type: ignore[no-untyped-def]
+def phone(browser: Browser) -> Iterator[Page]:
     """A phone-sized page (390x844, touch) that fails the test on any JavaScript error."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()

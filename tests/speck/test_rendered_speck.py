@@ -19,7 +19,7 @@ Rendering costs about 30 s of CPU per game, so the suite renders one game (marke
 from __future__ import annotations
 
 import os
-from typing import Any
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -32,7 +32,7 @@ from scoring.speck import punkteblatt
 from tests.speck.conftest import PIN, PLAYERS
 from vision.bodentrumpf import BodentrumpfWatcher, awaiting_bodentrumpf
 from vision.detection import Detection, FrameDetections
-from vision.tracker.reread import CardReread
+from vision.tracker.reread import CardReread, CardWithdrawn
 from vision.tracker.tracker import TrackerEvent
 from web.app import create_app
 from web.speck import register_speck
@@ -66,7 +66,7 @@ def render_speck(seed: int, games: int, fps: float = 10.0) -> tuple[list[FrameDe
 
 @pytest.mark.slow
 @pytest.mark.timeout(max(300, 120 * GAMES))
-def test_rendered_speck_game_replayed_end_to_end_gives_the_right_punkteblatt(tmp_path: Any) -> None:
+def test_rendered_speck_game_replayed_end_to_end_gives_the_right_punkteblatt(tmp_path: Path) -> None:
     from vision.tracker import TrickTracker
 
     frames, truth = render_speck(seed=2026, games=GAMES)
@@ -153,7 +153,7 @@ def test_rendered_speck_game_replayed_end_to_end_gives_the_right_punkteblatt(tmp
 
 def store_camera_event(store: EventStore, game: int, ev: TrackerEvent) -> None:
     """Store what the tracker said, as the pipeline does (a reread becomes a correction)."""
-    fix = reread_correction(store, game, ev) if isinstance(ev, CardReread) else ev
+    fix = reread_correction(store, game, ev) if isinstance(ev, (CardReread, CardWithdrawn)) else ev
     if fix is not None:
         store.append(game, fix)
 

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from jasscam.store import EventStore
 from scoring.events import CardPlayed, GameConfigured
 from tests.speck.conftest import PIN, PLAYERS, speck_events
 from web.server import ServerHandle
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
 
 def test_setup_bodentrumpf_live_points_misplay_ruling_on_a_phone(
-    live: ServerHandle, store: EventStore, phone: Any
+    live: ServerHandle, store: EventStore, phone: Page
 ) -> None:
     assert phone.request.post(live.url + "/api/pin", headers={"X-Table-Pin": PIN}).ok  # signs this phone in
     phone.goto(live.url + "/speck/setup")
@@ -68,7 +71,7 @@ def test_setup_bodentrumpf_live_points_misplay_ruling_on_a_phone(
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
 
 
-def test_punkteblatt_page_prints_and_downloads_on_a_phone(live: ServerHandle, store: EventStore, phone: Any) -> None:
+def test_punkteblatt_page_prints_and_downloads_on_a_phone(live: ServerHandle, store: EventStore, phone: Page) -> None:
     events = speck_events(seed=12, scorer=1, dealer=1, speck_games=8)
     assert isinstance(events[0], GameConfigured)
     game = store.new_game(events[0])
@@ -98,7 +101,7 @@ def test_punkteblatt_page_prints_and_downloads_on_a_phone(live: ServerHandle, st
 
 
 def test_a_speck_game_set_up_while_a_schieber_runs_asks_first_and_ends_it_abandoned(
-    live: ServerHandle, store: EventStore, phone: Any
+    live: ServerHandle, store: EventStore, phone: Page
 ) -> None:
     running = store.new_game(GameConfigured(players=("Anna", "Beat", "Claudia", "Dario")))
     assert phone.request.post(live.url + "/api/pin", headers={"X-Table-Pin": PIN}).ok  # signs this phone in

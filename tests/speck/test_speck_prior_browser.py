@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from jasscam.store import EventStore
 from scoring.events import GameConfigured
 from tests.speck.conftest import PIN, PLAYERS
 from web.server import ServerHandle
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
 
 def test_a_series_continued_from_paper_starts_at_the_next_game(
-    live: ServerHandle, store: EventStore, phone: Any
+    live: ServerHandle, store: EventStore, phone: Page
 ) -> None:
     """2.5.3: the Punkteblatt is checked against games x 157, those on paper included."""
     assert phone.request.post(live.url + "/api/pin", headers={"X-Table-Pin": PIN}).ok  # signs this phone in

@@ -6,6 +6,8 @@ import json
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -37,7 +39,7 @@ def until(cond: Callable[[], bool], timeout: float = 10.0) -> None:
         time.sleep(0.02)
 
 
-def expected_ranking(blatts: dict[str, dict]) -> list[tuple[str, int, int]]:  # type: ignore[type-arg]
+def expected_ranking(blatts: dict[str, dict[str, Any]]) -> list[tuple[str, int, int]]:
     """All twelve players by total, then best single game, computed from the fold directly."""
     rows = []
     for blatt in blatts.values():
@@ -70,7 +72,7 @@ def test_three_tables_publish_and_the_board_ranks_the_whole_tournament(mosquitto
     assert snap["problems"] == [] and snap["tournament"] == TOURNAMENT
 
 
-def test_a_table_publishing_game_by_game_updates_the_live_ranking(mosquitto: int, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_table_publishing_game_by_game_updates_the_live_ranking(mosquitto: int, tmp_path: Path) -> None:
     events = speck_events(seed=31, players=TABLES["2"])
     starts = [i for i, e in enumerate(events) if isinstance(e, RoundStarted)]
     with (
@@ -126,7 +128,7 @@ def test_ranking_page_serves_the_board_live(mosquitto: int) -> None:
             with TablePublisher("127.0.0.1", mosquitto, tournament=TOURNAMENT, table="3") as pub:
                 pub.publish(7, blatt)
                 buf = b""
-                data: dict = {"ranking": []}  # type: ignore[type-arg]
+                data: dict[str, Any] = {"ranking": []}
                 while not data["ranking"]:  # the table's "online" status may come first
                     while b"\n\n" not in buf:
                         buf += stream.read1(65536)
@@ -183,7 +185,9 @@ def test_topic_names_are_one_level_and_unreachable_brokers_fail_clearly() -> Non
         TablePublisher("127.0.0.1", free_port(), tournament="t", table="1", connect_timeout=0.5)
 
 
-def test_cli_publishes_a_store_once_and_serves_the_ranking(mosquitto: int, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_cli_publishes_a_store_once_and_serves_the_ranking(
+    mosquitto: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     import subprocess
     import sys
     import urllib.request
@@ -236,9 +240,9 @@ def test_cli_publishes_a_store_once_and_serves_the_ranking(mosquitto: int, tmp_p
         )
         assert rc == 0 and "published table 1: 8 games" in capsys.readouterr().out
 
-        def ranking() -> dict:  # type: ignore[type-arg]
+        def ranking() -> dict[str, Any]:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/ranking", timeout=5) as r:
-                return json.loads(r.read())  # type: ignore[no-any-return]
+                return json.loads(r.read())
 
         until(lambda: len(ranking()["ranking"]) == 4)
         assert sum(r["total"] for r in ranking()["ranking"]) == 8 * 157

@@ -186,7 +186,7 @@ def test_a_coiffeur_and_a_differenzler_game_count_their_own_winners_and_no_bergp
     assert c.finished and c.bergpreis is None and c.sides == ((0, 2), (1, 3))
     assert c.winners == ((0,) if c.totals[0] > c.totals[1] else (1,))
     assert c.seats[1].matches_made == 1 and c.seats[0].matches_received == 1
-    differenzler = [
+    differenzler: list[Event] = [
         GameConfigured(players=PLAYERS, variant="differenzler", differenzler_rounds=1),
         ForecastMade(seat=0, points=50),
         ForecastMade(seat=1, points=10),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.events import CONTRACTS, GameConfigured, RoundEntered
+from scoring.events import CONTRACTS, Event, GameConfigured, RoundEntered
 from scoring.game import fold
 from scoring.statistics import summarize, table_statistics
 
@@ -29,9 +29,9 @@ rounds = st.lists(
 )
 
 
-def game(entries: list[RoundEntered], target: int) -> list:  # type: ignore[type-arg]
+def game(entries: list[RoundEntered], target: int) -> list[Event]:
     """The rounds up to the one that ends the game (the engine refuses rounds after it)."""
-    events: list = [GameConfigured(players=PLAYERS, target=target)]  # type: ignore[type-arg]
+    events: list[Event] = [GameConfigured(players=PLAYERS, target=target)]
     for entry in entries:
         events.append(entry)
         if fold(events).game_over is not None:
@@ -48,7 +48,8 @@ def test_matches_made_are_matches_received_and_a_finished_game_has_its_winners(
     summary = summarize(1, events)
     stats = table_statistics([summary])
     assert sum(p.matches_made for p in stats.players) == sum(p.matches_received for p in stats.players)
-    assert sum(p.matches_made for p in stats.players) == 2 * sum(1 for e in events[1:] if e.match)
+    matches = sum(1 for e in events if isinstance(e, RoundEntered) and e.match)
+    assert sum(p.matches_made for p in stats.players) == 2 * matches
     wins = sum(p.wins for p in stats.players)
     assert wins == (2 if summary.finished and summary.winners else 0)
     assert all(p.wins <= p.finished <= p.games == 1 for p in stats.players)

@@ -42,7 +42,9 @@ def test_training_decks_never_draw_the_measured_decks() -> None:
 
 def test_a_run_of_seeds_shares_a_deck_and_the_decks_cycle() -> None:
     def deck_of(seed: int) -> str:
-        return render_scene(seed, width=64, height=64).deck_style.deck
+        style = render_scene(seed, width=64, height=64).deck_style
+        assert style is not None  # a rendered scene names the deck it drew
+        return style.deck
 
     first = deck_of(300_000)
     assert deck_of(300_000 + RUN - 1) == first

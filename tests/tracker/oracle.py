@@ -66,11 +66,11 @@ def _capture_states(sink: list[tuple[object, np.ndarray]]) -> Iterator[None]:
         sink.append((state, labels))
         return frame, labels
 
-    game.render_frame = spy  # type: ignore[assignment]
+    game.render_frame = spy
     try:
         yield
     finally:
-        game.render_frame = original  # type: ignore[assignment]
+        game.render_frame = original
 
 
 def plant_out_of_turn(events: list[Event], trick: int) -> tuple[list[Event], tuple[int, str]]:

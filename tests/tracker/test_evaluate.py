@@ -29,7 +29,7 @@ def truth_round(seed: int = 3, contract: str = "eicheln") -> list[Event]:
     for ev in events:
         if isinstance(ev, CardPlayed):
             t += 1.0
-        out.append(replace(ev, t=t))  # type: ignore[type-var]
+        out.append(replace(ev, t=t))
     return out
 
 

@@ -14,6 +14,8 @@ def test_a_planted_card_out_of_turn_is_the_one_card_the_rules_flag() -> None:
     assert sorted(map(repr, planted)) == sorted(map(repr, events))  # the same events, two swapped
     flags = [f for f in fold(planted).flags if f.code == "out_of_turn"]
     assert [(f.seat, f.cards) for f in flags] == [(seat, (card,))]
-    laid = planted[flags[0].ref]
+    ref = flags[0].ref
+    assert ref is not None
+    laid = planted[ref]
     assert isinstance(laid, CardPlayed) and laid.card == card
     assert fold(planted).totals == fold(events).totals  # the trick, laid in turn again by the rules, scores the same

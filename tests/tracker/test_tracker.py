@@ -806,7 +806,10 @@ def test_a_card_never_seen_costs_its_trick_not_the_round(trick: int, nth: int) -
     assert [e.unseen for e in collected] == [unseen_seat if k == trick else None for k in range(9)]
     # The rules engine puts the one card nobody else played back where it was laid.
     start: list[Event] = [GameConfigured(), RoundStarted(forehand=1, contract="rosen")]
-    seen, truth = fold([*start, *events]), fold([*start, *(CardPlayed(seat=s, card=c) for s, c in plays_)])
+    seen, truth = (
+        fold([*start, *resolve_rereads(events, start)]),
+        fold([*start, *(CardPlayed(seat=s, card=c) for s, c in plays_)]),
+    )
     assert seen.round is not None and truth.round is not None
     assert [[(c.seat, c.card) for c in t.cards] for t in seen.round.tricks] == [
         [(c.seat, c.card) for c in t.cards] for t in truth.round.tricks

@@ -5,16 +5,21 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from jasscam.store import EventStore
 from scoring.events import Event, GameConfigured
 from scoring.simulate import random_game_events
 from web.app import create_app
 from web.server import ServerHandle, serve
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 PIN = "471108"
 PLAYERS = ("Anna", "Beat", "Claudia", "Dario")
@@ -44,8 +49,14 @@ def game_events(seed: int = 3, **config: object) -> list[Event]:
     return random_game_events(random.Random(seed), **config)  # type: ignore[arg-type]
 
 
+class NewGame(Protocol):
+    """The ``new_game`` fixture: configures a game (``GameConfigured``'s fields) and returns its id."""
+
+    def __call__(self, **config: object) -> int: ...
+
+
 @pytest.fixture
-def new_game(store: EventStore):  # type: ignore[no-untyped-def]
+def new_game(store: EventStore) -> NewGame:
     """Create a game in the store; returns its id."""
 
     def make(**config: object) -> int:
@@ -64,7 +75,7 @@ def live(app: Flask) -> Iterator[ServerHandle]:
         handle.stop()
 
 
-def post_event(client: FlaskClient, game_id: int, event: dict[str, object], pin: str | None = PIN):  # type: ignore[no-untyped-def]
+def post_event(client: FlaskClient, game_id: int, event: dict[str, object], pin: str | None = PIN) -> TestResponse:
     headers = {"X-Table-Pin": pin} if pin is not None else {}
     return client.post(f"/api/games/{game_id}/events", json=event, headers=headers)
 
@@ -131,7 +142,7 @@ CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture
-def phone(browser):  # type: ignore[no-untyped-def]
+def phone(browser: Browser) -> Iterator[Page]:
     """A phone-sized page (390x844, touch) that fails the test on any JavaScript error."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()

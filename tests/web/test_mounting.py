@@ -3,6 +3,8 @@ picture behind the table PIN (the real app, a real rendered frame, and Debian's 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import cv2
 import numpy as np
 import pytest
@@ -15,6 +17,9 @@ from vision.synth.geometry import GUIDE
 from vision.synth.scene import render_scene
 from web.mounting import register_mounting
 from web.server import serve
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 
 def _card(length: float) -> Detection:
@@ -60,6 +65,7 @@ def test_the_live_picture_needs_the_table_pin_and_shows_the_frame(app: Flask, fr
     r = client.get("/api/mounting/view.jpg", headers={"X-Table-Pin": PIN})
     assert r.status_code == 200 and r.mimetype == "image/jpeg"
     img = cv2.imdecode(np.frombuffer(r.data, np.uint8), cv2.IMREAD_COLOR)
+    assert img is not None
     assert img.shape == (480, 640, 3)
     # The card's outline is drawn green where the detection lies.
     x, y = int(100 * 0.5), int((100 + 45) * 0.5)
@@ -75,8 +81,8 @@ def test_no_picture_yet_is_a_clear_refusal(app: Flask) -> None:
 
 @pytest.mark.browser
 def test_the_setup_page_says_whether_the_mounting_is_good_and_shows_the_live_picture(
-    app: Flask, frame: np.ndarray, phone
-) -> None:  # type: ignore[no-untyped-def]
+    app: Flask, frame: np.ndarray, phone: Page
+) -> None:
     scale = CardScale(least=2)
     register_mounting(app, frames=lambda: frame, scale=scale, detections=lambda: [_card(91.0)])
     handle = serve(app, "127.0.0.1", 0)

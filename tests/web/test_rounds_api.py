@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from jasscam.store import EventStore
-from tests.web.conftest import PIN, SSEClient
+from tests.web.conftest import PIN, NewGame, SSEClient
 from web.server import ServerHandle
 
 HEADERS = {"X-Table-Pin": PIN}
@@ -27,10 +27,10 @@ def signed_in(app: Flask) -> FlaskClient:
 def view(client: FlaskClient, game: int) -> dict[str, Any]:
     response = client.get(f"/api/games/{game}")
     assert response.status_code == 200
-    return response.get_json()  # type: ignore[no-any-return]
+    return response.get_json()
 
 
-def test_choosing_a_coiffeur_row_starts_its_round(client: FlaskClient, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_choosing_a_coiffeur_row_starts_its_round(client: FlaskClient, store: EventStore, new_game: NewGame) -> None:
     game = new_game(variant="coiffeur")
     answer = client.post(f"/api/games/{game}/row", json={"row": 6, "forehand": 1}, headers=HEADERS)
     assert answer.status_code == 200, answer.get_json()
@@ -49,8 +49,8 @@ def test_choosing_a_coiffeur_row_starts_its_round(client: FlaskClient, store: Ev
 
 
 def test_a_row_the_team_already_played_is_refused_and_nothing_is_stored(
-    client: FlaskClient, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    client: FlaskClient, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game(variant="coiffeur")
     entry = {"contract": "eicheln", "row": 0, "team": 0, "points": 90, "forehand": 0}
     assert client.post(f"/api/games/{game}/round", json=entry, headers=HEADERS).status_code == 200
@@ -60,7 +60,9 @@ def test_a_row_the_team_already_played_is_refused_and_nothing_is_stored(
     assert len(store.events(game)) == count
 
 
-def test_a_row_needs_the_table_pin_and_a_coiffeur_game(client: FlaskClient, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_a_row_needs_the_table_pin_and_a_coiffeur_game(
+    client: FlaskClient, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game(variant="coiffeur")
     assert client.post(f"/api/games/{game}/row", json={"row": 0}).status_code == 403
     schieber = new_game()
@@ -70,8 +72,8 @@ def test_a_row_needs_the_table_pin_and_a_coiffeur_game(client: FlaskClient, stor
 
 
 def test_a_forecast_is_told_back_only_to_its_phone_until_the_round_ends(
-    app: Flask, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    app: Flask, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game(variant="differenzler")
     anna, beat = signed_in(app), signed_in(app)
     assert (
@@ -107,8 +109,8 @@ def test_a_forecast_is_told_back_only_to_its_phone_until_the_round_ends(
 
 
 def test_the_live_stream_never_carries_an_open_forecast(
-    live: ServerHandle, app: Flask, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    live: ServerHandle, app: Flask, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game(variant="differenzler")
     phone = signed_in(app)
     sse = SSEClient(f"{live.url}/api/games/{game}/stream")
@@ -127,7 +129,7 @@ def test_the_live_stream_never_carries_an_open_forecast(
     assert "129" in json.dumps(last)  # the round is over: now every phone may see it
 
 
-def test_a_forecast_goes_through_its_own_endpoint_only(client: FlaskClient, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_a_forecast_goes_through_its_own_endpoint_only(client: FlaskClient, new_game: NewGame) -> None:
     game = new_game(variant="differenzler")
     refused = client.post(
         f"/api/games/{game}/events", json={"type": "forecast_made", "seat": 0, "points": 3}, headers=HEADERS
@@ -138,8 +140,8 @@ def test_a_forecast_goes_through_its_own_endpoint_only(client: FlaskClient, new_
 
 
 def test_a_round_entered_by_hand_is_on_the_sheet_marked_by_hand(
-    client: FlaskClient, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    client: FlaskClient, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     entry = {
         "contract": "schellen",
@@ -163,8 +165,8 @@ def test_a_round_entered_by_hand_is_on_the_sheet_marked_by_hand(
 
 
 def test_a_wrong_entry_is_refused_with_its_reason_and_stores_nothing(
-    client: FlaskClient, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    client: FlaskClient, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     cases = [
         ({"contract": "rosen", "forehand": 0, "team": 0, "points": 140, "match": True}, "a Match is all nine tricks"),

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from flask.testing import FlaskClient
 
 from jasscam.store import EventStore
 from scoring.events import GameConfigured
+from tests.pages import text_of
 from tests.web.conftest import PIN, PLAYERS
 from web.server import ServerHandle
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 BODY = {"players": list(PLAYERS), "target": 1000}
 
@@ -39,8 +45,8 @@ def test_setup_refuses_prior_totals_that_already_reach_the_target(client: FlaskC
 
 @pytest.mark.browser
 def test_prior_totals_typed_on_the_setup_page_are_the_tafels_first_row(
-    phone, live: ServerHandle, store: EventStore
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore
+) -> None:
     assert phone.request.post(f"{live.url}/api/pin", headers={"X-Table-Pin": PIN}).ok  # signs this phone in
     phone.goto(f"{live.url}/setup")
     for i, name in enumerate(PLAYERS):
@@ -51,8 +57,8 @@ def test_prior_totals_typed_on_the_setup_page_are_the_tafels_first_row(
     phone.wait_for_url("**/game/*")
     phone.click("button[data-tab='tafel']")
     phone.wait_for_selector("#tafel tr.prior")
-    assert phone.text_content("#tafel-total0") == "640" and phone.text_content("#tafel-total1") == "710"
-    row = phone.text_content("#tafel tr.prior") or ""
+    assert text_of(phone, "#tafel-total0") == "640" and text_of(phone, "#tafel-total1") == "710"
+    row = text_of(phone, "#tafel tr.prior")
     assert "640" in row and "710" in row
     assert config_of(store, store.games()[0]["id"]).prior_totals == (640, 710)
 

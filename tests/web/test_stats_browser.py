@@ -4,14 +4,19 @@ page draws its charts and tables from the stored games, and the games list filte
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 import pytest
 
 from jasscam.store import EventStore
 from scoring.events import GameConfigured
 from scoring.simulate import random_game_events
+from tests.pages import text_of
 from tests.web.conftest import PIN
 from web.server import ServerHandle
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
 
@@ -27,8 +32,8 @@ def imported(store: EventStore, seed: int, players: tuple[str, ...]) -> int:
 
 
 def test_the_setup_offers_the_tables_players_and_the_last_table_in_one_tap(
-    phone, live: ServerHandle, store: EventStore
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore
+) -> None:
     store.new_game(GameConfigured(players=TABLE))
     store.abandon(1)
     store.new_game(GameConfigured(players=OTHERS))
@@ -49,12 +54,12 @@ def test_the_setup_offers_the_tables_players_and_the_last_table_in_one_tap(
     assert [phone.input_value(f"input[name=p{i}]") for i in range(4)] == ["Claudia", "Eva", "", ""]
     phone.click("#last-table")
     assert [phone.input_value(f"input[name=p{i}]") for i in range(4)] == list(OTHERS)
-    assert "Eva & Fritz" in (phone.text_content("#teams-line") or "")
+    assert "Eva & Fritz" in text_of(phone, "#teams-line")
 
 
 def test_the_statistics_page_draws_charts_and_figures_and_filters_by_player(
-    phone, live: ServerHandle, store: EventStore
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore
+) -> None:
     imported(store, 1, TABLE)
     imported(store, 2, OTHERS)
     phone.goto(f"{live.url}/stats")
@@ -76,11 +81,11 @@ def test_the_statistics_page_draws_charts_and_figures_and_filters_by_player(
     loaded = phone.get_attribute("body", "data-loaded")
     phone.click("#bergpreis-on")
     phone.wait_for_function("n => document.body.dataset.loaded !== n", arg=loaded)
-    assert phone.text_content("#games-table tbody tr td:last-child") == "–"
+    assert text_of(phone, "#games-table tbody tr td:last-child") == "–"
     assert live.app.extensions["jasscam_pins"].settings["bergpreis"] is False
 
 
-def test_the_games_list_filters_by_player_and_variant(phone, live: ServerHandle, store: EventStore) -> None:  # type: ignore[no-untyped-def]
+def test_the_games_list_filters_by_player_and_variant(phone: Page, live: ServerHandle, store: EventStore) -> None:
     store.new_game(GameConfigured(players=TABLE))
     store.abandon(1)
     store.new_game(GameConfigured(players=("Eva", "Gina", "Hans", "Anna"), variant="speck"))
@@ -90,6 +95,7 @@ def test_the_games_list_filters_by_player_and_variant(phone, live: ServerHandle,
     phone.wait_for_selector("body[data-shown='1']")
     assert phone.get_attribute("#games-list li", "data-game") == "1"
     phone.select_option("#g-player", "Anna")
+    phone.wait_for_selector("body[data-shown='2']")  # both games have Anna at the table
     phone.select_option("#g-variant", "speck")
-    phone.wait_for_selector("#games-list li[data-game='2']")
+    phone.wait_for_selector("body[data-shown='1'] #games-list li[data-game='2']")
     assert phone.locator("#games-list li").count() == 1 and "variant=speck" in phone.url

@@ -9,27 +9,33 @@ team's points, Weis and Stöck by value, and the sheet says «von Hand eingegebe
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from jasscam.store import EventStore
 from scoring.events import ForecastMade, GameConfigured, RoundEntered, RoundStarted
-from tests.web.conftest import PIN, PLAYERS
+from tests.pages import text_of
+from tests.web.conftest import PIN, PLAYERS, NewGame
 from web.server import ServerHandle
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
 
 
-def signed_in(page, live: ServerHandle) -> None:  # type: ignore[no-untyped-def]
+def signed_in(page: Page, live: ServerHandle) -> None:
     assert page.request.post(f"{live.url}/api/pin", headers={"X-Table-Pin": PIN}).ok
 
 
-def shows_all(page, store: EventStore, game: int) -> None:  # type: ignore[no-untyped-def]
+def shows_all(page: Page, store: EventStore, game: int) -> None:
     page.wait_for_selector(f"body[data-count='{len(store.events(game))}']")
 
 
 def test_coiffeur_from_setup_the_team_taps_its_row_and_the_tafel_shows_open_rows_totals_and_difference(
-    phone, live: ServerHandle, store: EventStore
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore
+) -> None:
     signed_in(phone, live)
     phone.goto(f"{live.url}/setup")
     for seat, name in enumerate(PLAYERS):
@@ -64,7 +70,7 @@ def test_coiffeur_from_setup_the_team_taps_its_row_and_the_tafel_shows_open_rows
     phone.click("#pick-row button[data-value='2']")
     phone.click("#pick-hand-team button[data-value='0']")
     phone.fill("#hand-points", "100")
-    assert phone.text_content("#hand-other") == "das andere Team: 57"
+    assert text_of(phone, "#hand-other") == "das andere Team: 57"
     phone.click("#pick-hand-weis-team button[data-value='0']")
     phone.click("#dlg-body button[data-weis='20']")
     phone.click("#pick-hand-stoeck button[data-value='0']")
@@ -80,22 +86,22 @@ def test_coiffeur_from_setup_the_team_taps_its_row_and_the_tafel_shows_open_rows
     ) == (2, 0, 100, (20, 0), 0)
     phone.click("button[data-tab='tafel']")
     cell = phone.locator("#cf-grid tr[data-row='2'] td[data-team='0']")
-    assert cell.text_content().startswith("420")  # (100 + 20 + 20) × 3
+    assert (cell.text_content() or "").startswith("420")  # (100 + 20 + 20) × 3
     assert cell.locator(".badge.hand").count() == 1
     assert (
         phone.locator("#cf-grid td.open[data-team='0']").count() == 7
         and phone.locator("#cf-grid td.open[data-team='1']").count() == 8
     )
-    assert phone.text_content("#cf-total0") == "420" and phone.text_content("#cf-total1") == "0"
-    assert phone.text_content("#cf-diff") == "A +420"
+    assert text_of(phone, "#cf-total0") == "420" and text_of(phone, "#cf-total1") == "0"
+    assert text_of(phone, "#cf-diff") == "A +420"
     # now it is team B's turn, and only its open rows are offered
     phone.click("button[data-tab='table']")
-    assert "(Team B)" in (phone.text_content("#play-row") or "")
+    assert "(Team B)" in text_of(phone, "#play-row")
 
 
 def test_differenzler_forecasts_are_secret_to_the_other_phones_until_the_round_is_over(
-    browser, live: ServerHandle, store: EventStore
-) -> None:  # type: ignore[no-untyped-def]
+    browser: Browser, live: ServerHandle, store: EventStore
+) -> None:
     game = store.new_game(GameConfigured(players=PLAYERS, variant="differenzler", differenzler_rounds=2))
     phones, errors = [], []
     for _ in range(2):
@@ -117,11 +123,11 @@ def test_differenzler_forecasts_are_secret_to_the_other_phones_until_the_round_i
         for page in phones:
             page.wait_for_selector("body[data-count='2']")
         anna.wait_for_selector("#df-table tr[data-seat='0'] .df-forecast:text('63 ✓')")
-        assert beat.text_content("#df-table tr[data-seat='0'] .df-forecast") == "🔒 ✓"
-        assert beat.text_content("#df-given").startswith("Prognosen abgegeben: 1/4")
+        assert text_of(beat, "#df-table tr[data-seat='0'] .df-forecast") == "🔒 ✓"
+        assert text_of(beat, "#df-given").startswith("Prognosen abgegeben: 1/4")
         # nothing Beat's phone holds names the number: not the page, not its view of the game
         beat.click("button[data-tab='history']")
-        assert "63" not in (beat.text_content("#events") or "")
+        assert "63" not in text_of(beat, "#events")
         view = beat.request.get(f"{live.url}/api/games/{game}").json()
         assert all("points" not in row for row in view["events"] if row["type"] == "forecast_made")
         assert beat.request.get(f"{live.url}/api/games/{game}/forecast").json() == {"forecasts": {}}
@@ -136,9 +142,9 @@ def test_differenzler_forecasts_are_secret_to_the_other_phones_until_the_round_i
         for page in phones:
             page.wait_for_selector("body[data-count='3']")
             page.click("button[data-tab='tafel']")
-            assert page.text_content("#df-rounds tr[data-round='0'] td:nth-child(2)") == "63 / 60 3"
+            assert text_of(page, "#df-rounds tr[data-round='0'] td:nth-child(2)") == "63 / 60 3"
             assert page.locator("#df-rounds tr[data-round='0'] .badge.hand").count() == 1
-            assert [page.text_content(f"#df-total{s}") for s in range(4)] == ["3", "30", "40", "27"]
+            assert [text_of(page, f"#df-total{s}") for s in range(4)] == ["3", "30", "40", "27"]
     finally:
         for page in phones:
             page.context.close()
@@ -146,8 +152,8 @@ def test_differenzler_forecasts_are_secret_to_the_other_phones_until_the_round_i
 
 
 def test_a_schieber_round_entered_by_hand_in_a_few_taps_is_marked_on_the_tafel(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     signed_in(phone, live)
     phone.goto(f"{live.url}/game/{game}")
@@ -156,7 +162,7 @@ def test_a_schieber_round_entered_by_hand_in_a_few_taps_is_marked_on_the_tafel(
     phone.click("#pick-hand-contract button[data-value='schellen']")  # ×2
     phone.click("#pick-hand-team button[data-value='1']")
     phone.check("#hand-match")
-    assert phone.input_value("#hand-points") == "157" and phone.text_content("#hand-other") == "Match: 257"
+    assert phone.input_value("#hand-points") == "157" and text_of(phone, "#hand-other") == "Match: 257"
     phone.click("#dlg-ok")
     phone.wait_for_selector("body[data-count='2']")
     assert phone.is_visible("#by-hand") and not phone.is_visible(
@@ -165,5 +171,5 @@ def test_a_schieber_round_entered_by_hand_in_a_few_taps_is_marked_on_the_tafel(
     phone.click("button[data-tab='tafel']")
     row = phone.locator("#tafel tr[data-round='0']")
     assert "von Hand eingegeben" in (row.text_content() or "")
-    assert phone.text_content("#tafel-total1") == "514" and phone.text_content("#tafel-total0") == "0"
-    assert "Runde von Hand: Schellen · Team B 157 Match" in (phone.text_content("#events") or "")
+    assert text_of(phone, "#tafel-total1") == "514" and text_of(phone, "#tafel-total0") == "0"
+    assert "Runde von Hand: Schellen · Team B 157 Match" in text_of(phone, "#events")

@@ -6,12 +6,13 @@ import csv
 import io
 import json
 
+from flask import Flask
 from flask.testing import FlaskClient
 
 from jasscam.store import EventStore
 from scoring.events import GameConfigured, event_to_dict, parse_event
 from scoring.game import fold
-from tests.web.conftest import PIN, PLAYERS, STOECK_ROUND, game_events, post_event
+from tests.web.conftest import PIN, PLAYERS, STOECK_ROUND, NewGame, game_events, post_event
 from web.i18n import LANGUAGES, STRINGS
 
 
@@ -32,13 +33,15 @@ SETUP = {
 }
 
 
-def test_reading_needs_no_pin(client: FlaskClient, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_reading_needs_no_pin(client: FlaskClient, new_game: NewGame) -> None:
     game = new_game()
     for url in ("/", "/setup", f"/game/{game}", "/games", "/api/games", f"/api/games/{game}"):
         assert client.get(url).status_code == 200, url
 
 
-def test_write_without_pin_is_refused_and_nothing_is_stored(client: FlaskClient, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_write_without_pin_is_refused_and_nothing_is_stored(
+    client: FlaskClient, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     r = post_event(client, game, STOECK_ROUND[0], pin=None)
     assert r.status_code == 403
@@ -46,7 +49,9 @@ def test_write_without_pin_is_refused_and_nothing_is_stored(client: FlaskClient,
     assert len(store.events(game)) == 1
 
 
-def test_wrong_pin_is_refused_and_repeated_guessing_is_slowed(client: FlaskClient, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_wrong_pin_is_refused_and_repeated_guessing_is_slowed(
+    client: FlaskClient, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     r = post_event(client, game, STOECK_ROUND[0], pin="0000")
     assert r.status_code == 403 and r.get_json()["error"] == "wrong table PIN"
@@ -57,7 +62,7 @@ def test_wrong_pin_is_refused_and_repeated_guessing_is_slowed(client: FlaskClien
     assert len(store.events(game)) == 1
 
 
-def test_right_pin_appends_and_returns_position(client: FlaskClient, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_right_pin_appends_and_returns_position(client: FlaskClient, store: EventStore, new_game: NewGame) -> None:
     game = new_game()
     r = post_event(client, game, STOECK_ROUND[0])
     assert r.status_code == 200, r.get_json()
@@ -65,7 +70,7 @@ def test_right_pin_appends_and_returns_position(client: FlaskClient, store: Even
     assert store.events(game)[1] == parse_event(STOECK_ROUND[0])
 
 
-def test_body_that_is_not_a_json_object_gets_400(client: FlaskClient, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_body_that_is_not_a_json_object_gets_400(client: FlaskClient, new_game: NewGame) -> None:
     game = new_game()
     for body in (b"not json", b"[1, 2]"):
         r = client.post(
@@ -75,7 +80,7 @@ def test_body_that_is_not_a_json_object_gets_400(client: FlaskClient, new_game) 
         assert "JSON object" in r.get_json()["error"]
 
 
-def test_event_types_a_phone_may_not_write_get_400(client: FlaskClient, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_event_types_a_phone_may_not_write_get_400(client: FlaskClient, store: EventStore, new_game: NewGame) -> None:
     game = new_game()
     for kind in ("game_configured", "no_such_event", None):
         r = post_event(client, game, {"type": kind})
@@ -84,7 +89,9 @@ def test_event_types_a_phone_may_not_write_get_400(client: FlaskClient, store: E
     assert len(store.events(game)) == 1
 
 
-def test_schema_error_names_the_field_and_stores_nothing(client: FlaskClient, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_schema_error_names_the_field_and_stores_nothing(
+    client: FlaskClient, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     post_event(client, game, STOECK_ROUND[0])
     r = post_event(client, game, {"type": "card_played", "seat": 0, "card": "rosen-13"})
@@ -96,8 +103,8 @@ def test_schema_error_names_the_field_and_stores_nothing(client: FlaskClient, st
 
 
 def test_rule_error_from_the_engine_gets_400_and_stores_nothing(
-    client: FlaskClient, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    client: FlaskClient, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     r = post_event(client, game, {"type": "card_played", "seat": 0, "card": "rosen-10"})  # no round yet
     assert r.status_code == 400
@@ -114,8 +121,8 @@ def test_unknown_game_is_404(client: FlaskClient) -> None:
 
 
 def test_stale_view_gets_409_instead_of_voiding_the_wrong_event(
-    client: FlaskClient, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    client: FlaskClient, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     post_event(client, game, STOECK_ROUND[0])
     r = client.post(
@@ -128,8 +135,8 @@ def test_stale_view_gets_409_instead_of_voiding_the_wrong_event(
 
 
 def test_stoeck_in_the_window_counts_and_a_late_press_is_refused_with_the_reason(
-    client: FlaskClient, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    client: FlaskClient, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     for e in STOECK_ROUND:
         assert post_event(client, game, e).status_code == 200
@@ -149,7 +156,9 @@ def test_stoeck_in_the_window_counts_and_a_late_press_is_refused_with_the_reason
     assert len(store.events(game2)) == before
 
 
-def test_a_whole_game_written_through_the_api_ends_with_the_engines_totals(client: FlaskClient, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_a_whole_game_written_through_the_api_ends_with_the_engines_totals(
+    client: FlaskClient, new_game: NewGame
+) -> None:
     events = game_events(seed=5)
     game = new_game()
     for e in events[1:]:
@@ -162,7 +171,7 @@ def test_a_whole_game_written_through_the_api_ends_with_the_engines_totals(clien
     assert view["state"]["game_over"] is not None
 
 
-def test_correction_and_undo_change_the_score_and_show_in_the_history(client: FlaskClient, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_correction_and_undo_change_the_score_and_show_in_the_history(client: FlaskClient, new_game: NewGame) -> None:
     game = new_game()
     for e in STOECK_ROUND[:5]:
         post_event(client, game, e)
@@ -181,7 +190,7 @@ def test_correction_and_undo_change_the_score_and_show_in_the_history(client: Fl
     assert undone["state"]["round"]["score"] == before["state"]["round"]["score"]
 
 
-def test_new_game_from_the_setup_form(client: FlaskClient, store: EventStore, app) -> None:  # type: ignore[no-untyped-def]
+def test_new_game_from_the_setup_form(client: FlaskClient, store: EventStore, app: Flask) -> None:
     r = client.post("/api/games", json={**SETUP, "new_pin": "123456"}, headers={"X-Table-Pin": PIN})
     assert r.status_code == 200, r.get_json()
     game = r.get_json()["game"]
@@ -225,7 +234,9 @@ def test_custom_multipliers_and_other_target_from_the_form(client: FlaskClient, 
     assert config.target == 1500 and config.custom_multipliers == factors
 
 
-def test_export_json_has_every_event_and_the_engines_state(client: FlaskClient, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_export_json_has_every_event_and_the_engines_state(
+    client: FlaskClient, store: EventStore, new_game: NewGame
+) -> None:
     events = game_events(seed=7)
     game = new_game()
     for e in events[1:]:
@@ -238,7 +249,7 @@ def test_export_json_has_every_event_and_the_engines_state(client: FlaskClient, 
     assert body["state"] == fold(stored).to_dict()
 
 
-def test_export_csv_is_the_jasstafel(client: FlaskClient, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_export_csv_is_the_jasstafel(client: FlaskClient, store: EventStore, new_game: NewGame) -> None:
     events = game_events(seed=7)
     game = new_game()
     for e in events[1:]:
@@ -282,7 +293,7 @@ def test_language_is_german_until_the_table_picks_another(client: FlaskClient) -
     assert client.get("/lang/en?next=//evil.example").headers["Location"] == "/"
 
 
-def test_every_asset_is_served_locally(client: FlaskClient, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_every_asset_is_served_locally(client: FlaskClient, new_game: NewGame) -> None:
     game = new_game()
     import re
 
@@ -322,7 +333,7 @@ def test_qr_code_on_the_appliance_screen_points_at_the_lan_address(client: Flask
         assert f"http://{lan}:8080/" in page
 
 
-def test_speck_games_open_on_the_speck_screens(client: FlaskClient, app, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_speck_games_open_on_the_speck_screens(client: FlaskClient, app: Flask, new_game: NewGame) -> None:
     import pytest
 
     if "speck" not in app.blueprints:
@@ -336,8 +347,8 @@ def test_speck_games_open_on_the_speck_screens(client: FlaskClient, app, new_gam
 
 
 def test_a_new_game_while_one_runs_is_refused_until_the_table_ends_the_running_one(
-    client: FlaskClient, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    client: FlaskClient, store: EventStore, new_game: NewGame
+) -> None:
     running = new_game()
     r = client.post("/api/games", json=SETUP, headers={"X-Table-Pin": PIN})
     assert r.status_code == 409 and "still running" in r.get_json()["error"]
@@ -351,7 +362,7 @@ def test_a_new_game_while_one_runs_is_refused_until_the_table_ends_the_running_o
     assert [g["status"] for g in client.get("/api/games").get_json()["games"]] == ["abandoned", "running"]
 
 
-def test_deleting_a_game_needs_the_pin(client: FlaskClient, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_deleting_a_game_needs_the_pin(client: FlaskClient, store: EventStore, new_game: NewGame) -> None:
     game = new_game()
     assert client.delete(f"/api/games/{game}").status_code == 403
     assert client.delete(f"/api/games/{game}", headers={"X-Table-Pin": PIN}).status_code == 200

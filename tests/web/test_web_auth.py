@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from jasscam.store import EventStore
-from tests.web.conftest import PIN, PLAYERS, STOECK_ROUND, post_event
+from tests.web.conftest import PIN, PLAYERS, STOECK_ROUND, NewGame, post_event
 from web.app import create_app
 from web.auth import COOKIE, FREE_FAILURES, TABLE_FAILURES
 
@@ -39,7 +39,7 @@ def with_clock(app: Flask) -> Clock:
     return clock
 
 
-def test_no_page_readable_without_the_pin_shows_it(client: FlaskClient, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_no_page_readable_without_the_pin_shows_it(client: FlaskClient, new_game: NewGame) -> None:
     game = new_game()
     urls = [
         "/",
@@ -82,7 +82,7 @@ def test_a_saved_four_digit_pin_is_replaced_by_a_longer_one(store: EventStore, t
 def test_the_right_pin_opens_an_httponly_strict_session_and_the_pin_is_never_needed_again(
     client: FlaskClient,
     store: EventStore,
-    new_game,  # type: ignore[no-untyped-def]
+    new_game: NewGame,
 ) -> None:
     game = new_game()
     r = client.post("/api/pin", headers={"X-Table-Pin": PIN})
@@ -96,8 +96,8 @@ def test_the_right_pin_opens_an_httponly_strict_session_and_the_pin_is_never_nee
 
 
 def test_a_session_survives_a_restart_and_ends_when_the_pin_changes(
-    store: EventStore, tmp_path: Path, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    store: EventStore, tmp_path: Path, new_game: NewGame
+) -> None:
     settings = tmp_path / "dashboard.json"
     game = new_game()
     first = create_app(store, pin=PIN, settings_path=settings)
@@ -116,7 +116,9 @@ def test_a_session_survives_a_restart_and_ends_when_the_pin_changes(
     assert r.status_code == 403 and "PIN" in r.get_json()["error"]
 
 
-def test_wrong_guesses_from_one_client_never_lock_out_the_table(app: Flask, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_wrong_guesses_from_one_client_never_lock_out_the_table(
+    app: Flask, store: EventStore, new_game: NewGame
+) -> None:
     """The issue's probe: one wrong guess every 6 s refused 17 of 26 right-PIN tries with 429."""
     clock = with_clock(app)
     game = new_game()
@@ -149,7 +151,9 @@ def test_a_guessing_client_backs_off_and_even_its_right_pin_waits(app: Flask) ->
     assert stranger.post("/api/pin", headers={"X-Table-Pin": PIN}).status_code == 200
 
 
-def test_a_signed_in_phone_is_never_locked_out_even_when_the_whole_table_is_guessed_at(app: Flask, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_a_signed_in_phone_is_never_locked_out_even_when_the_whole_table_is_guessed_at(
+    app: Flask, new_game: NewGame
+) -> None:
     clock = with_clock(app)
     game = new_game()
     table = phone(app, "10.0.0.5")
@@ -162,7 +166,7 @@ def test_a_signed_in_phone_is_never_locked_out_even_when_the_whole_table_is_gues
     assert post_event(table, game, STOECK_ROUND[0], pin=None).status_code == 200
 
 
-def test_hosts_that_are_not_the_appliances_are_refused(store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_hosts_that_are_not_the_appliances_are_refused(store: EventStore, new_game: NewGame) -> None:
     """DNS rebinding: a page at evil.example pointing its name at the appliance sends ``Host: evil.example``."""
     app = create_app(store, pin=PIN, allowed_hosts=("jass-table-3.club.lan",))
     client = app.test_client()
@@ -176,7 +180,7 @@ def test_hosts_that_are_not_the_appliances_are_refused(store: EventStore, new_ga
 
 def test_a_router_name_is_refused_with_the_exact_setting_to_add_and_private_suffixes_are_served(
     store: EventStore,
-    new_game,  # type: ignore[no-untyped-def]
+    new_game: NewGame,
 ) -> None:
     """``fritz.box`` is a public domain (a stranger registered it in 2024): its owner could rebind
     ``<name>.fritz.box`` for a phone on a public resolver, so such names are the table's choice."""
@@ -199,8 +203,8 @@ def test_a_router_name_is_refused_with_the_exact_setting_to_add_and_private_suff
 
 
 def test_writes_from_another_origin_are_refused_and_store_nothing(
-    client: FlaskClient, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    client: FlaskClient, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     auth = {"X-Table-Pin": PIN}
     for extra in ({"Origin": "http://evil.example"}, {"Origin": "null"}, {"Sec-Fetch-Site": "cross-site"}):

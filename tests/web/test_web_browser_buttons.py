@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from jasscam.store import EventStore
 from scoring.events import parse_event
 from scoring.game import fold
-from tests.web.conftest import PIN, PLAYERS, STOECK_ROUND
+from tests.pages import text_of
+from tests.web.conftest import PIN, PLAYERS, STOECK_ROUND, NewGame
 from web.server import ServerHandle
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
 
 
-def open_game(phone, live: ServerHandle, game: int, count: int, pin: str | None = PIN) -> None:  # type: ignore[no-untyped-def]
+def open_game(phone: Page, live: ServerHandle, game: int, count: int, pin: str | None = PIN) -> None:
     if pin is not None:  # sign this phone in: the session cookie is all later writes carry
         assert phone.request.post(f"{live.url}/api/pin", headers={"X-Table-Pin": pin}).ok
     phone.goto(f"{live.url}/game/{game}")
@@ -27,8 +33,8 @@ def feed(store: EventStore, game: int, events: list[dict[str, object]]) -> int:
 
 
 def test_wrong_pin_is_refused_then_weis_by_button_changes_the_score(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     count = feed(
         store,
@@ -39,7 +45,7 @@ def test_wrong_pin_is_refused_then_weis_by_button_changes_the_score(
         ],
     )
     open_game(phone, live, game, count, pin=None)
-    assert phone.text_content("#team0 .rnd").startswith("+0")
+    assert text_of(phone, "#team0 .rnd").startswith("+0")
     phone.click("#weis-btn")
     phone.click("#pick-seat button[data-value='0']")
     phone.click("#pick-kind button[data-value='sequence']")
@@ -57,25 +63,25 @@ def test_wrong_pin_is_refused_then_weis_by_button_changes_the_score(
     phone.wait_for_selector(f"body[data-count='{count + 1}']")
     # Vierblatt = 50, times 2 for Schellen; the engine says it counts for team A
     phone.wait_for_selector("#weis li[data-status='counts']")
-    assert phone.text_content("#team0 .rnd").startswith("+100")
+    assert text_of(phone, "#team0 .rnd").startswith("+100")
     assert store.events(game)[-1] == parse_event(
         {"type": "weis_declared", "seat": 0, "weis": [["eicheln-6", "eicheln-7", "eicheln-8", "eicheln-9"]]}
     )
 
 
-def call_stoeck(phone, seat: int) -> None:  # type: ignore[no-untyped-def]
+def call_stoeck(phone: Page, seat: int) -> None:
     phone.click("#stoeck-btn")
     phone.click(f"#pick-stoeck-seat button[data-value='{seat}']")
     phone.click("#dlg-ok")
 
 
 def test_stoeck_by_button_counts_in_the_window_and_a_late_press_is_refused(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     count = feed(store, game, STOECK_ROUND)
     open_game(phone, live, game, count)
-    assert phone.text_content("#team0 .rnd").startswith("+4")
+    assert text_of(phone, "#team0 .rnd").startswith("+4")
     # every seat is offered alike: nothing on screen hints who holds them
     phone.click("#stoeck-btn")
     classes = phone.eval_on_selector_all("#pick-stoeck-seat button", "bs => bs.map(b => b.className + b.disabled)")
@@ -83,7 +89,7 @@ def test_stoeck_by_button_counts_in_the_window_and_a_late_press_is_refused(
     phone.click("#dlg-cancel")
     call_stoeck(phone, 0)
     phone.wait_for_selector(f"body[data-count='{count + 1}']")
-    assert phone.text_content("#team0 .rnd").startswith("+24")
+    assert text_of(phone, "#team0 .rnd").startswith("+24")
 
     game2 = new_game()
     count2 = feed(store, game2, [*STOECK_ROUND, {"type": "card_played", "seat": 1, "card": "schellen-6"}])
@@ -91,37 +97,37 @@ def test_stoeck_by_button_counts_in_the_window_and_a_late_press_is_refused(
     call_stoeck(phone, 0)
     phone.wait_for_selector("#toast.bad:has-text('zu spät')")
     assert len(store.events(game2)) == count2
-    assert phone.text_content("#team0 .rnd").startswith("+4")
+    assert text_of(phone, "#team0 .rnd").startswith("+4")
 
 
 def test_a_correction_changes_the_score_and_undo_brings_it_back(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     count = feed(store, game, STOECK_ROUND)
     open_game(phone, live, game, count)
-    assert phone.text_content("#team0 .rnd").startswith("+4")
+    assert text_of(phone, "#team0 .rnd").startswith("+4")
     phone.click("#last-cards .card[data-ref='2']")  # the trump König, recognised wrongly
     phone.click("#pick-psuit button[data-value='rosen']")
     phone.click(".picker button[data-card='rosen-ass']")
     phone.click("#dlg-ok")
     phone.wait_for_selector(f"body[data-count='{count + 1}']")
     assert phone.get_attribute("#last-cards .card[data-ref='2']", "data-card") == "rosen-ass"
-    assert phone.text_content("#team0 .rnd").startswith("+11")
+    assert text_of(phone, "#team0 .rnd").startswith("+11")
     phone.click(".tabs button[data-tab='history']")
-    assert "rosen" in phone.text_content(f"#events li[data-pos='{count}']").lower()
+    assert "rosen" in text_of(phone, f"#events li[data-pos='{count}']").lower()
     phone.click("#undo")
-    assert "rosen" in phone.text_content("#dlg-body").lower()  # the preview names what goes
+    assert "rosen" in text_of(phone, "#dlg-body").lower()  # the preview names what goes
     phone.click("#dlg-ok")
     phone.wait_for_selector(f"body[data-count='{count + 2}']")
     phone.wait_for_selector(f"#events li.voided[data-pos='{count}']")
     phone.click(".tabs button[data-tab='table']")
-    assert phone.text_content("#team0 .rnd").startswith("+4")
+    assert text_of(phone, "#team0 .rnd").startswith("+4")
 
 
 def test_new_round_by_button_sets_contract_and_multiplier(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     open_game(phone, live, game, 1)
     phone.click("#new-round")
@@ -130,19 +136,19 @@ def test_new_round_by_button_sets_contract_and_multiplier(
     phone.check("#schieben")
     phone.click("#dlg-ok")
     phone.wait_for_selector("body[data-count='2']")
-    assert "Undenufe" in phone.text_content("#trump")
-    assert phone.text_content("#mult") == "×4"
+    assert "Undenufe" in text_of(phone, "#trump")
+    assert text_of(phone, "#mult") == "×4"
     assert store.events(game)[1] == parse_event(
         {"type": "round_started", "forehand": 1, "contract": "undenufe", "schoben": True}
     )
     # after Schieben the engine names forehand's partner as the declarer; the screen shows it
     assert fold(store.events(game)).round.declarer == 3  # type: ignore[union-attr]
-    assert f"→ {PLAYERS[3]}" in (phone.text_content("#contract") or "")
+    assert f"→ {PLAYERS[3]}" in text_of(phone, "#contract")
 
 
 def test_a_flagged_card_can_be_tapped_and_corrected_and_the_flag_goes(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     count = feed(
         store,
@@ -165,8 +171,8 @@ def test_a_flagged_card_can_be_tapped_and_corrected_and_the_flag_goes(
 
 
 def test_a_card_the_camera_never_saw_is_entered_from_its_flag(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     count = feed(
         store,
@@ -182,7 +188,7 @@ def test_a_card_the_camera_never_saw_is_entered_from_its_flag(
     open_game(phone, live, game, count)
     phone.wait_for_selector("#flags li[data-code='card_unseen']")
     assert phone.locator("#last-cards .card.unseen").count() == 1
-    assert "10" in phone.text_content("#last .meta")  # the three seen cards, provisionally
+    assert "10" in text_of(phone, "#last .meta")  # the three seen cards, provisionally
     phone.click("#flags li.tap")
     phone.click("#pick-psuit button[data-value='schellen']")
     phone.click(".picker button[data-card='schellen-ass']")
@@ -192,5 +198,5 @@ def test_a_card_the_camera_never_saw_is_entered_from_its_flag(
     assert phone.locator("#last-cards .card.unseen").count() == 0
     cards = phone.locator("#last-cards .card").evaluate_all("els => els.map(e => e.dataset.card)")
     assert cards == ["schellen-6", "schellen-ass", "schellen-10", "schellen-7"]  # in the order laid
-    assert "21" in phone.text_content("#last .meta")
+    assert "21" in text_of(phone, "#last .meta")
     assert store.events(game)[-1] == parse_event({"type": "card_corrected", "ref": count - 1, "card": "schellen-ass"})

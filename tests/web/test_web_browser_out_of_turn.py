@@ -3,21 +3,27 @@ players' names, and one tap gives it to the player whose turn it was."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from jasscam.store import EventStore
 from scoring.events import CardCorrected, parse_event
 from scoring.game import fold
-from tests.web.conftest import PLAYERS
+from tests.pages import text_of
+from tests.web.conftest import PLAYERS, NewGame
 from tests.web.test_web_browser_buttons import feed, open_game
 from web.server import ServerHandle
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
 
 
 def test_an_out_of_turn_flag_names_the_players_and_one_tap_gives_the_card_its_turn(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     count = feed(
         store,
@@ -30,7 +36,7 @@ def test_an_out_of_turn_flag_names_the_players_and_one_tap_gives_the_card_its_tu
     )
     open_game(phone, live, game, count)
     phone.wait_for_selector("#flags li[data-code='out_of_turn']")
-    text = phone.text_content("#flags li[data-code='out_of_turn']") or ""
+    text = text_of(phone, "#flags li[data-code='out_of_turn']")
     assert PLAYERS[2] in text and PLAYERS[1] in text
     phone.click("#flags li[data-code='out_of_turn'] button.oot-fix")
     phone.wait_for_selector(f"body[data-count='{count + 1}']")

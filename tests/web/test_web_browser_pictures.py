@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -12,12 +13,16 @@ import pytest
 from jasscam.pictures import GamePictures, serialized
 from jasscam.store import EventStore
 from scoring.events import CardPlayed, GameConfigured, TrickCollected
-from tests.web.conftest import PIN
+from tests.pages import text_of
+from tests.web.conftest import PIN, NewGame
 from vision.recognizer import Recognizer
 from vision.recording import Recording
 from web.app import create_app
 from web.server import ServerHandle, serve
 from web.trickshot import TRICK_BGR
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
 DEMO = Path(__file__).resolve().parents[2] / "jasscam" / "data" / "demo-recording"
@@ -51,7 +56,9 @@ def replayed(store: EventStore, tmp_path: Path, recognizer: Recognizer) -> Itera
         handle.stop()
 
 
-def test_a_trick_in_the_history_opens_the_recorded_picture_with_the_cards_outlined(replayed, phone, browser) -> None:  # type: ignore[no-untyped-def]
+def test_a_trick_in_the_history_opens_the_recorded_picture_with_the_cards_outlined(
+    replayed: tuple[ServerHandle, int, int], phone: Page, browser: Browser
+) -> None:
     handle, game, collect = replayed
     store: EventStore = handle.app.extensions["jasscam_store"]
     last_card = max(i for i, e in enumerate(store.events(game)) if isinstance(e, CardPlayed))
@@ -64,18 +71,19 @@ def test_a_trick_in_the_history_opens_the_recorded_picture_with_the_cards_outlin
     phone.click(f"#events li[data-pos='{collect}'] .shot")
     phone.wait_for_function("() => document.querySelector('#shot').naturalWidth > 0", timeout=30_000)
     assert phone.get_attribute("#shot", "data-pos") == str(last_card)  # the moment the trick's last card lay
-    assert phone.text_content("#shot-error") == ""
+    assert text_of(phone, "#shot-error") == ""
     # the picture is the recorded frame with the trick's four cards drawn on it; it needs the PIN
     client = handle.app.test_client()
     assert client.get(f"/api/games/{game}/frame/{last_card}.jpg").status_code == 403
     body = client.get(f"/api/games/{game}/frame/{last_card}.jpg", headers={"X-Table-Pin": PIN}).data
     picture = cv2.imdecode(np.frombuffer(body, np.uint8), cv2.IMREAD_COLOR)
+    assert picture is not None
     outline = np.all(np.abs(picture.astype(int) - np.array(TRICK_BGR)) < 40, axis=2)
     assert outline.sum() > 4 * 200  # four outlines of a card's perimeter, at least
     assert client.get(f"/api/games/{game}/frame/9999.jpg", headers={"X-Table-Pin": PIN}).status_code == 404
 
 
-def test_without_a_recording_the_history_offers_no_picture(phone, live: ServerHandle, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_without_a_recording_the_history_offers_no_picture(phone: Page, live: ServerHandle, new_game: NewGame) -> None:
     game = new_game()
     phone.goto(f"{live.url}/game/{game}")
     phone.wait_for_selector("body[data-count='1']")

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from jasscam.store import EventStore
 from scoring.game import fold
-from tests.web.conftest import game_events
+from tests.pages import text_of
+from tests.web.conftest import NewGame, game_events
 from web.server import ServerHandle
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.mark.slow  # a whole game followed in the browser
 def test_phone_follows_a_replayed_game_to_the_end_and_shows_the_right_totals(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     events = game_events(seed=3)  # the engine's simulator: Weis, Stöck, every trick collected
     game = new_game()
     phone.goto(f"{live.url}/game/{game}")
@@ -30,11 +36,11 @@ def test_phone_follows_a_replayed_game_to_the_end_and_shows_the_right_totals(
     state = fold(events)
     assert state.game_over is not None
     for team in (0, 1):
-        assert phone.text_content(f"#team{team} .total") == str(state.totals[team].total)
-    banner = phone.text_content("#game-over")
+        assert text_of(phone, f"#team{team} .total") == str(state.totals[team].total)
+    banner = text_of(phone, "#game-over")
     assert "AB"[state.game_over.winner or 0] in banner
     phone.click(".tabs button[data-tab='tafel']")
     for team in (0, 1):
-        assert phone.text_content(f"#tafel-total{team}") == str(state.totals[team].total)
+        assert text_of(phone, f"#tafel-total{team}") == str(state.totals[team].total)
     assert phone.locator("#tafel tbody tr").count() == len(state.sheet)
     assert phone.locator("#chart svg path").count() == 2

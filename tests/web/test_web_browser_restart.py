@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 import pytest
 from flask import Flask
 
 from jasscam.store import EventStore
-from tests.web.conftest import PIN, game_events
+from tests.web.conftest import PIN, NewGame, game_events
 from web.app import create_app
 from web.server import serve
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
 
 
-def test_the_page_recovers_after_the_server_restarts(phone, store: EventStore, new_game, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_page_recovers_after_the_server_restarts(
+    phone: Page, store: EventStore, new_game: NewGame, tmp_path: Path
+) -> None:
     events = game_events(seed=3)
     game = new_game()
     for e in events[1:10]:
@@ -38,7 +46,7 @@ def test_the_page_recovers_after_the_server_restarts(phone, store: EventStore, n
         second.stop()
 
 
-def test_the_page_shows_when_the_camera_is_lost(phone, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_the_page_shows_when_the_camera_is_lost(phone: Page, store: EventStore, new_game: NewGame) -> None:
     game = new_game()
     source = {"name": "picamera2", "state": "live", "error": None}
     app = create_app(store, pin=PIN, heartbeat=1.0, status=lambda: {"source": dict(source)})
@@ -52,7 +60,7 @@ def test_the_page_shows_when_the_camera_is_lost(phone, store: EventStore, new_ga
         phone.wait_for_selector("#camera", state="hidden")
 
 
-def test_the_page_shows_while_the_tables_deck_is_relearnt(phone, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_the_page_shows_while_the_tables_deck_is_relearnt(phone: Page, store: EventStore, new_game: NewGame) -> None:
     game = new_game()
     deck = {"deck": "builtin", "rebuilding": "paris", "name": "Paris", "progress": 0.3, "error": None}
     app = create_app(store, pin=PIN, heartbeat=1.0, status=lambda: {"source": {"state": "live"}, "deck": dict(deck)})

@@ -7,12 +7,19 @@ is one clear button with visible feedback.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 import pytest
 
 from jasscam.store import EventStore
 from scoring.events import parse_event
-from tests.web.conftest import PIN, game_events
+from tests.pages import text_of
+from tests.web.conftest import PIN, NewGame, game_events
 from web.server import ServerHandle
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, FloatRect, Page
 
 pytestmark = pytest.mark.browser
 
@@ -26,20 +33,20 @@ FIRST_TRICK: list[dict[str, object]] = [
 ROUND = {"type": "round_started", "forehand": 0, "contract": "eicheln"}
 
 
-def open_game(phone, live: ServerHandle, game: int, pin: str | None = PIN) -> None:  # type: ignore[no-untyped-def]
+def open_game(phone: Page, live: ServerHandle, game: int, pin: str | None = PIN) -> None:
     phone.goto(f"{live.url}/game/{game}")
     if pin is not None:
         assert phone.request.post(f"{live.url}/api/pin", headers={"X-Table-Pin": pin}).ok  # signs this phone in
     wait_count(phone, live, game)
 
 
-def wait_count(phone, live: ServerHandle, game: int) -> None:  # type: ignore[no-untyped-def]
+def wait_count(phone: Page, live: ServerHandle, game: int) -> None:
     """Wait until the page shows every event the store has now."""
     count = len(live.app.extensions["jasscam_store"].events(game))
     phone.wait_for_selector(f"body[data-count='{count}']")
 
 
-def wrote(phone, live: ServerHandle, game: int, before: int) -> None:  # type: ignore[no-untyped-def]
+def wrote(phone: Page, live: ServerHandle, game: int, before: int) -> None:
     """After a tap that writes: wait until the store has the new event and the page shows it."""
     store = live.app.extensions["jasscam_store"]
     phone.wait_for_function("n => Number(document.body.dataset.count) > n", arg=before)
@@ -62,33 +69,33 @@ def by_hand(store: EventStore, game: int, *events: dict[str, object]) -> None:
 
 
 def test_undo_takes_back_the_tables_correction_not_the_camera_collection_after_it(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     by_hand(store, game, ROUND)
     camera(store, game, *FIRST_TRICK)
     open_game(phone, live, game)
-    assert phone.text_content("#team0 .rnd").startswith("+4")
+    assert text_of(phone, "#team0 .rnd").startswith("+4")
     phone.click("#seat0 .slot .card")  # the trump König, to be "corrected" to the Rosen Ass
     phone.click("#pick-psuit button[data-value='rosen']")
     phone.click(".picker button[data-card='rosen-ass']")
     phone.click("#dlg-ok")
     correction = 6
     phone.wait_for_selector(f"body[data-count='{correction + 1}']")
-    assert phone.text_content("#team0 .rnd").startswith("+11")
+    assert text_of(phone, "#team0 .rnd").startswith("+11")
     camera(store, game, {"type": "trick_collected", "seat": 0})  # the camera logs the collection meanwhile
     wait_count(phone, live, game)
     phone.click("#undo-quick")
     # the preview names the correction, and says the camera's collection stays
-    preview = phone.text_content("#dlg-body")
+    preview = text_of(phone, "#dlg-body")
     assert f"#{correction}" in preview and "Rosen Ass" in preview
-    assert "1" in phone.text_content("#dlg-body .muted")
+    assert "1" in text_of(phone, "#dlg-body .muted")
     before = len(store.events(game))
     phone.click("#dlg-ok")
     wrote(phone, live, game, before)
     events = store.events(game)
     assert events[-1] == parse_event({"type": "event_voided", "ref": correction})
-    assert phone.text_content("#team0 .rnd").startswith("+4")
+    assert text_of(phone, "#team0 .rnd").startswith("+4")
     assert phone.locator("#last-cards .card").count() == 4  # the collected trick stayed collected
     # the voided correction comes back from the history (a redo, itself an event_voided)
     phone.click(".tabs button[data-tab='history']")
@@ -98,20 +105,20 @@ def test_undo_takes_back_the_tables_correction_not_the_camera_collection_after_i
     wrote(phone, live, game, before)
     assert store.events(game)[-1] == parse_event({"type": "event_voided", "ref": len(events) - 1})
     phone.click(".tabs button[data-tab='table']")
-    assert phone.text_content("#team0 .rnd").startswith("+11")
+    assert text_of(phone, "#team0 .rnd").startswith("+11")
 
 
 def test_undo_with_only_camera_events_after_the_round_voids_nothing_by_surprise(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     by_hand(store, game, ROUND)
     camera(store, game, *FIRST_TRICK, {"type": "trick_collected", "seat": 0})
     open_game(phone, live, game)
     phone.click("#undo-quick")
     # the target is the round the table started by hand, and the camera's five events are named
-    assert "#1" in phone.text_content("#dlg-body")
-    assert "5" in phone.text_content("#dlg-body .muted")
+    assert "#1" in text_of(phone, "#dlg-body")
+    assert "5" in text_of(phone, "#dlg-body .muted")
     phone.click("#dlg-cancel")
     assert len(store.events(game)) == 7
 
@@ -120,8 +127,8 @@ def test_undo_with_only_camera_events_after_the_round_voids_nothing_by_surprise(
 
 
 def test_a_new_game_asks_to_end_the_running_one_closes_it_abandoned_and_the_list_shows_and_deletes(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     finished = new_game()
     for event in game_events(seed=3)[1:]:
         store.append(finished, event)
@@ -130,13 +137,13 @@ def test_a_new_game_asks_to_end_the_running_one_closes_it_abandoned_and_the_list
     camera(store, running, *FIRST_TRICK)
     assert phone.request.post(f"{live.url}/api/pin", headers={"X-Table-Pin": PIN}).ok  # signs this phone in
     phone.goto(f"{live.url}/setup")
-    assert f"#{running}" in phone.text_content("#running-note")
+    assert f"#{running}" in text_of(phone, "#running-note")
     for i, name in enumerate(("Eva", "Fritz", "Gina", "Hans")):
         phone.fill(f"input[name=p{i}]", name)
     phone.click("#create")
     phone.wait_for_selector("dialog.ask[open]")
-    assert "Laufende Partie beenden?" in phone.text_content("dialog.ask h2")
-    assert f"#{running}" in phone.text_content("dialog.ask .running-game")
+    assert "Laufende Partie beenden?" in text_of(phone, "dialog.ask h2")
+    assert f"#{running}" in text_of(phone, "dialog.ask .running-game")
     phone.click("#ask-cancel")  # the table keeps playing: nothing changes
     assert [g["id"] for g in store.games()] == [finished, running] and store.current_game() == running
     phone.click("#create")
@@ -159,17 +166,17 @@ def test_a_new_game_asks_to_end_the_running_one_closes_it_abandoned_and_the_list
         "#games-list li", "ls => ls.map(l => [Number(l.dataset.game), l.dataset.status])"
     )
     assert status == [[new, "running"], [running, "abandoned"], [finished, "finished"]]
-    assert "abgebrochen" in phone.text_content(f"#games-list li[data-game='{running}']")
+    assert "abgebrochen" in text_of(phone, f"#games-list li[data-game='{running}']")
     phone.click(f"#games-list li[data-game='{running}'] .delete")
-    assert "löschen" in phone.text_content("dialog.ask h2")
+    assert "löschen" in text_of(phone, "dialog.ask h2")
     phone.click("#ask-ok")
     phone.wait_for_selector(f"#games-list li[data-game='{running}']", state="detached")
     assert [g["id"] for g in store.games()] == [finished, new]
 
 
 def test_the_start_page_offers_the_running_game_only_while_it_runs(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     phone.goto(live.url + "/")
     assert phone.locator("#go-live").count() == 1
@@ -184,8 +191,8 @@ def test_the_start_page_offers_the_running_game_only_while_it_runs(
 
 
 def test_the_weis_button_stays_through_the_second_trick_and_a_weis_entered_there_counts(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     """000: «Das Team mit dem besten Weis zeigt die tatsächlichen Karten erst auf dem zweiten Stich»."""
     game = new_game()
     by_hand(store, game, ROUND)
@@ -201,7 +208,7 @@ def test_the_weis_button_stays_through_the_second_trick_and_a_weis_entered_there
     phone.click("#dlg-ok")
     wrote(phone, live, game, before)
     phone.wait_for_selector("#weis li[data-status='counts']")  # Dreiblatt for team B, not late
-    assert phone.text_content("#team1 .rnd").startswith("+20")
+    assert text_of(phone, "#team1 .rnd").startswith("+20")
     camera(
         store,
         game,
@@ -218,20 +225,20 @@ def test_the_weis_button_stays_through_the_second_trick_and_a_weis_entered_there
 
 
 def test_the_round_points_are_large_the_totals_say_what_is_left_and_the_words_agree(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game(target=1000)
     by_hand(store, game, ROUND)
     camera(store, game, *FIRST_TRICK)
     open_game(phone, live, game)
-    assert phone.text_content("#trick-no") == "Stich 1/9"  # the complete trick still lies there
+    assert text_of(phone, "#trick-no") == "Stich 1/9"  # the complete trick still lies there
     camera(store, game, {"type": "trick_collected", "seat": 0})
     wait_count(phone, live, game)
-    assert phone.text_content("#trick-no") == "Stich 2/9"  # collected: the next one is due
-    assert phone.text_content("#team0 .rnd") == "+4"
-    assert "1 Stich" in phone.text_content("#team0 .tricks") and "Stiche" not in phone.text_content("#team0 .tricks")
-    assert "0 Stiche" in phone.text_content("#team1 .tricks")
-    assert "noch 1000" in phone.text_content("#team0 .togo")
+    assert text_of(phone, "#trick-no") == "Stich 2/9"  # collected: the next one is due
+    assert text_of(phone, "#team0 .rnd") == "+4"
+    assert "1 Stich" in text_of(phone, "#team0 .tricks") and "Stiche" not in text_of(phone, "#team0 .tricks")
+    assert "0 Stiche" in text_of(phone, "#team1 .tricks")
+    assert "noch 1000" in text_of(phone, "#team0 .togo")
     big = phone.eval_on_selector("#team0 .rnd", "e => parseFloat(getComputedStyle(e).fontSize)")
     total = phone.eval_on_selector("#team0 .total", "e => parseFloat(getComputedStyle(e).fontSize)")
     assert big >= 2 * total  # the live round is what the table reads from across the felt
@@ -244,7 +251,7 @@ def test_the_round_points_are_large_the_totals_say_what_is_left_and_the_words_ag
 # -- 9. Stöck -----------------------------------------------------------------------------
 
 
-def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+def overlaps(a: FloatRect, b: FloatRect) -> bool:
     return (
         a["x"] < b["x"] + b["width"]
         and b["x"] < a["x"] + a["width"]
@@ -254,8 +261,8 @@ def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
 
 
 def test_one_stoeck_button_of_touch_size_says_what_it_wrote_and_the_toast_covers_no_button(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     by_hand(store, game, {"type": "round_started", "forehand": 0, "contract": "schellen"})  # x2: Stöck writes 40
     camera(
@@ -277,8 +284,8 @@ def test_one_stoeck_button_of_touch_size_says_what_it_wrote_and_the_toast_covers
     phone.click("#pick-stoeck-seat button[data-value='0']")
     phone.click("#dlg-ok")
     phone.wait_for_selector("#toast.show:has-text('Stöck +40')")
-    assert "Team A" in phone.text_content("#toast")
-    assert phone.text_content("#team0 .stoeck-badge") == "Stöck +40"
+    assert "Team A" in text_of(phone, "#toast")
+    assert text_of(phone, "#team0 .stoeck-badge") == "Stöck +40"
     toast = phone.locator("#toast").bounding_box()
     assert toast is not None
     # the toast lies within the header (which covers whatever scrolls under it anyway) and
@@ -294,7 +301,7 @@ def test_one_stoeck_button_of_touch_size_says_what_it_wrote_and_the_toast_covers
     phone.click("#pick-stoeck-seat button[data-value='2']")
     phone.click("#dlg-ok")
     phone.wait_for_selector("#toast.bad.show")
-    assert "Abgelehnt" in phone.text_content("#toast") and len(phone.text_content("#toast")) > len("Abgelehnt: ")
+    assert "Abgelehnt" in text_of(phone, "#toast") and len(text_of(phone, "#toast")) > len("Abgelehnt: ")
     assert len(store.events(game)) == count
 
 
@@ -302,17 +309,17 @@ def test_one_stoeck_button_of_touch_size_says_what_it_wrote_and_the_toast_covers
 
 
 def test_the_pin_dialog_says_where_the_pin_is_and_a_phone_enters_it_once(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     open_game(phone, live, game, pin=None)
     phone.click("#new-round")
     phone.click("#pick-contract button[data-value='rosen']")
     phone.click("#dlg-ok")
     phone.wait_for_selector("#pin-dialog[open]")
-    assert "erste Partie eingerichtet" in phone.text_content("#pin-where")
-    assert "journalctl -u jasscam" in phone.text_content("#pin-where")
-    assert "Einmal pro Handy" in phone.text_content("#pin-once")
+    assert "erste Partie eingerichtet" in text_of(phone, "#pin-where")
+    assert "journalctl -u jasscam" in text_of(phone, "#pin-where")
+    assert "Einmal pro Handy" in text_of(phone, "#pin-once")
     phone.click("#pin-forgot summary")
     assert "neue PIN" in phone.inner_text("#pin-forgot")
     phone.fill("#pin-input", PIN)
@@ -336,43 +343,43 @@ def test_the_pin_dialog_says_where_the_pin_is_and_a_phone_enters_it_once(
 
 
 def test_hints_name_the_players_and_cards_in_the_chosen_language_and_sit_at_the_top(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     by_hand(
         store, game, ROUND, {"type": "weis_declared", "seat": 1, "cards": ["schellen-8", "schellen-9", "schellen-10"]}
     )
     camera(store, game, {"type": "card_played", "seat": 0, "card": "schellen-10"})  # the Weis card, from another hand
     open_game(phone, live, game)
-    hint = phone.text_content("#flags li[data-code='weis_not_in_hand']")
+    hint = text_of(phone, "#flags li[data-code='weis_not_in_hand']")
     assert hint is not None and hint.startswith("Weis von Beat: Schellen Banner nicht in dieser Hand")
     assert "Platz" not in hint and "schellen-10" not in hint  # no seat counted from 0, no raw card id
     hints, score = phone.locator("#flags-panel").bounding_box(), phone.locator("#score").bounding_box()
     assert hints is not None and score is not None and hints["y"] < score["y"]  # above everything else
     phone.goto(f"{live.url}/lang/en?next=/game/{game}")
     wait_count(phone, live, game)
-    assert phone.text_content("#flags li").startswith("Weis from Beat:")
+    assert text_of(phone, "#flags li").startswith("Weis from Beat:")
     # a refused button is explained in the page's language too
     phone.click("#stoeck-btn")
     phone.click("#pick-stoeck-seat button[data-value='2']")
     phone.click("#dlg-ok")
     phone.wait_for_selector("#toast.bad.show")
-    assert "Stöck from Claudia" in phone.text_content("#toast")
+    assert "Stöck from Claudia" in text_of(phone, "#toast")
 
 
 # -- 10. language and layout ----------------------------------------------------------------
 
 
 def test_weis_labels_and_a_wrong_pin_are_worded_in_french(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     by_hand(
         store, game, ROUND, {"type": "weis_declared", "seat": 0, "cards": ["rosen-ober", "rosen-koenig", "rosen-under"]}
     )
     phone.goto(f"{live.url}/lang/fr?next=/game/{game}")
     wait_count(phone, live, game)
-    weis = phone.text_content("#weis li")
+    weis = text_of(phone, "#weis li")
     assert weis is not None and "Tierce" in weis and "Dreiblatt" not in weis
     phone.click("#enter-card")
     phone.click(".picker button[data-card='eicheln-6']")
@@ -380,12 +387,12 @@ def test_weis_labels_and_a_wrong_pin_are_worded_in_french(
     phone.fill("#pin-input", "000000")
     phone.click("#pin-ok")
     phone.wait_for_selector("#pin-error:has-text('PIN incorrect')")
-    assert "wrong" not in phone.text_content("#pin-error")
+    assert "wrong" not in text_of(phone, "#pin-error")
 
 
 def test_the_header_links_fit_a_phone_on_the_speck_and_deck_pages_and_the_deck_page_is_linked(
-    phone, live: ServerHandle, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, new_game: NewGame
+) -> None:
     speck = new_game(variant="speck", scorer=0, dealer=0)
     phone.goto(live.url + "/")
     assert phone.get_attribute("#go-enroll", "href") == "/enroll/"
@@ -393,24 +400,27 @@ def test_the_header_links_fit_a_phone_on_the_speck_and_deck_pages_and_the_deck_p
         phone.goto(live.url + path)
         cut = phone.eval_on_selector(
             ".top nav",
-            "nav => [...nav.querySelectorAll('a')].filter(a => a.getBoundingClientRect().right > Math.min(nav.getBoundingClientRect().right, innerWidth) + 0.5).map(a => a.textContent)",
+            "nav => [...nav.querySelectorAll('a')].filter(a => a.getBoundingClientRect().right > "
+            "Math.min(nav.getBoundingClientRect().right, innerWidth) + 0.5).map(a => a.textContent)",
         )
         assert cut == [], (path, cut)
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390, path
 
 
-def test_a_speck_game_is_listed_with_its_four_players_not_as_two_teams(phone, live: ServerHandle, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_a_speck_game_is_listed_with_its_four_players_not_as_two_teams(
+    phone: Page, live: ServerHandle, new_game: NewGame
+) -> None:
     speck = new_game(variant="speck", scorer=0, dealer=0)
     phone.goto(live.url + "/games")
-    line = phone.text_content(f"#games-list li[data-game='{speck}'] a")
+    line = text_of(phone, f"#games-list li[data-game='{speck}'] a")
     assert line is not None and "Anna, Beat, Claudia, Dario" in line and "&" not in line
 
 
-def test_the_qr_code_offers_only_an_address_the_server_listens_on(phone, live: ServerHandle) -> None:  # type: ignore[no-untyped-def]
+def test_the_qr_code_offers_only_an_address_the_server_listens_on(phone: Page, live: ServerHandle) -> None:
     assert live.host == "127.0.0.1"
     phone.goto(live.url + "/")
-    assert phone.text_content(".qr .url") == live.url + "/"  # not this machine's LAN address
-    assert "--host 0.0.0.0" in phone.text_content("#qr-local")
+    assert text_of(phone, ".qr .url") == live.url + "/"  # not this machine's LAN address
+    assert "--host 0.0.0.0" in text_of(phone, "#qr-local")
 
 
 # -- 8. the Tafel as paper players know it ---------------------------------------------------
@@ -422,8 +432,8 @@ def z_strokes(total: int) -> tuple[int, int, int, int]:
 
 
 def test_the_tafel_draws_the_z_with_its_strokes_the_back_side_and_explains_its_columns(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     from scoring.game import fold
 
     events = game_events(seed=3)
@@ -438,7 +448,7 @@ def test_the_tafel_draws_the_z_with_its_strokes_the_back_side_and_explains_its_c
         hundreds, fifties, twenties, rest = z_strokes(total)
         drawn = [phone.locator(f"#z{team} .{cls}").count() for cls in ("s100", "s50", "s20")]
         assert drawn == [hundreds, fifties, twenties], (team, total)
-        assert phone.text_content(f"#z{team} .zrest") == str(rest)
+        assert text_of(phone, f"#z{team} .zrest") == str(rest)
         matches = sum(row.match_team == team for row in state.sheet)
         assert phone.get_attribute(f"#board-back-svg .matches[data-team='{team}']", "data-n") == str(matches)
         assert phone.locator(f"#board-back-svg .matches[data-team='{team}'] .stroke").count() == matches
@@ -446,18 +456,18 @@ def test_the_tafel_draws_the_z_with_its_strokes_the_back_side_and_explains_its_c
     winner = state.game_over.winner
     assert phone.locator(f"#board-back-svg .wins[data-team='{winner}'] .stroke").count() == 1
     # the columns are explained, and in the page's language
-    assert "W = Weis" in phone.text_content("#tafel-legend")
+    assert "W = Weis" in text_of(phone, "#tafel-legend")
     phone.goto(f"{live.url}/lang/fr?next=/game/{game}")
     wait_count(phone, live, game)
     phone.click(".tabs button[data-tab='tafel']")
     heads = phone.eval_on_selector_all("#tafel thead tr:nth-child(2) th", "ths => ths.map(t => t.textContent)")
     assert heads[2:6] == ["A", "S", "Pl", "Σ"]
-    assert "A = annonces" in phone.text_content("#tafel-legend")
+    assert "A = annonces" in text_of(phone, "#tafel-legend")
 
 
 def test_a_tablet_shows_the_felt_and_the_tafel_side_by_side(
-    browser, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    browser: Browser, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     by_hand(store, game, ROUND)
     camera(store, game, *FIRST_TRICK)
@@ -482,8 +492,8 @@ def test_a_tablet_shows_the_felt_and_the_tafel_side_by_side(
 
 
 def test_an_unsure_read_is_marked_and_one_tap_confirms_or_corrects_it(
-    phone, live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     by_hand(store, game, ROUND)
     camera(
@@ -495,7 +505,7 @@ def test_an_unsure_read_is_marked_and_one_tap_confirms_or_corrects_it(
     )
     open_game(phone, live, game)
     assert phone.locator("#seat0 .card.unsure").count() == 0  # a sure read looks sure
-    assert phone.text_content("#seat1 .card.unsure .unsure-mark") == "? 41 %"
+    assert text_of(phone, "#seat1 .card.unsure .unsure-mark") == "? 41 %"
     phone.click("#seat1 .card")
     before = len(store.events(game))
     phone.click("#confirm-card")  # one tap: the card is what the camera read
@@ -511,8 +521,8 @@ def test_an_unsure_read_is_marked_and_one_tap_confirms_or_corrects_it(
 
 
 def test_the_set_up_and_live_pages_show_the_camera_state_and_its_picture_on_demand(
-    phone, store: EventStore, tmp_path
-) -> None:  # type: ignore[no-untyped-def]
+    phone: Page, store: EventStore, tmp_path: Path
+) -> None:
     import numpy as np
 
     from web.app import create_app
@@ -530,7 +540,7 @@ def test_the_set_up_and_live_pages_show_the_camera_state_and_its_picture_on_dema
     try:
         phone.goto(handle.url + "/setup")
         phone.wait_for_selector("#cam-state")
-        assert phone.text_content("#cam-state") == "Kamera: läuft"
+        assert text_of(phone, "#cam-state") == "Kamera: läuft"
         source.update(state="lost", error="no frame for 5 s")
         game = store.new_game(parse_event({"type": "game_configured", "players": ["A", "B", "C", "D"]}))  # type: ignore[arg-type]
         phone.goto(f"{handle.url}/game/{game}")
@@ -541,11 +551,11 @@ def test_the_set_up_and_live_pages_show_the_camera_state_and_its_picture_on_dema
         phone.wait_for_selector("#camera:not([hidden])")  # the banner while the camera is not live
         phone.click("#cam-open")
         phone.wait_for_selector("#cam-dlg #cam-state")
-        assert phone.text_content("#cam-dlg #cam-state") == "Kamera: keine Bilder: no frame for 5 s"
+        assert text_of(phone, "#cam-dlg #cam-state") == "Kamera: keine Bilder: no frame for 5 s"
         assert (
             phone.get_attribute("#cam-dlg #cam-mounting", "data-state") == "too-small"
         )  # the mounting, from the live page too
-        assert "40 Pixel" in phone.text_content("#cam-dlg #cam-mounting")
+        assert "40 Pixel" in text_of(phone, "#cam-dlg #cam-mounting")
         phone.click("#cam-show")
         phone.wait_for_function("() => document.querySelector('#cam-picture').naturalWidth > 0")
         assert phone.eval_on_selector("#cam-picture", "i => [i.naturalWidth, i.naturalHeight]") == [640, 480]  # small

@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 
 from jasscam.store import EventStore
 from scoring.events import EventError, parse_event
-from tests.web.conftest import PIN, PLAYERS, post_event
+from tests.web.conftest import PIN, PLAYERS, NewGame, post_event
 from web.app import MAX_JSON_BYTES
 
 AUTH = {"X-Table-Pin": PIN, "Content-Type": "application/json"}
@@ -19,8 +19,8 @@ AUTH = {"X-Table-Pin": PIN, "Content-Type": "application/json"}
 def test_nan_and_infinity_in_an_event_get_400_and_the_game_stays_valid_json(
     client: FlaskClient,
     store: EventStore,
-    new_game,
-    number: str,  # type: ignore[no-untyped-def]
+    new_game: NewGame,
+    number: str,
 ) -> None:
     game = new_game()
     body = '{"type": "round_started", "forehand": 0, "contract": "eicheln", "t": ' + number + "}"
@@ -58,8 +58,8 @@ def test_player_names_are_at_most_60_characters(client: FlaskClient, store: Even
 
 
 def test_a_megabyte_name_or_a_big_body_is_refused_with_413_before_it_is_parsed(
-    client: FlaskClient, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    client: FlaskClient, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     r = client.post("/api/games", data=json.dumps({"players": ["x" * 2**20, "b", "c", "d"]}), headers=AUTH)
     assert r.status_code == 413 and "64 KB" in r.get_json()["error"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from flask import Flask
 
 from jasscam.store import EventStore
 from scoring.events import parse_event
-from tests.web.conftest import PIN, STOECK_ROUND, SSEClient, game_events
+from tests.web.conftest import PIN, STOECK_ROUND, NewGame, SSEClient, game_events
 from web.app import camera_status, create_app
 from web.live import Hub
 from web.server import ServerHandle, serve
@@ -29,8 +30,8 @@ def apply_delta(view: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_stream_sends_a_snapshot_then_deltas_that_rebuild_the_same_view(
-    live: ServerHandle, store: EventStore, new_game
-) -> None:  # type: ignore[no-untyped-def]
+    live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     events = game_events(seed=11)
     game = new_game()  # same players as game_events
     sse = SSEClient(f"{live.url}/api/games/{game}/stream")
@@ -51,7 +52,9 @@ def test_stream_sends_a_snapshot_then_deltas_that_rebuild_the_same_view(
     assert view == game_view(game, store.events(game), store.by_hand(game), store.abandoned(game))
 
 
-def test_an_event_reaches_a_connected_client_without_buffering(live: ServerHandle, store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_an_event_reaches_a_connected_client_without_buffering(
+    live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
     game = new_game()
     sse = SSEClient(f"{live.url}/api/games/{game}/stream")
     sse.next()
@@ -66,7 +69,7 @@ def test_an_event_reaches_a_connected_client_without_buffering(live: ServerHandl
     assert sorted(delays)[len(delays) // 2] < 0.1, delays
 
 
-def test_a_client_that_cannot_keep_up_is_dropped_and_the_others_are_not(store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_a_client_that_cannot_keep_up_is_dropped_and_the_others_are_not(store: EventStore, new_game: NewGame) -> None:
     game = new_game()
     hub = Hub(store, game_view, queue_size=2, heartbeat=0.2, poll=0.05)
     slow = hub.open(game)
@@ -95,7 +98,9 @@ def test_a_client_that_cannot_keep_up_is_dropped_and_the_others_are_not(store: E
     hub.stop()
 
 
-def test_more_viewers_than_the_server_is_sized_for_get_503(store: EventStore, new_game, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_more_viewers_than_the_server_is_sized_for_get_503(
+    store: EventStore, new_game: NewGame, tmp_path: Path
+) -> None:
     game = new_game()
     app = create_app(store, pin=PIN, max_clients=2, heartbeat=1.0)
     with serve(app, "127.0.0.1", 0) as handle:
@@ -114,7 +119,7 @@ def test_more_viewers_than_the_server_is_sized_for_get_503(store: EventStore, ne
             s.close()
 
 
-def test_viewers_of_an_old_game_are_told_about_the_new_one(live: ServerHandle, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_viewers_of_an_old_game_are_told_about_the_new_one(live: ServerHandle, new_game: NewGame) -> None:
     game = new_game()
     sse = SSEClient(f"{live.url}/api/games/{game}/stream")
     sse.next()
@@ -124,7 +129,7 @@ def test_viewers_of_an_old_game_are_told_about_the_new_one(live: ServerHandle, n
     sse.close()
 
 
-def test_stop_ends_open_streams_and_frees_the_port(app: Flask, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_stop_ends_open_streams_and_frees_the_port(app: Flask, new_game: NewGame) -> None:
     game = new_game()
     handle = serve(app, "127.0.0.1", 0)
     sse = SSEClient(f"{handle.url}/api/games/{game}/stream")
@@ -140,7 +145,7 @@ def test_stop_ends_open_streams_and_frees_the_port(app: Flask, new_game) -> None
         s.bind(("127.0.0.1", handle.port))  # the port is free again
 
 
-def test_phones_are_told_when_the_camera_is_lost_and_back(store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_phones_are_told_when_the_camera_is_lost_and_back(store: EventStore, new_game: NewGame) -> None:
     game = new_game()
     source = {"name": "usb", "state": "live", "error": None}
     app = create_app(store, pin=PIN, heartbeat=1.0, status=lambda: {"source": dict(source), "captured": time.time()})
@@ -176,7 +181,7 @@ def test_phones_are_told_while_the_tables_deck_is_relearnt_and_when_it_cannot_be
     assert camera_status(live | {"deck": broken})["deck"]["error"] == "deck 'paris' cannot be used"
 
 
-def test_viewers_of_a_finished_game_from_the_history_stay_there(live: ServerHandle, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_viewers_of_a_finished_game_from_the_history_stay_there(live: ServerHandle, new_game: NewGame) -> None:
     old = new_game()
     new_game()
     sse = SSEClient(f"{live.url}/api/games/{old}/stream")

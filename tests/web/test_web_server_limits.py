@@ -6,14 +6,14 @@ import http.client
 import socket
 
 from jasscam.store import EventStore
-from tests.web.conftest import PIN, SSEClient
+from tests.web.conftest import PIN, NewGame, SSEClient
 from web.app import create_app
 from web.live import Hub, TooManyClients
 from web.server import serve
 from web.view import game_view
 
 
-def test_half_sent_requests_do_not_freeze_the_phones(store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_half_sent_requests_do_not_freeze_the_phones(store: EventStore, new_game: NewGame) -> None:
     """The issue's probe: 137 half-sent requests (slowloris) froze every phone."""
     game = new_game()
     app = create_app(store, pin=PIN, heartbeat=1.0)
@@ -33,7 +33,7 @@ def test_half_sent_requests_do_not_freeze_the_phones(store: EventStore, new_game
                 sock.close()
 
 
-def test_one_address_cannot_take_every_live_stream(store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_one_address_cannot_take_every_live_stream(store: EventStore, new_game: NewGame) -> None:
     game = new_game()
     hub = Hub(store, game_view, max_clients=20, max_per_client=3, heartbeat=1.0)
     streams = [hub.open(game, "10.0.0.66") for _ in range(3)]
@@ -52,7 +52,7 @@ def test_one_address_cannot_take_every_live_stream(store: EventStore, new_game) 
         hub.stop()
 
 
-def test_refused_viewers_holding_their_sockets_do_not_stop_the_page(store: EventStore, new_game) -> None:  # type: ignore[no-untyped-def]
+def test_refused_viewers_holding_their_sockets_do_not_stop_the_page(store: EventStore, new_game: NewGame) -> None:
     """The issue's probe: 136 refused viewers kept their sockets and GET / timed out."""
     game = new_game()
     app = create_app(store, pin=PIN, max_clients=2, heartbeat=1.0)

@@ -216,7 +216,8 @@ def completed_outlines(quad: np.ndarray, aspect: float) -> np.ndarray:
 
 
 def card_sized_outlines(quad: np.ndarray, short: float, long: float) -> np.ndarray:
-    """The 16 outlines (16, 4, 2) of a ``short`` x ``long`` card that start at a corner of ``quad`` and run along one of its sides.
+    """The 16 outlines (16, 4, 2) of a ``short`` x ``long`` card that start at a corner of ``quad``
+    and run along one of its sides.
 
     For each side of ``quad`` and each of its two ends: the card laid from that end along
     the side, with the side as its short or its long edge, reaching into ``quad`` (towards

@@ -156,10 +156,10 @@ def sized_to_table(
 
     A deck whose cards the networks outline somewhere else than where they end
     (``outline``: ``Prototypes.outline``, the card's corners in the drawn outline's unit
-    frame; None for a deck outlined as drawn) is sized where its cards are: sides are measured on the moved outlines, and
-    the card-sized ones are moved back to be refined and judged. Its backs (``is_back``)
-    neither say nor get the size: the networks outline its faces short of coloured end
-    bands and its backs whole, and the move is the faces'.
+    frame; None for a deck outlined as drawn) is sized where its cards are: sides are
+    measured on the moved outlines, and the card-sized ones are moved back to be refined and
+    judged. Its backs (``is_back``) neither say nor get the size: the networks outline its
+    faces short of coloured end bands and its backs whole, and the move is the faces'.
     """
     q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
     moved = np.zeros(len(q), bool)

@@ -104,15 +104,15 @@ class DetectorStage:
         """A card's long side in ``frame``'s pixels, found without knowing the mounting; None if no card is seen.
 
         The detector reads cards well over a band of sizes about ``card_input_px``; one far
-        outside it is missed or outlined badly. So the frame is read at the scales that
-        would bring a card of each ``PROBE_FRACTIONS`` length to that size, largest cards
-        (smallest input) first. The first scale at which a card the detector is sure of
-        (``PROBE_SURE``) comes out inside the band (0.6-1.6x ``card_input_px``) wins;
-        without one, the largest-card scale whose best card inside the band peaks within
-        ``PROBE_TIE`` of the highest (at least ``PROBE_LEAST``). The answer is the median length of that scale's cards inside the
-        band whose peak is within 0.2 of its best. Largest first because a fine scale turns
-        the weave of a carpet or the grain of wood into card-sized blobs, and coarse scales
-        are cheap. The appliance asks this until it has learnt its mounting
+        outside it is missed or outlined badly. So the frame is read at the scales that would
+        bring a card of each ``PROBE_FRACTIONS`` length to that size, largest cards (smallest
+        input) first. The first scale at which a card the detector is sure of (``PROBE_SURE``)
+        comes out inside the band (0.6-1.6x ``card_input_px``) wins; without one, the
+        largest-card scale whose best card inside the band peaks within ``PROBE_TIE`` of the
+        highest (at least ``PROBE_LEAST``). The answer is the median length of that scale's
+        cards inside the band whose peak is within 0.2 of its best. Largest first because a fine
+        scale turns the weave of a carpet or the grain of wood into card-sized blobs, and coarse
+        scales are cheap. The appliance asks this until it has learnt its mounting
         (``vision.recognizer.scale.CardScale``); a single photo asks it once.
         """
         if not self.any_size:

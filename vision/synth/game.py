@@ -159,7 +159,8 @@ class Table:
 
 
 def _card_source(rng: np.random.Generator, deck: str) -> CardSource:
-    """The deck's art: a bundled deck (the training deck in a random procedural style) or a procedural benchmark deck."""
+    """The deck's art: a bundled deck (the training deck in a random procedural style) or a
+    procedural benchmark deck."""
     if deck in OTHER_DECKS:
         return DrawnCards(DeckStyle(deck=deck), other_deck(deck))
     return CardCache(random_style(rng, deck, 1.0 if deck == "swiss-xvii" else 0.0))

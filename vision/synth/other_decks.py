@@ -88,7 +88,8 @@ def french_pip(img: np.ndarray, suit: str, cx: float, cy: float, s: float, colou
 
 
 def swiss_pip(img: np.ndarray, suit: str, cx: float, cy: float, s: float, colour: Colour, flip: bool = False) -> None:
-    """Flat Swiss pips: acorn = oval and hatched cap, shield = banded escutcheon, rose = five discs, bell = dome and rim."""
+    """Flat Swiss pips: acorn = oval and hatched cap, shield = banded escutcheon, rose = five discs,
+    bell = dome and rim."""
     f = -1.0 if flip else 1.0
     dark = tuple(max(0, c - 80) for c in colour)
     if suit == "eicheln":

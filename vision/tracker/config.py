@@ -7,7 +7,7 @@ after three frames at rest (0.2-0.3 s after it stops); an unclear or half-hidden
 at most seven (0.7 s), inside the 0.5 s median / 1 s p95 latency budget. The thresholds
 on recogniser confidence were tuned on the bundled demo recording and six rendered games
 (seeds 5000000-5000005) with the early recogniser checkpoint; the collector thresholds
-and the rereads (``tracker.py``: MIN_REREAD_SHARE, REREAD_ODDS) on games 5000000-5000045
+and the rereads (``misreads.py``: MIN_REREAD_SHARE, REREAD_ODDS) on games 5000000-5000045
 with the first shipped models. benchmarks/tracker.py measures from seed 5000100 on.
 """
 

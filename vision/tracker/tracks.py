@@ -31,7 +31,27 @@ CLEAR_OTHER_READ = 0.6
 COVERED_AFTER_READS = 5
 #: ... unless its outline lies within this share of the card's size of the counted card's:
 #: then it is the counted card, read from the part another card leaves in view.
-SAME_OUTLINE = 0.1
+SAME_OUTLINE = 0.15
+#: A runner-up below this share does not name a card: the identifier lists three
+#: runners-up for every read, most of them at a share of nothing.
+RUNNER_UP = 0.05
+
+
+def names(det: Detection, card: str | None) -> bool:
+    """Whether ``det`` reads as ``card``, first or as a runner-up worth the name."""
+    return card is not None and (
+        det.card == card or any(other == card and share >= RUNNER_UP for other, share in det.alternatives)
+    )
+
+
+def at_own_outline(track: Track, det: Detection) -> bool:
+    """Whether ``det`` lies outline for outline where ``track``'s card lay still the longest
+    or was last read as itself: that card read again (misread from the part the next card
+    leaves in view), not a new one. Players never lay a card exactly on top of another's
+    outline. Not merely where it was seen last: a weak read of the next card coming in over
+    it may have been taken for it."""
+    shift = min(outline_shift(track.settled_corners, det.corners), outline_shift(track.named_corners, det.corners))
+    return shift < SAME_OUTLINE * track.size
 
 
 def outline_shift(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> float:
@@ -90,6 +110,8 @@ class Track:
     settled: tuple[float, float] = (0.0, 0.0)
     settled_corners: tuple[tuple[float, float], ...] = ()
     settled_frames: int = 0
+    #: The outline of the last read that named the track's card (any read before it has one).
+    named_corners: tuple[tuple[float, float], ...] = ()
     #: Recent places (centre, corners), oldest first, for cards that never settled.
     path: deque[tuple[tuple[float, float], tuple[tuple[float, float], ...]]] = field(
         default_factory=lambda: deque(maxlen=PATH_LENGTH)
@@ -121,6 +143,7 @@ class Track:
             settled=centre,
             settled_corners=tuple(det.corners),
             settled_frames=1,
+            named_corners=tuple(det.corners),
         )
         track.path.append((centre, tuple(det.corners)))
         track.vote(det)
@@ -163,6 +186,8 @@ class Track:
             self.velocity = (0.0, 0.0)
         self.centre = centre
         self.corners = tuple(det.corners)
+        if self.card is None or names(det, self.card):
+            self.named_corners = self.corners
         self.size = 0.7 * self.size + 0.3 * card_size(det.corners)
         self.last_t = t
         self.seen += 1
@@ -240,10 +265,8 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
         track.state is TrackState.PLAYED
         and carried
         and det.card != track.card
-        and (
-            track.missed >= cfg.collect_after_frames
-            or (det.confidence >= 0.8 and all(card != track.card for card, _ in det.alternatives))
-        )
+        and not at_own_outline(track, det)
+        and (track.missed >= cfg.collect_after_frames or (det.confidence >= 0.8 and not names(det, track.card)))
     ):
         # A counted card that vanished (swept, lifted, under a hand): a card read otherwise
         # that shows up where it was is another card, often the next trick's lead coming
@@ -254,33 +277,36 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
         # collector); once it has been carried off and gone as long as a collected card,
         # any read that puts another card first does (a flat 6 read with the 8 as
         # runner-up, game flat-swiss 4). A card that vanished lying still was under a hand
-        # and keeps its detections: a clearer read of it there rereads it.
+        # and keeps its detections: a clearer read of it there rereads it. A read at the
+        # card's own outline is that card: half covered by the fourth card, whose outline
+        # jumps a little as the hand lets go, so it looks "moving" and is missed for a few
+        # weak reads; taken for a new card it would be a fifth, closing the trick early.
         return None
     if (
         track.state is TrackState.PLAYED
         and trick_gone
         and det.card != track.card
         and det.confidence >= 0.5
-        and all(card != track.card or conf < 0.05 for card, conf in det.alternatives)
+        and not names(det, track.card)
+        and not (track.missed <= cfg.maximum_decision_frames and at_own_outline(track, det))
     ):
         # Its whole trick has gone (swept with a card never read, so not collected yet):
         # a read of another card where it lay, not even a 5 % runner-up for it, is the next
         # trick's card, laid where its player lays every card. Taken for the gone card, it would hold the trick on
-        # the table and the next card would become its fourth (four-colour game 6).
+        # the table and the next card would become its fourth (four-colour game 6). Not at the card's own
+        # outline within the moment a hand takes to lay a card: a lead card that the hand
+        # hides while the next card is laid half over it looks gone, and is misread from what
+        # still shows (a lead laid anew where the last one lay comes later).
         return None
     gate = cfg.moving_match_distance if track.moving and track.missed < cfg.collect_after_frames else cfg.match_distance
     if track.missed:
         # A card reappearing after a gap may have been nudged meanwhile.
         gate = max(gate, cfg.match_distance * 1.5)
-    if (
-        track.state is TrackState.PLAYED
-        and det.card != track.card
-        and all(card != track.card for card, _ in det.alternatives)
-    ):
+    if track.state is TrackState.PLAYED and not names(det, track.card):
         if (
             det.confidence >= CLEAR_OTHER_READ
             and track.confirmed >= COVERED_AFTER_READS
-            and outline_shift(track.corners, det.corners) >= SAME_OUTLINE * track.size
+            and not at_own_outline(track, det)
         ):
             # A card read clearly as another one where a counted card lies that has been
             # read as itself again and again since it counted: the next card laid right on
@@ -304,13 +330,14 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
         if det.card == identity:
             # The same card read again: follow it even when it starts moving fast (swept).
             gate = max(gate, 1.5 * cfg.moving_match_distance)
-        elif all(card != identity for card, _ in det.alternatives) and (
-            track.card is not None or det.confidence >= 0.3
-        ):
+        elif not names(det, identity) and (track.card is not None or det.confidence >= 0.3):
             # Reads as another card: only a near-perfect position match may explain it as a
             # misread. A counted card's identity is settled, so even a weak read of another
             # card nearby (a new card still in the hand that lays it) is not taken for it.
-            cost += IDENTITY_PENALTY
+            # At the counted card's own outline the match is that near-perfect one: it keeps
+            # the read against a card coming in whose course happens to point there.
+            if not (track.state is TrackState.PLAYED and at_own_outline(track, det)):
+                cost += IDENTITY_PENALTY
             if det.confidence >= 0.5:
                 # A clear read of another card is not this one moving on, however fast this
                 # one moved: cards laid close together would swap tracks.

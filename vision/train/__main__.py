@@ -1,4 +1,5 @@
-"""``python -m vision.train render|detector|identifier|refiner-data|refiner|verifier-data|verifier|export*``: the whole training recipe.
+"""The whole training recipe:
+``python -m vision.train render|detector|identifier|refiner-data|refiner|verifier-data|verifier|export*``.
 
 Typical run (see models/README.md for the exact numbers used):
 
@@ -63,7 +64,10 @@ def main(argv: list[str] | None = None) -> int:
                 "--input-scale",
                 type=float,
                 default=1.0,
-                help="resize every tile (and its cards) by this factor at load: trains the detector for cards that much shorter in its input",
+                help=(
+                    "resize every tile (and its cards) by this factor at load: trains the detector for cards "
+                    "that much shorter in its input"
+                ),
             )
     for cmd, out, seed, what in (
         ("refiner-data", "data/refine", 600_000, "run the shipped detector, cut outline crops for the refiner"),

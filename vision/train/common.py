@@ -163,7 +163,8 @@ def train_loop(
     total = epochs * steps_per_epoch
     step, best, budget = start(run, model, opt, total=total, minutes=minutes, resume=resume, init=init, best=-1e9)
     run.log(
-        f"{run.dir.name}: {len(data)} train / {len(val)} val {unit}, {sum(p.numel() for p in model.parameters())} params, {total} steps"
+        f"{run.dir.name}: {len(data)} train / {len(val)} val {unit}, {sum(p.numel() for p in model.parameters())} "
+        f"params, {total} steps"
     )
     rng = np.random.default_rng(step + 1)
     to_train(model)
@@ -190,7 +191,8 @@ def train_loop(
                 means = " ".join(f"{k} {v / log_every:.5f}" for k, v in agg.items())
                 run.log(
                     f"step {step}/{total} ep {step / steps_per_epoch:.2f} {means} "
-                    f"lr {opt.param_groups[0]['lr']:.2e} {rate:.1f} {unit}/s eta {eta(budget.remaining_s(step, rate / batch))}"
+                    f"lr {opt.param_groups[0]['lr']:.2e} {rate:.1f} {unit}/s eta "
+                    f"{eta(budget.remaining_s(step, rate / batch))}"
                 )
                 t_last, n_last, agg = time.time(), 0, {}
             last = budget.progress(step) >= 1.0

@@ -34,7 +34,8 @@ class CropData:
     def batch(
         self, idx: np.ndarray, rng: np.random.Generator | None
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """(crops channels_last in [0,1], labels, upside-down flags with -1 where undefined); augmented when ``rng`` is given."""
+        """(crops channels_last in [0,1], labels, upside-down flags with -1 where undefined); augmented
+        when ``rng`` is given."""
         x = torch.from_numpy(self.img[idx]).permute(0, 3, 1, 2).float()
         y = torch.from_numpy(self.label[idx])
         n = len(idx)

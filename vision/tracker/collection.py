@@ -1,0 +1,244 @@
+"""Cards leaving the table: a trick collected, or a card its player took back.
+
+Why apart: both are read from the same thing, the trick's counted cards gone from where
+they lay, and told apart by how they went (all together towards one player, or one card
+carried off while the others stay). Who gathered the trick, whether a card was swept
+before it counted, and whether a card went back to its player's hand are judged here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import replace
+
+from scoring.events import Event, TrickCollected
+from vision.tracker.ledger import TRICKS_PER_ROUND, Laid
+from vision.tracker.reread import CardWithdrawn
+from vision.tracker.state import TableState, TrackerEvent
+from vision.tracker.tracks import Track, TrackState
+
+#: Counts a card swept with the trick before it counted (the façade's forced decision).
+CountSwept = Callable[[Track, float], list[TrackerEvent]]
+
+
+class Collection:
+    """Collected tricks and withdrawn cards, from ``state``'s tracks and ledger."""
+
+    def __init__(self, state: TableState) -> None:
+        self._state = state
+
+    def check_collected(self, t: float, count_swept: CountSwept) -> list[TrackerEvent]:
+        """The events of the trick on the table collected at ``t``, once all its cards have
+        left their places; ``count_swept`` counts a card swept with it before it counted."""
+        state = self._state
+        trick = state.ledger.trick
+        if not trick or not all(state.left_its_place(laid) for laid in trick):
+            return []
+        events: list[TrackerEvent] = []
+        left_at = max((tr.last_t for laid in trick if (tr := state.track(laid.track_id))), default=None)
+        # A card carried off long before the others left (taken back by its player) whose
+        # place a card swept with the trick took: withdrawn, and that card counts instead.
+        early = [
+            laid
+            for laid in trick
+            if (tr := state.track(laid.track_id)) is not None
+            and left_at is not None
+            and self._carried_off(laid, tr)
+            and tr.last_t + 1.0 < left_at
+        ]
+        if early and len(early) < len(trick):
+            if len(self._swept(left_at)) >= len(early) + 4 - len(trick):
+                events += self._withdraw(early, t)
+            elif any(
+                tr.state is TrackState.CANDIDATE
+                and tr.missed == 0
+                and tr.seen >= state.config.flush_min_frames
+                and tr.first_t > min(state.track(laid.track_id).last_t for laid in early)  # type: ignore[union-attr]
+                for tr in state.tracks
+            ):
+                return []  # its replacement is being swept with the trick, not yet far: wait
+        missing = 4 - len(state.ledger.trick)
+        if missing > 0:
+            # Swept away before every card had settled (a trick collected early): the
+            # cards seen briefly still count, oldest first, if there are just enough. Only
+            # cards already there while the trick's cards were: one that came after them
+            # (sliding in, so it too has moved) is the next trick's lead.
+            swept = self._swept(left_at)
+            if len(swept) < missing:
+                if state.ledger.tricks_done == TRICKS_PER_ROUND - 1 and (unseen := self.unseen_seat()) is not None:
+                    # The round's last trick, swept with a card never read: no next card
+                    # will come to show it was swept, and the card is the round's last.
+                    return events + self.collect(t, collector=self.collector(), unseen=unseen)
+                return []  # a hand over the cards, or a card taken back: wait
+            swept.sort(key=lambda tr: (tr.first_t, tr.id))
+            for track in swept[:missing]:
+                events += count_swept(track, t)
+            if len(state.ledger.trick) < 4:
+                return events
+        events += self.collect(t, collector=self.collector())
+        return events
+
+    def _swept(self, left_at: float | None) -> list[Track]:
+        """Candidates swept away with the trick before they were counted: seen long enough,
+        gone or moved off, and there already while the trick's cards were."""
+        cfg = self._state.config
+        return [
+            tr
+            for tr in self._state.tracks
+            if tr.state is TrackState.CANDIDATE
+            and tr.seen >= cfg.flush_min_frames
+            and (tr.missed >= 1 or tr.displacement() > cfg.left_distance)
+            and left_at is not None
+            and tr.first_t <= left_at
+        ]
+
+    def unseen_seat(self) -> int | None:
+        """The seat whose card was never read, when the trick was swept with three counted."""
+        trick = self._state.ledger.trick
+        if len(trick) != 3 or not all(self._state.left_its_place(laid) for laid in trick):
+            return None
+        seats = {laid.seat for laid in trick}
+        return next(s for s in range(4) if s not in seats)
+
+    def collector(self) -> int | None:
+        """The seat whose side the trick was gathered and swept towards, if that was seen.
+
+        A trick is gathered into a pile in front of the player who takes it and swept off
+        their edge. When the pile was seen leaving (a card carried far from where it lay),
+        the side of the table it was last seen on names the collector. Otherwise the
+        centroid of the cards' last seen places has moved, from where they lay, towards
+        the pile, which lies in front of the collector. None when neither was seen.
+        """
+        state = self._state
+        cfg = state.config
+        layout = state.layout
+        trick = state.ledger.trick
+        w, h = state.size
+        centre = state.ledger.table_centre or (layout.centre[0] * w, layout.centre[1] * h)
+        vx = vy = 0.0
+        n = 0
+        size = 0.0
+        far: tuple[float, Track] | None = None
+        for laid in trick:
+            track = state.track(laid.track_id)
+            if track is None:
+                continue
+            dx, dy = track.centre[0] - laid.placed[0], track.centre[1] - laid.placed[1]
+            moved = (dx * dx + dy * dy) ** 0.5 / laid.size
+            out = ((track.centre[0] - centre[0]) ** 2 + (track.centre[1] - centre[1]) ** 2) ** 0.5 / laid.size
+            if moved > cfg.left_distance and out > cfg.collector_out and (far is None or moved > far[0]):
+                far = (moved, track)
+            vx += dx
+            vy += dy
+            size += laid.size
+            n += 1
+        if n == 0:
+            return None
+        mx, my = vx / n, vy / n
+        moves = [
+            (tr.centre[0] - laid.placed[0], tr.centre[1] - laid.placed[1])
+            for laid in trick
+            if (tr := state.track(laid.track_id)) is not None
+        ]
+        if (
+            far is not None
+            and n == len(trick)
+            and all(dx * mx + dy * my > 0 for dx, dy in moves)
+            and all(
+                math.hypot(dx, dy) > cfg.left_distance * laid.size for (dx, dy), laid in zip(moves, trick, strict=False)
+            )
+        ):
+            # Every card went far the same way at once: swept as one, so the way they went
+            # names the collector, wherever on the table a card lay (one led beside the last
+            # trick lies off-centre).
+            return layout.seat_towards((mx, my))
+        if far is not None:
+            track = far[1]
+            return layout.seat_towards((track.centre[0] - centre[0], track.centre[1] - centre[1]))
+        vx, vy, size = mx, my, size / n
+        if (vx * vx + vy * vy) ** 0.5 <= cfg.collector_move * size:
+            return None
+        return layout.seat_towards((vx, vy))
+
+    def collect(self, t: float, collector: int | None, unseen: int | None = None) -> list[Event]:
+        """Close the trick on the table at ``t``, gathered by ``collector`` (``unseen``:
+        the seat whose card was never read)."""
+        state = self._state
+        ledger = state.ledger
+        assert ledger.contract is not None
+        for laid in ledger.trick:
+            track = state.track(laid.track_id)
+            if track is not None:
+                track.state = TrackState.RETIRED
+                count = ledger.counted.get(laid.card)
+                if count is not None:
+                    # Everything it was read as while it lay there: the evidence a later
+                    # reread of this card is weighed on.
+                    ledger.counted[laid.card] = replace(count, votes=dict(track.votes))
+        gone = {laid.card for laid in ledger.trick}
+        for track in state.tracks:
+            identity = track.leading_identity()[0]
+            if track.state is TrackState.CANDIDATE and identity in gone:
+                # A card of this trick seen as a new track while it was gathered and swept
+                # (overlapping cards moving fast): it must never take the next card's place.
+                track.state, track.card = TrackState.IGNORED, identity
+        ledger.collect(t)
+        return [TrickCollected(seat=collector, t=t, unseen=unseen)]
+
+    def withdraw_taken_back(self, track: Track, t: float) -> list[TrackerEvent]:
+        """Cards of this trick taken back by their player before ``track``, the next card:
+        withdrawn, so the trick and the turn are as if they had never been laid.
+
+        Taken back is a counted card last seen carried well away from where it lay and
+        gone since, while every other card of the trick still lies in its place: a hand
+        over a card hides it where it lies, a gathered trick moves as a whole, and a card
+        knocked aside still shows. Judged only when the next card counts, because until
+        then a trick being gathered card by card looks the same.
+        """
+        trick = self._state.ledger.trick
+        carried: list[Laid] = []
+        for laid in trick:
+            old = self._state.track(laid.track_id)
+            if old is None or old is track:
+                return []  # forgotten: no telling how it went
+            if self._carried_off(laid, old) and old.last_t < track.arrival:
+                carried.append(laid)
+            elif self._gone_for(laid, old) > t - track.arrival:
+                # Another card was on the move or hidden too when this one was laid: a
+                # gathering, a hand over the trick. (One the trick's collector has just
+                # begun to gather, after this card came down, does not count.)
+                return []
+        if len(carried) == len(trick) > 1:
+            return []  # the whole trick went: collected (with a card never seen), not taken back
+        return self._withdraw(carried, t)
+
+    def _gone_for(self, laid: Laid, track: Track) -> float:
+        """Roughly how long (seconds) ``laid`` has been away from where it lay or unseen:
+        0 while it lies there in view."""
+        away = 0
+        for centre, _ in reversed(track.path):
+            if math.dist(centre, laid.placed) <= self._state.config.match_distance * laid.size:
+                break
+            away += 1
+        return (away + track.missed) * self._state.frame_dt
+
+    def _carried_off(self, laid: Laid, track: Track) -> bool:
+        """Was ``laid`` (shown by ``track``) last seen carried well away from where it lay,
+        and gone since?"""
+        cfg = self._state.config
+        return (
+            track.missed >= cfg.collect_after_frames
+            and math.dist(track.centre, laid.placed) > cfg.left_distance * laid.size
+        )
+
+    def _withdraw(self, carried: list[Laid], t: float) -> list[TrackerEvent]:
+        """The cards ``carried`` off the trick do not count: say so for each."""
+        events: list[TrackerEvent] = []
+        for laid in carried:
+            old = self._state.track(laid.track_id)
+            if old is not None:
+                old.state = TrackState.RETIRED
+            events.append(CardWithdrawn(card=laid.card, t=t))
+        self._state.ledger.withdraw(carried)
+        return events

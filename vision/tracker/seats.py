@@ -1,0 +1,262 @@
+"""Whose card it is: the seat of each card counted, and the order to count cards laid
+almost together.
+
+Why apart: a trick is laid in turn, so a card's seat is whose turn it is; where it lies
+and where the hand came from are evidence that only overrules the turn when it is clear.
+That weighing, and the ordering of two or three cards that came to rest together, are one
+question (which seat fits which card) asked of the ledger's turn and the table's geometry,
+and nothing here changes a card or a track.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+from scoring.rules import trick_winner, turn_order
+from vision.tracker.layout import _EDGE_VECTORS, SeatGuess
+from vision.tracker.ledger import Laid, in_turn
+from vision.tracker.reread import CardReread
+from vision.tracker.state import TableState
+from vision.tracker.tracks import Track, TrackState
+
+
+class Seats:
+    """The seats and the turn, read from ``state``'s ledger, layout and tracks."""
+
+    def __init__(self, state: TableState) -> None:
+        self._state = state
+
+    def upcoming(self) -> tuple[int | None, set[int]]:
+        """Whose turn the next card counted is, and the seats that cannot lay it. After a
+        full trick still lying there, the next card leads the next trick: its winner's."""
+        ledger = self._state.ledger
+        if len(ledger.trick) < 4:
+            return ledger.expected_seat(), {laid.seat for laid in ledger.trick}
+        assert ledger.contract is not None
+        cards = in_turn([(laid.seat, laid.card) for laid in ledger.trick], ledger.leader)
+        if len({seat for seat, _ in cards}) < 4 or cards[0][0] != ledger.leader:
+            return None, set()
+        return cards[trick_winner([c for _, c in cards], ledger.contract, trick=len(ledger.done))][0], set()
+
+    def assign(
+        self,
+        place: tuple[float, float],
+        corners: tuple[tuple[float, float], ...],
+        laid: Laid | None = None,
+        track: Track | None = None,
+    ) -> SeatGuess:
+        """The seat of a card lying at ``place``: the next card of the trick, or (``laid``)
+        a card of the trick already counted.
+
+        A trick is laid in turn, so the card's seat is whose turn it is. Where it lies and
+        where the hand came from are evidence only: cards laid close together near the
+        centre, turned any way, say little about who laid them, and taking them for the
+        seat they lie nearest gave neighbours each other's cards in pairs. Only clear
+        evidence (``_out_of_turn_evidence``) names another seat, which the rules engine
+        then flags out of turn for the table to confirm or dismiss. When nobody knows
+        whose turn it is (after a trick with an unseen card), the geometry decides.
+        """
+        state = self._state
+        trick = state.ledger.trick
+        if laid is None:
+            expected, others = self.upcoming()
+        else:
+            expected = state.ledger.expected_seat(trick.index(laid))
+            others = {other.seat for other in trick if other is not laid}
+        if expected is None:
+            return state.layout.assign(
+                place, *state.size, corners=corners, exclude=others, centre=state.ledger.table_centre
+            )
+        size = track.rest_size if track is not None else (laid.size if laid is not None else 0.0)
+        origin = track.origin if track is not None else None
+        evidence = self._out_of_turn_evidence(place, size, origin, expected, others)
+        return evidence if evidence is not None else SeatGuess(expected, 1.0, "turn")
+
+    def check_seat(self, laid: Laid, track: Track, t: float) -> list[CardReread]:
+        """A card counted from a partial view now lies whole: weigh the evidence on its seat again.
+
+        A hand that lays a card hides part of it, so the view it counted from lay off its
+        true place, towards the hand, and may have looked like a card in front of another
+        player (or hidden that it is). A changed seat is reported as a correction the
+        table sees, never made silently.
+        """
+        trick = self._state.ledger.trick
+        guess = self.assign(track.anchor, track.anchor_corners, laid, track)
+        laid.placed, laid.size = track.anchor, track.rest_size
+        if guess.seat == laid.seat or any(other.seat == guess.seat for other in trick if other is not laid):
+            return []
+        self._state.ledger.reseat(laid, guess.seat)
+        return [CardReread(was=laid.card, card=laid.card, t=t, seat=guess.seat)]
+
+    def centre_px(self) -> tuple[float, float]:
+        """The table centre in pixels: measured from the tricks, else the layout's."""
+        w, h = self._state.size
+        centre = self._state.layout.centre
+        return self._state.ledger.table_centre or (centre[0] * w, centre[1] * h)
+
+    def _out_of_turn_evidence(
+        self,
+        place: tuple[float, float],
+        size: float,
+        origin: tuple[float, float] | None,
+        expected: int,
+        taken: set[int],
+    ) -> SeatGuess | None:
+        """The seat that clearly laid a card whose turn was ``expected``'s, if another.
+
+        Clear is: the hand brought the card in from that seat's edge (first seen far out,
+        squarely on that side of where it came to rest), or the card lies squarely in
+        front of that seat, far out from the centre. A hand seen coming from ``expected``'s
+        edge settles it the other way, wherever the card lies. The card's angle is no
+        evidence: cards are tossed at any angle, and double-headed court cards have no up.
+        """
+        cfg = self._state.config
+        layout = self._state.layout
+        size = max(size, 1.0)
+        if origin is not None:
+            way_in = (origin[0] - place[0], origin[1] - place[1])
+            if math.hypot(*way_in) >= cfg.approach_distance * size:
+                edge, margin = layout.squareness(way_in)
+                seat = layout.seat_of_edge(edge)
+                if margin >= cfg.evidence_margin:
+                    if seat == expected:
+                        return None
+                    if seat not in taken:
+                        return SeatGuess(seat, margin, "approach")
+        cx, cy = self.centre_px()
+        out = (place[0] - cx, place[1] - cy)
+        if math.hypot(*out) >= cfg.front_distance * size:
+            edge, margin = layout.squareness(out)
+            seat = layout.seat_of_edge(edge)
+            if margin >= cfg.evidence_margin and seat != expected and seat not in taken:
+                return SeatGuess(seat, margin, "position")
+        return None
+
+    def fit(self, track: Track, seat: int) -> float:
+        """How well where ``track`` lies and where its hand came from fit ``seat`` (-2..2):
+        to order two cards laid almost together, never to overrule the turn."""
+        cx, cy = self.centre_px()
+        size = max(track.rest_size, 1.0)
+        ex, ey = _EDGE_VECTORS[self._state.layout.edges[seat]]
+        score = 0.0
+        for vx, vy in (
+            (track.anchor[0] - cx, track.anchor[1] - cy),
+            (track.origin[0] - track.anchor[0], track.origin[1] - track.anchor[1]),
+        ):
+            length = math.hypot(vx, vy)
+            if length > 0:
+                # A card almost at the centre, or a hand seen only where it laid the card,
+                # points nowhere in particular: weigh the direction by how far out it is.
+                score += (vx * ex + vy * ey) / length * min(1.0, length / size)
+        return score
+
+    def hand_from(self, track: Track) -> int | None:
+        """The seat whose edge the hand clearly brought ``track`` in from, if it was seen."""
+        cfg = self._state.config
+        place = track.settled if track.settled_frames >= 2 else track.anchor
+        way_in = (track.origin[0] - place[0], track.origin[1] - place[1])
+        if math.hypot(*way_in) < cfg.approach_distance * max(track.rest_size, 1.0):
+            return None
+        edge, margin = self._state.layout.squareness(way_in)
+        return self._state.layout.seat_of_edge(edge) if margin >= cfg.evidence_margin else None
+
+    def turn_seats(self) -> list[int]:
+        """The seats whose turn the next cards are, in order, as far as that is known now
+        (after the trick's fourth card the winner leads, who is not known yet)."""
+        first, taken = self.upcoming()
+        if first is None:
+            return []
+        if len(self._state.ledger.trick) == 4:
+            return turn_order(first)
+        return [first, *(seat for seat in turn_order(self._state.ledger.leader) if seat not in taken | {first})]
+
+    def second_seat(self, first: int, taken: set[int]) -> int | None:
+        """Whose turn it is after ``first`` lays the next card (``taken``: seats that have laid)."""
+        seats = self.turn_seats()
+        return seats[1] if len(seats) > 1 and seats[0] == first else None
+
+    def better_swapped(self, a: Track, b: Track, first: int, second: int) -> bool:
+        """Do ``b`` then ``a`` fit the seats ``first`` and ``second`` clearly better than
+        ``a`` then ``b``?"""
+        hands = (self.hand_from(a), self.hand_from(b))
+        if None not in hands and hands[0] != hands[1] and abs(a.arrival - b.arrival) > 1.5 * self._state.frame_dt:
+            return False  # both hands seen, one after the other: the order they came in is the order laid
+        as_is = self.fit(a, first) + self.fit(b, second)
+        swapped = self.fit(b, first) + self.fit(a, second)
+        return swapped > as_is + 0.5
+
+    def partners(self, track: Track, since: float | None = None) -> list[Track]:
+        """Cards laid almost together with ``track``: other candidates in the trick area
+        that came to rest (or are still coming in) within ``together_window`` of it; with
+        ``since``, those laid from that many seconds before it until it."""
+        state = self._state
+        cfg = state.config
+        out = []
+        for other in state.tracks:
+            if other is track or other.state is not TrackState.CANDIDATE or other.id in state.ledger.shown:
+                continue
+            if other.missed and (since is None or other.rest_frames < 2):
+                continue  # gone; but one laid before that a hand now hides will show again
+            if since is None and abs(other.arrival - track.arrival) > cfg.together_window:
+                continue
+            if since is not None and not track.arrival + since <= other.arrival <= track.arrival:
+                continue
+            if other.leading_identity()[0] == track.leading_identity()[0]:
+                continue  # the same card seen twice (a partial view beside the whole)
+            if not state.layout.in_play_area(other.anchor, *state.size):
+                continue
+            out.append(other)
+        return out
+
+    def awaits_partner(self, track: Track) -> bool:
+        """Wait (within twice the latency budget) while a card laid almost together with
+        ``track`` is still to be counted and may be the card whose turn it is: it has not
+        come to rest long enough to be weighed against ``track``, or ``track`` looks laid
+        out of turn, or the other fits the turn clearly better."""
+        cfg = self._state.config
+        first, taken = self.upcoming()
+        if first is None or track.rest_frames >= 2 * cfg.maximum_decision_frames:
+            return False
+        partners = self.partners(track)
+        if self.assign(track.settled, track.settled_corners, track=track).by != "turn" and any(
+            other.arrival <= track.arrival + 1.5 * self._state.frame_dt
+            for other in [*partners, *self.partners(track, since=-math.inf)]
+        ):
+            # It looks laid out of turn, and a card laid before it (or at the same moment)
+            # is still to be counted: that one may be the card whose turn it was, only
+            # slower to read. One laid after it does not make it any less out of turn.
+            return True
+        if not partners:
+            return False
+        second = self.second_seat(first, taken)
+        if second is not None and any(self.better_swapped(track, other, first, second) for other in partners):
+            return True
+        if track.rest_frames >= cfg.maximum_decision_frames:
+            return False
+        return any(
+            other.rest_frames < cfg.minimum_consecutive_frames and other.arrival >= track.arrival for other in partners
+        )
+
+    def order_together(self, ready: list[Track]) -> list[Track]:
+        """``ready`` in the order to count them: when the first of them was laid almost
+        together with others, the one of the group that should come first is the one
+        whose place and hand fit the seats whose turn it is clearly best. Which of them
+        settled a frame sooner says nothing about who laid first."""
+        seats = self.turn_seats()
+        if len(ready) < 2 or not seats:
+            return ready
+        partners = self.partners(ready[0])
+        group = [ready[0], *(tr for tr in ready[1:] if tr in partners)][:3]
+        if len(group) < 2:
+            return ready
+        seats = seats[: len(group)]
+
+        def score(order: tuple[Track, ...]) -> float:
+            return sum(self.fit(tr, seat) for tr, seat in zip(order, seats, strict=False))
+
+        as_is = score(tuple(group))
+        best = max(itertools.permutations(group), key=score)
+        if score(best) <= as_is + 0.5 or best[0] is ready[0]:
+            return ready
+        return [best[0], *(tr for tr in ready if tr is not best[0])]

@@ -1,0 +1,55 @@
+"""What the trick tracker's collaborators share: the tracks, the knobs, the table, the
+frame and the round ledger.
+
+Why one object: the tracker's parts (``seats``, ``partial``, ``misreads``, ``collection``)
+each weigh the same cards on the same table. Handing each the one ``TableState`` the
+façade (``tracker.TrickTracker``) keeps up to date lets them stay plain objects that never
+hold a copy of anything that could go stale, and keeps what they may look at in one list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from scoring.events import Event
+from vision.tracker.config import TrackerConfig
+from vision.tracker.layout import TableLayout
+from vision.tracker.ledger import Laid, RoundLedger
+from vision.tracker.reread import CardReread, CardWithdrawn
+from vision.tracker.tracks import Track
+
+#: What the tracker returns: schema events, and its second thoughts on a card it reported.
+TrackerEvent = Event | CardReread | CardWithdrawn
+#: The share of its vote a card's leading read needs to be called clear.
+CLEAR_SHARE = 0.8
+
+
+@dataclass
+class TableState:
+    """The tracker's state as its collaborators see it (the façade updates it each frame)."""
+
+    layout: TableLayout
+    config: TrackerConfig
+    ledger: RoundLedger = field(default_factory=RoundLedger)
+    #: The cards on the table being followed (replaced, not changed in place, each frame).
+    tracks: list[Track] = field(default_factory=list)
+    #: The last frame's width and height (pixels).
+    size: tuple[int, int] = (0, 0)
+    #: Time between the last two frames (seconds); 0.1 until two frames have come.
+    frame_dt: float = 0.1
+
+    def track(self, track_id: int) -> Track | None:
+        """The track ``track_id``, None once it is forgotten."""
+        for tr in self.tracks:
+            if tr.id == track_id:
+                return tr
+        return None
+
+    def left_its_place(self, laid: Laid) -> bool:
+        """Has the counted card ``laid`` gone from where it lay (moved off, or unseen long
+        enough to be gone)?"""
+        track = self.track(laid.track_id)
+        if track is None or track.missed >= self.config.collect_after_frames:
+            return True
+        moved = ((track.centre[0] - laid.placed[0]) ** 2 + (track.centre[1] - laid.placed[1]) ** 2) ** 0.5
+        return moved > self.config.left_distance * laid.size
