@@ -267,8 +267,8 @@ class Appliance:
                 log.info("resuming %s at %.1f s, where game %d stood", source.path, source.start_at, game)
 
     def _edge_of(self) -> Callable[[int], str] | None:
-        guard = self.app.extensions.get("jasscam_pins") if self.app is not None else None
-        return guard.edge if guard is not None else None
+        table = self.app.extensions.get("jasscam_table") if self.app is not None else None
+        return table.edge if table is not None else None
 
     def _start_dashboard(self) -> None:
         from jasscam.decks import decks_dir

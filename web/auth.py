@@ -22,17 +22,15 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import logging
-import os
 import secrets
-import threading
 import time
 from collections import deque
 from pathlib import Path
 from typing import Any
 
 from web.errors import ApiError
+from web.settings import SettingsFile
 
 log = logging.getLogger("jasscam.web")
 
@@ -80,44 +78,43 @@ class _Client:
 
 
 class PinGuard:
-    """The table PIN, its sessions and the dashboard settings, kept in ``settings_path`` if given.
+    """The table PIN and its sessions, kept in the dashboard's settings file (web.settings).
 
     ``pin``: the PIN to use (tests, ``--pin``); else the saved one, else a random one,
     and the appliance is *unclaimed* until a set-up chooses its own.
     """
 
-    def __init__(self, pin: str | None, settings_path: Path | None, *, clock: Any = time.monotonic) -> None:
-        self._lock = threading.Lock()
+    def __init__(self, pin: str | None, file: SettingsFile, *, clock: Any = time.monotonic) -> None:
+        self.file = file
+        self._lock = file.lock
         self._clock = clock
-        self.settings_path = settings_path
-        self.settings: dict[str, Any] = {}
-        if settings_path is not None and settings_path.exists():
-            try:
-                self.settings = json.loads(settings_path.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                raise ValueError(f"cannot read dashboard settings {settings_path}: {exc}") from exc
-            if not isinstance(self.settings, dict):
-                raise ValueError(f"cannot read dashboard settings {settings_path}: not a JSON object")
+        settings = file.data
         if pin is not None:
-            self.settings["pin"] = check_pin(pin)
-            self.settings["claimed"] = True
-        saved = self.settings.get("pin")
+            settings["pin"] = check_pin(pin)
+            settings["claimed"] = True
+        saved = settings.get("pin")
         if not isinstance(saved, str) or len(saved) < PIN_MIN:
             if saved is not None:
                 log.warning("the table PIN was shorter than %d digits; a new one was made", PIN_MIN)
-            self.settings["pin"] = random_pin()
-            self.settings["claimed"] = False
-            self.settings["sessions"] = {}
-        self.settings.setdefault("claimed", True)
-        self.settings.setdefault("sessions", {})
+            settings["pin"] = random_pin()
+            settings["claimed"] = False
+            settings["sessions"] = {}
+        settings.setdefault("claimed", True)
+        settings.setdefault("sessions", {})
         self._clients: dict[str, _Client] = {}
         self._table_failures: deque[float] = deque()
-        try:
-            self.save()  # a restarted dashboard keeps the table's PIN
-        except OSError as exc:  # a full disk must not stop the dashboard; the PIN lives on in memory
-            log.warning("cannot save the dashboard settings %s: %s", settings_path, exc)
+        file.save_quietly()  # a restarted dashboard keeps the table's PIN
 
     # -- settings -----------------------------------------------------------------------
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """The settings file's contents (the PIN's keys and the table's, web.settings)."""
+        return self.file.data
+
+    @property
+    def settings_path(self) -> Path | None:
+        return self.file.path
 
     @property
     def pin(self) -> str:
@@ -125,29 +122,8 @@ class PinGuard:
 
     @property
     def claimed(self) -> bool:
-        """False until a phone's set-up chose the PIN (or one was given): see ``may_claim``."""
+        """False until a phone's set-up chose the PIN (or one was given): the first set-up may then choose it."""
         return bool(self.settings.get("claimed", True))
-
-    def save(self) -> None:
-        """Write the settings atomically (temp file, fsync, rename); OSError when the disk is full."""
-        if self.settings_path is None:
-            return
-        tmp = self.settings_path.with_suffix(".tmp")
-        try:
-            with open(tmp, "w", encoding="utf-8") as out:
-                out.write(json.dumps(self.settings, indent=1))
-                out.flush()
-                os.fsync(out.fileno())
-            tmp.replace(self.settings_path)
-        except OSError:
-            tmp.unlink(missing_ok=True)
-            raise
-
-    def _save_quietly(self) -> None:
-        try:
-            self.save()
-        except OSError as exc:
-            log.warning("cannot save the dashboard settings %s: %s", self.settings_path, exc)
 
     def set_pin(self, pin: str) -> str:
         """Set a new PIN, end every other session, and return a session token for the caller."""
@@ -156,16 +132,8 @@ class PinGuard:
             self.settings["claimed"] = True
             self.settings["sessions"] = {}
             token = self._new_session()
-            self._save_quietly()
+            self.file.save_quietly()
             return token
-
-    def set_edge(self, game_id: int, edge: str) -> None:
-        with self._lock:
-            self.settings.setdefault("edges", {})[str(game_id)] = edge
-            self._save_quietly()
-
-    def edge(self, game_id: int) -> str:
-        return str(self.settings.get("edges", {}).get(str(game_id), "bottom"))
 
     # -- sessions -----------------------------------------------------------------------
 
@@ -215,7 +183,7 @@ class PinGuard:
             if hmac.compare_digest(given.strip().encode(), self.pin.encode()):
                 state.failures, state.not_before = 0, 0.0
                 token = self._new_session()
-                self._save_quietly()
+                self.file.save_quietly()
                 return token
             state.failures += 1
             self._table_failures.append(now)
@@ -224,16 +192,23 @@ class PinGuard:
         raise ApiError("wrong table PIN", 403)
 
 
+def current_guard() -> PinGuard:
+    """The guard of the app handling the current request (web.app puts it in ``app.extensions``)."""
+    from flask import current_app
+
+    guard: PinGuard = current_app.extensions["jasscam_pins"]
+    return guard
+
+
 def authorize() -> None:
     """Check the current request's session cookie or PIN against the app's guard (ApiError if refused).
 
-    A right PIN opens a session; ``set_session_cookie`` (an ``after_request`` hook of the
-    app) hands it to the phone.
+    A right PIN opens a session; ``set_session_cookie`` (an ``after_request`` hook, web.hooks)
+    hands it to the phone.
     """
-    from flask import current_app, g, request
+    from flask import g, request
 
-    guard: PinGuard = current_app.extensions["jasscam_pins"]
-    token = guard.check(
+    token = current_guard().check(
         request.headers.get("X-Table-Pin"),
         session=request.cookies.get(COOKIE),
         client=request.remote_addr or "?",
@@ -244,7 +219,6 @@ def authorize() -> None:
 
 def signed_in() -> bool:
     """Whether the current request carries a valid session cookie."""
-    from flask import current_app, request
+    from flask import request
 
-    guard: PinGuard = current_app.extensions["jasscam_pins"]
-    return guard.session_valid(request.cookies.get(COOKIE))
+    return current_guard().session_valid(request.cookies.get(COOKIE))

@@ -49,6 +49,12 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
+def loopback(host: str | None) -> bool:
+    """Whether the server listens on this machine only (``--host 127.0.0.1``): then a
+    phone cannot reach it at the LAN address, and the QR code must not offer that."""
+    return host in ("127.0.0.1", "localhost", "::1") or bool(host and host.startswith("127."))
+
+
 def host_name(host: str) -> str:
     """The name or address of a ``Host`` header value, without port and brackets, lower case."""
     host = host.strip().lower()

@@ -172,7 +172,8 @@ class Hub:
     ) -> None:
         if queue_size < 1 or max_clients < 1 or max_per_client < 1:
             raise ValueError(
-                f"queue_size, max_clients and max_per_client must be >= 1, got {queue_size}, {max_clients}, {max_per_client}"
+                "queue_size, max_clients and max_per_client must be >= 1, "
+                f"got {queue_size}, {max_clients}, {max_per_client}"
             )
         self.max_per_client = max_per_client
         self.store = store

@@ -67,7 +67,8 @@ def mounting() -> Response:
 
 
 def view(frame: np.ndarray, detections: list[Detection], length: float | None) -> np.ndarray:
-    """The frame at ``VIEW_WIDTH`` with each card outlined (green: named, orange: a back) and the card length written on it."""
+    """The frame at ``VIEW_WIDTH`` with each card outlined (green: named, orange: a back) and the
+    card length written on it."""
     scale = min(1.0, VIEW_WIDTH / frame.shape[1])
     out = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame.copy()
     for d in detections:

@@ -21,19 +21,18 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 
 from scoring.coiffeur import NotCoiffeurError, row_round
 from scoring.differenzler import hidden_positions
-from scoring.events import Event, EventError, ForecastMade, RoundEntered, event_to_dict, parse_event
-from scoring.game import RuleError, fold, voided_positions
+from scoring.events import Event, ForecastMade, RoundEntered, event_to_dict
+from scoring.game import fold, voided_positions
 from web.auth import COOKIE, authorize
-from web.errors import ApiError, answer_errors_as_json
+from web.common import append, json_body, known_game, parsed
+from web.errors import ApiError
 
 blueprint = Blueprint("rounds", __name__, url_prefix="/api/games")
-answer_errors_as_json(blueprint)
 
 #: Fields of ``round_entered`` a phone may send (the rest of the body is refused).
 ENTRY_FIELDS = frozenset(
@@ -57,16 +56,9 @@ class _Owners:
             return dict(self._by_game.get(game_id, {}))
 
 
-def _store() -> Any:
-    return current_app.extensions["jasscam_store"]
-
-
-def _lock() -> Any:
-    return current_app.extensions.setdefault("jasscam_write_lock", threading.Lock())
-
-
 def _owners() -> _Owners:
-    return current_app.extensions.setdefault("jasscam_forecast_owners", _Owners())
+    found: _Owners = current_app.extensions["jasscam_forecast_owners"]
+    return found
 
 
 def _session_owner() -> str:
@@ -75,53 +67,11 @@ def _session_owner() -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise ApiError("the request body must be a JSON object")
-    return data
-
-
-def _events(game_id: int) -> list[Event]:
-    try:
-        return list(_store().events(game_id))
-    except LookupError:
-        raise ApiError(f"no game {game_id}", 404) from None
-
-
-def _append(game_id: int, build: Any) -> tuple[int, Event]:
-    """Append the event ``build(events)`` makes, under the write lock, honouring ``X-Expect-Count``."""
-    expect = request.headers.get("X-Expect-Count")
-    with _lock():
-        events = _events(game_id)
-        if expect is not None and expect != str(len(events)):
-            raise ApiError(
-                f"the game changed meanwhile ({len(events)} events, you saw {expect}); look again and retry",
-                409,
-                "changed",
-            )
-        event = build(events)
-        try:
-            position = int(_store().append(game_id, event, by_hand=True))
-        except (EventError, RuleError) as exc:
-            raise ApiError(str(exc)) from None
-        except OSError as exc:  # the disk is full and the store's reserve used up
-            raise ApiError(str(exc), 507) from None
-    return position, event
-
-
-def _parse(data: dict[str, Any]) -> Event:
-    try:
-        return parse_event(data)
-    except EventError as exc:
-        raise ApiError(str(exc)) from None
-
-
 @blueprint.post("/<int:game_id>/row")
 def choose_row(game_id: int) -> Response:
     """Coiffeur: the team whose turn it is plays this row (after Schieben, the partner chose it)."""
     authorize()
-    data = _body()
+    data = json_body()
     row, schoben, forehand = data.get("row"), data.get("schoben", False), data.get("forehand")
     if isinstance(row, bool) or not isinstance(row, int):
         raise ApiError(f"row must be the row's number (0-based), got {row!r}")
@@ -136,7 +86,7 @@ def choose_row(game_id: int) -> Response:
         except NotCoiffeurError as exc:
             raise ApiError(str(exc)) from None
 
-    position, event = _append(game_id, build)
+    position, event = append(game_id, build)
     return jsonify(position=position, event=event_to_dict(event))
 
 
@@ -144,9 +94,9 @@ def choose_row(game_id: int) -> Response:
 def make_forecast(game_id: int) -> Response:
     """Differenzler: this phone's secret forecast for a seat. Only this phone is told it back."""
     authorize()
-    data = _body()
-    event = _parse({"type": "forecast_made", "seat": data.get("seat"), "points": data.get("points")})
-    position, _ = _append(game_id, lambda _events: event)
+    data = json_body()
+    event = parsed({"type": "forecast_made", "seat": data.get("seat"), "points": data.get("points")})
+    position, _ = append(game_id, lambda _events: event)
     _owners().add(game_id, position, _session_owner())
     return jsonify(position=position, event=event_to_dict(event))
 
@@ -159,7 +109,7 @@ def my_forecasts(game_id: int) -> Response:
     made it, and an anonymous reader has none.
     """
     authorize()
-    events = _events(game_id)
+    events = known_game(game_id)
     mine = _owners().of(game_id)
     me = _session_owner()
     voided = voided_positions(events)
@@ -176,18 +126,17 @@ def my_forecasts(game_id: int) -> Response:
 def enter_round(game_id: int) -> Response:
     """A whole round entered by hand: the contract, one team's points (or every player's), Weis and Stöck."""
     authorize()
-    data = _body()
+    data = json_body()
     extra = sorted(set(data) - ENTRY_FIELDS - {"type"})
     if extra:
         raise ApiError(f"round entry: unknown field(s) {', '.join(extra)}")
-    event = _parse({**data, "type": "round_entered"})
+    event = parsed({**data, "type": "round_entered"})
     assert isinstance(event, RoundEntered)
-    position, _ = _append(game_id, lambda _events: event)
+    position, _ = append(game_id, lambda _events: event)
     return jsonify(position=position, event=event_to_dict(event))
 
 
 def register_rounds(app: Flask) -> None:
     """Mount the Coiffeur row, Differenzler forecast and round entry endpoints on ``app``."""
-    app.extensions.setdefault("jasscam_write_lock", threading.Lock())
-    app.extensions.setdefault("jasscam_forecast_owners", _Owners())
+    app.extensions["jasscam_forecast_owners"] = _Owners()
     app.register_blueprint(blueprint)

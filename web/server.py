@@ -12,8 +12,9 @@ Why waitress, and how it is set up for Server-Sent Events:
   thread for as long as the phone watches. The pool is therefore sized to the hub's
   ``max_clients`` (256: a tournament room of phones) plus ``spare_threads`` for
   ordinary requests, and the hub refuses stream number ``max_clients + 1``, and an
-  address's stream number ``max_per_client + 1``, with a 503, so live viewers can never starve the buttons and one client cannot take
-  every stream. A thread blocked on its hub queue costs a stack, not CPU.
+  address's stream number ``max_per_client + 1``, with a 503, so live viewers can
+  never starve the buttons and one client cannot take every stream. A thread blocked
+  on its hub queue costs a stack, not CPU.
 - Requests are read by waitress's event loop, not by the worker threads, so half-sent
   requests (slowloris) hold sockets only. They count against ``connection_limit``,
   which is therefore far above what the table needs (1024 beyond the threads, with the
@@ -37,7 +38,7 @@ from typing import Any
 from flask import Flask
 from waitress.server import create_server
 
-from web.app import MAX_UPLOAD_BYTES
+from web.hooks import MAX_UPLOAD_BYTES
 
 
 class ServerHandle:

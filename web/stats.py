@@ -12,19 +12,19 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, make_response, render_template, request
+from flask import Blueprint, Flask, Response, current_app, jsonify, make_response, request
 
 from scoring.events import VARIANTS
 from scoring.statistics import GameSummary, TableStatistics, name_key, play_seconds, table_statistics
 from web import charts
-from web.auth import PinGuard, authorize
-from web.errors import ApiError, answer_errors_as_json
+from web.auth import authorize
+from web.common import download, language, render_page, store, table_settings
+from web.errors import ApiError
 from web.history import Summaries, anonymous, history_csv, matches, players_of
-from web.i18n import LANGUAGES, STRINGS, pick_language
+from web.i18n import STRINGS
 from web.table_i18n import TABLE_STRINGS
 
 blueprint = Blueprint("stats", __name__)
-answer_errors_as_json(blueprint)
 
 #: An SVG chart is a document of its own: opened directly it must run nothing.
 SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
@@ -40,14 +40,9 @@ def _summaries() -> Summaries:
     return found
 
 
-def _guard() -> PinGuard:
-    found: PinGuard = current_app.extensions["jasscam_pins"]
-    return found
-
-
 def bergpreis_on() -> bool:
     """The table's setting: count the Bergpreis (on unless the table switched it off)."""
-    return bool(_guard().settings.get("bergpreis", True))
+    return table_settings().bergpreis
 
 
 def _variant() -> str | None:
@@ -84,23 +79,9 @@ def statistics() -> TableStatistics:
     return table_statistics(chosen_games(), anonymous)
 
 
-def _lang() -> str:
-    return pick_language(request.cookies.get("lang"))
-
-
 @blueprint.get("/stats")
 def stats_page() -> str:
-    code = _lang()
-    t = words(code)
-    return render_template(
-        "stats.html",
-        lang=code,
-        t=t,
-        strings_json=json.dumps(t, ensure_ascii=False),
-        languages=[(c, STRINGS[c]["lang_name"]) for c in LANGUAGES],
-        variants=VARIANTS,
-        charts=list(charts.CHARTS),
-    )
+    return render_page("stats.html", words(language()), variants=VARIANTS, charts=list(charts.CHARTS))
 
 
 @blueprint.get("/api/stats")
@@ -121,7 +102,7 @@ def api_chart(name: str) -> Response:
         stats = TableStatistics(
             tuple(sorted(stats.players, key=lambda f: name_key(f.names[0]) != key)), stats.pairs, stats.games
         )
-    t = words(_lang())
+    t = words(language())
     theme = request.args.get("theme", "dark")
     response = make_response(charts.render(name, stats, lambda k: t.get(k, k), theme))
     response.mimetype = "image/svg+xml"
@@ -136,10 +117,8 @@ def api_stats_settings() -> Response:
     data = request.get_json(silent=True)
     if not isinstance(data, dict) or not isinstance(data.get("bergpreis"), bool):
         raise ApiError('send {"bergpreis": true} or {"bergpreis": false}')
-    guard = _guard()
-    guard.settings["bergpreis"] = data["bergpreis"]
     try:
-        guard.save()
+        table_settings().set_bergpreis(data["bergpreis"])
     except OSError as exc:
         raise ApiError(f"cannot save the setting: {exc}", 507) from None
     return jsonify(bergpreis=bergpreis_on())
@@ -148,26 +127,20 @@ def api_stats_settings() -> Response:
 @blueprint.get("/api/players")
 def api_players() -> Response:
     """The names the table has played under, the latest game's first; and the latest table."""
-    rows = current_app.extensions["jasscam_store"].catalog()
+    rows = store().catalog()
     latest = next((r["config"]["players"] for r in reversed(rows) if r.get("config")), None)
     return jsonify(players=players_of(rows), last_table=latest)
 
 
 @blueprint.get("/api/history.csv")
 def api_history_csv() -> Response:
-    response = make_response(history_csv(chosen_games()))
-    response.mimetype = "text/csv"
-    response.headers["Content-Disposition"] = 'attachment; filename="jass-history.csv"'
-    return response
+    return download(history_csv(chosen_games()), "text/csv", "jass-history.csv")
 
 
 @blueprint.get("/api/history.json")
 def api_history_json() -> Response:
     body = {"games": [s.to_dict() for s in chosen_games()], "bergpreis": bergpreis_on()}
-    response = make_response(json.dumps(body, ensure_ascii=False, indent=1))
-    response.mimetype = "application/json"
-    response.headers["Content-Disposition"] = 'attachment; filename="jass-history.json"'
-    return response
+    return download(json.dumps(body, ensure_ascii=False, indent=1), "application/json", "jass-history.json")
 
 
 def register_stats(app: Flask) -> None:

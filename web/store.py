@@ -28,7 +28,8 @@ class EventStore(Protocol):
         ...
 
     def catalog(self) -> list[dict[str, Any]]:
-        """``games`` without ``finished`` (no game is folded): ``id``, ``created``, ``config``, ``events``, ``abandoned``."""
+        """``games`` without ``finished`` (no game is folded): ``id``, ``created``, ``config``,
+        ``events``, ``abandoned``."""
         ...
 
     def by_hand(self, game_id: int) -> list[bool | None]:

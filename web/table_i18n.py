@@ -33,7 +33,9 @@ TABLE_STRINGS: Final[dict[str, dict[str, str]]] = {
         "df_given": "Prognosen abgegeben",
         "df_make": "Meine Prognose",
         "df_sheet": "Differenzler-Blatt",
-        "df_sheet_hint": "Je Runde: Prognose / Punkte, fett die Differenz. Die Prognosen erscheinen erst nach der Runde.",
+        "df_sheet_hint": (
+            "Je Runde: Prognose / Punkte, fett die Differenz. Die Prognosen erscheinen erst nach der Runde."
+        ),
         "df_who": "Wer bist du?",
         "df_secret": "Die anderen sehen deine Zahl erst, wenn die Runde fertig ist.",
         "hand_round": "Runde von Hand",
@@ -104,7 +106,9 @@ TABLE_STRINGS: Final[dict[str, dict[str, str]]] = {
         "df_given": "Pronostics donnés",
         "df_make": "Mon pronostic",
         "df_sheet": "Feuille Differenzler",
-        "df_sheet_hint": "Par manche : pronostic / points, en gras l'écart. Les pronostics n'apparaissent qu'après la manche.",
+        "df_sheet_hint": (
+            "Par manche : pronostic / points, en gras l'écart. Les pronostics n'apparaissent qu'après la manche."
+        ),
         "df_who": "Qui es-tu ?",
         "df_secret": "Les autres ne voient ton chiffre qu'à la fin de la manche.",
         "hand_round": "Manche à la main",

@@ -13,6 +13,7 @@ of the event at ``position``, or None) and ``recognize(frame)`` (detections with
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
@@ -31,6 +32,18 @@ class Seen(Protocol):
 
     @property
     def corners(self) -> tuple[tuple[float, float], ...]: ...
+
+
+@dataclass(frozen=True)
+class Pictures:
+    """Where the recorded pictures come from (``app.extensions["jasscam_pictures"]``).
+
+    ``frame_at(game, position)``: the recorded frame at that event's time, and
+    ``recognize(frame)``: the recogniser; both None on a dashboard without recordings.
+    """
+
+    frame_at: FrameAt | None = None
+    recognize: Callable[[Any], Sequence[Seen]] | None = None
 
 
 #: BGR colours: cards of the trick in the dashboard's accent, other cards in white.

@@ -15,7 +15,7 @@ from jasscam.store import EventStore, StoreDamagedError, StoreFullError
 from jasscam.store_repair import check, recover
 from scoring.events import Event, RoundStarted
 from scoring.simulate import random_game_events
-from web.app import camera_status
+from web.camera import camera_status
 
 
 def game(seed: int, target: int = 1000) -> list[Event]:

@@ -323,7 +323,7 @@ def test_web_never_imports_jasscam() -> None:
 
 
 def test_qr_code_on_the_appliance_screen_points_at_the_lan_address(client: FlaskClient) -> None:
-    from web.app import lan_address
+    from web.hosts import lan_address
 
     page = client.get("/", base_url="http://localhost:8080").data.decode()
     lan = lan_address()

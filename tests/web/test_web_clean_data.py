@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from jasscam.store import EventStore
 from scoring.events import EventError, parse_event
 from tests.web.conftest import PIN, PLAYERS, NewGame, post_event
-from web.app import MAX_JSON_BYTES
+from web.hooks import MAX_JSON_BYTES
 
 AUTH = {"X-Table-Pin": PIN, "Content-Type": "application/json"}
 

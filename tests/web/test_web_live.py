@@ -14,7 +14,8 @@ from flask import Flask
 from jasscam.store import EventStore
 from scoring.events import parse_event
 from tests.web.conftest import PIN, STOECK_ROUND, NewGame, SSEClient, game_events
-from web.app import camera_status, create_app
+from web.app import create_app
+from web.camera import camera_status
 from web.live import Hub
 from web.server import ServerHandle, serve
 from web.view import game_view

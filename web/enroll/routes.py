@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -10,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, send_file, url_for
+from flask import Blueprint, Response, current_app, jsonify, redirect, request, send_file, url_for
 
 from scoring.cards import ALL_CARD_IDS, RANKS, SUITS
 from vision.detection import BACK
@@ -31,10 +30,11 @@ from vision.enroll import (
 from vision.enroll.enroller import DEFAULT_VIEWS
 from vision.enroll.names import RANK_NAMES, SUIT_NAMES
 from web.auth import authorize
+from web.common import json_body, language, render_page
 from web.enroll.i18n import ENROLL_STRINGS
-from web.enroll.session import EnrollSession, SessionError
-from web.errors import ApiError, answer_errors_as_json
-from web.i18n import LANGUAGES, STRINGS, pick_language
+from web.enroll.session import EnrollSession
+from web.errors import ApiError
+from web.i18n import STRINGS
 
 #: Largest upload accepted (a phone photo).
 MAX_UPLOAD = 20 * 1024 * 1024
@@ -73,11 +73,8 @@ class EnrollState:
 
                         self.recognizer = Recognizer()
                 except (FileNotFoundError, ValueError) as exc:
-                    raise SessionError(f"the card recogniser cannot be loaded: {exc}", 503) from None
+                    raise ApiError(f"the card recogniser cannot be loaded: {exc}", 503) from None
             return self.recognizer
-
-
-answer_errors_as_json(blueprint)
 
 
 # -- helpers ---------------------------------------------------------------------------
@@ -91,37 +88,14 @@ def _state() -> EnrollState:
 def _library() -> DeckLibrary:
     library = _state().library
     if library is None:
-        raise SessionError(
-            "deck enrolment needs a state directory (the dashboard was started without settings_path)", 503
-        )
+        raise ApiError("deck enrolment needs a state directory (the dashboard was started without settings_path)", 503)
     return library
-
-
-def _check_pin() -> None:
-    """The dashboard's session or table PIN (web.auth: 403/429 with its message)."""
-    try:
-        authorize()
-    except ApiError as exc:  # re-raised in this blueprint's own shape
-        raise SessionError(exc.message, exc.status) from None
-
-
-def _lang() -> str:
-    return pick_language(request.cookies.get("lang"))
-
-
-def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if data is None and not request.data:
-        return {}
-    if not isinstance(data, dict):
-        raise SessionError("the request body must be a JSON object")
-    return data
 
 
 def _session() -> EnrollSession:
     session = _state().session
     if session is None:
-        raise SessionError("no enrolment under way; start one with POST /enroll/api/session", 404)
+        raise ApiError("no enrolment under way; start one with POST /enroll/api/session", 404)
     return session
 
 
@@ -129,16 +103,16 @@ def _label(value: Any) -> str | None:
     if value in (None, ""):
         return None
     if not isinstance(value, str):
-        raise SessionError("label must be a card name such as 'kreuz-7' or 'rosen-ober', or null")
+        raise ApiError("label must be a card name such as 'kreuz-7' or 'rosen-ober', or null")
     try:
         return parse_label(value)[0]
     except CardNameError as exc:
-        raise SessionError(str(exc)) from None
+        raise ApiError(str(exc)) from None
 
 
 def _card_id(card: str) -> str:
     if card not in ALL_CARD_IDS and card != BACK:
-        raise SessionError(f"unknown card {card!r}", 404)
+        raise ApiError(f"unknown card {card!r}", 404)
     return card
 
 
@@ -180,14 +154,10 @@ def deck_info(library: DeckLibrary | None, table: str, lang: str) -> dict[str, A
 
 @blueprint.get("/")
 def page() -> str:
-    code = _lang()
-    t = {**STRINGS[code], **ENROLL_STRINGS[code]}
-    return render_template(
+    code = language()
+    return render_page(
         "enroll/enroll.html",
-        lang=code,
-        t=t,
-        strings_json=json.dumps(t, ensure_ascii=False),
-        languages=[(c, STRINGS[c]["lang_name"]) for c in LANGUAGES],
+        {**STRINGS[code], **ENROLL_STRINGS[code]},
         suits=SUITS,
         ranks=RANKS,
         has_camera=_state().frames is not None,
@@ -202,30 +172,30 @@ def api_decks() -> Response:
     state = _state()
     if state.library is None:
         return jsonify(active=BUILTIN, decks=[], table=state.table)
-    return jsonify(**state.library.describe(state.table, _lang()), table=state.table)
+    return jsonify(**state.library.describe(state.table, language()), table=state.table)
 
 
 @blueprint.post("/api/decks/active")
 def api_set_active() -> Response:
-    _check_pin()
-    data = _body()
+    authorize()
+    data = json_body(empty_ok=True)
     deck = data.get("deck")
     if not isinstance(deck, str) or not deck:
-        raise SessionError("deck must name an enrolled deck or 'builtin'")
+        raise ApiError("deck must name an enrolled deck or 'builtin'")
     try:
         _library().set_active(deck, _state().table)
     except ProfileError as exc:
-        raise SessionError(str(exc), 404) from None
+        raise ApiError(str(exc), 404) from None
     return jsonify(active=_library().active(_state().table))
 
 
 @blueprint.delete("/api/decks/<slug>")
 def api_delete_deck(slug: str) -> Response:
-    _check_pin()
+    authorize()
     try:
         _library().delete(slug)
     except ProfileError as exc:
-        raise SessionError(str(exc), 404) from None
+        raise ApiError(str(exc), 404) from None
     return jsonify(deleted=slug, active=_library().active(_state().table))
 
 
@@ -233,9 +203,9 @@ def api_delete_deck(slug: str) -> Response:
 def api_active() -> Response:
     state = _state()
     try:
-        return jsonify(deck_info(state.library, state.table, _lang()))
+        return jsonify(deck_info(state.library, state.table, language()))
     except ProfileError as exc:  # a damaged profile: show the built-in deck and say why
-        info = deck_info(None, state.table, _lang())
+        info = deck_info(None, state.table, language())
         info["error"] = str(exc)
         return jsonify(info)
 
@@ -264,10 +234,10 @@ def deck_card_image(slug: str, card: str) -> Response:
     card = _card_id(card)
     library = _library()
     if not library.exists(slug):
-        raise SessionError(f"no deck {slug!r}", 404)
+        raise ApiError(f"no deck {slug!r}", 404)
     path = Path(library.root / slug / "thumbs" / f"{card}.png")
     if not path.is_file():
-        raise SessionError(f"deck {slug!r} has no picture of {card}", 404)
+        raise ApiError(f"deck {slug!r} has no picture of {card}", 404)
     return send_file(path, mimetype="image/png", max_age=0)
 
 
@@ -276,36 +246,36 @@ def deck_card_image(slug: str, card: str) -> Response:
 
 @blueprint.post("/api/session")
 def api_start() -> Response:
-    _check_pin()
-    data = _body()
+    authorize()
+    data = json_body(empty_ok=True)
     name, suits = data.get("name"), data.get("suits", "swiss")
     if not isinstance(name, str) or not name.strip():
-        raise SessionError("name must be the deck's name")
+        raise ApiError("name must be the deck's name")
     from vision.enroll import slugify
 
     try:
         slugify(name)
     except ProfileError as exc:
-        raise SessionError(str(exc)) from None
+        raise ApiError(str(exc)) from None
     state = _state()
     _library()
     if state.session is not None and state.session.build is not None and not state.session.build.done:
-        raise SessionError("a deck is being built; wait for it to finish", 409)
+        raise ApiError("a deck is being built; wait for it to finish", 409)
     state.session = EnrollSession(name.strip(), str(suits))
-    return jsonify(state.session.view(_lang()))
+    return jsonify(state.session.view(language()))
 
 
 @blueprint.get("/api/session")
 def api_session() -> Response:
-    return jsonify(_session().view(_lang()))
+    return jsonify(_session().view(language()))
 
 
 @blueprint.delete("/api/session")
 def api_cancel() -> Response:
-    _check_pin()
+    authorize()
     session = _session()
     if session.build is not None and not session.build.done:
-        raise SessionError("the deck is being built; wait for it to finish", 409)
+        raise ApiError("the deck is being built; wait for it to finish", 409)
     _state().session = None
     return jsonify(cancelled=True)
 
@@ -319,7 +289,7 @@ def _cards_from_upload(data: bytes, recognizer: Any) -> list[tuple[np.ndarray, f
 @blueprint.post("/api/session/capture")
 def api_capture() -> Response:
     """Capture from the camera (no body) or from an uploaded photo (multipart field ``image``)."""
-    _check_pin()
+    authorize()
     session = _session()
     state = _state()
     recognizer = state.get_recognizer()
@@ -328,21 +298,21 @@ def api_capture() -> Response:
         if upload is not None:
             data = upload.read(MAX_UPLOAD + 1)
             if len(data) > MAX_UPLOAD:
-                raise SessionError(f"the photo is larger than {MAX_UPLOAD // (1024 * 1024)} MB", 413)
+                raise ApiError(f"the photo is larger than {MAX_UPLOAD // (1024 * 1024)} MB", 413)
             cards = _cards_from_upload(data, recognizer)
             pictures, aspects = [p for p, _ in cards], [a for _, a in cards]
             source = upload.filename or "photo"
         else:
             frame = state.frames() if state.frames is not None else None
             if frame is None:
-                raise SessionError("no camera picture available; upload a photo instead", 503)
+                raise ApiError("no camera picture available; upload a photo instead", 503)
             pictures = [p for p, _ in pictures_from_frame(frame, recognizer)]
             aspects = [None] * len(pictures)  # the networks drew these outlines
             source = "camera"
     except EnrollImageError as exc:
-        raise SessionError(str(exc)) from None
+        raise ApiError(str(exc)) from None
     if not pictures:
-        raise SessionError("no face-up card found; lay the cards flat, apart, in good light", 422, code="no_card")
+        raise ApiError("no face-up card found; lay the cards flat, apart, in good light", 422, code="no_card")
     expected = session.next_group()
     labelled = len(pictures) == len(expected)
     items = session.add(pictures, expected if labelled else None, source, aspects)
@@ -351,7 +321,7 @@ def api_capture() -> Response:
         expected=list(expected),
         labelled=labelled,
         added=[i.id for i in items],
-        session=session.view(_lang()),
+        session=session.view(language()),
     )
 
 
@@ -359,32 +329,32 @@ def api_capture() -> Response:
 def api_sample_png(sample_id: int) -> Response:
     item = _session().samples.get(sample_id)
     if item is None:
-        raise SessionError(f"no captured picture {sample_id}", 404)
+        raise ApiError(f"no captured picture {sample_id}", 404)
     return Response(item.png, mimetype="image/png")
 
 
 @blueprint.post("/api/session/samples/<int:sample_id>")
 def api_relabel(sample_id: int) -> Response:
-    _check_pin()
-    data = _body()
+    authorize()
+    data = json_body(empty_ok=True)
     if "label" not in data:
-        raise SessionError("give the picture's card as label (or null for none)")
+        raise ApiError("give the picture's card as label (or null for none)")
     _session().relabel(sample_id, _label(data["label"]))
-    return jsonify(_session().view(_lang()))
+    return jsonify(_session().view(language()))
 
 
 @blueprint.delete("/api/session/samples/<int:sample_id>")
 def api_remove(sample_id: int) -> Response:
-    _check_pin()
+    authorize()
     _session().remove(sample_id)
-    return jsonify(_session().view(_lang()))
+    return jsonify(_session().view(language()))
 
 
 @blueprint.post("/api/session/finish")
 def api_finish() -> Response:
     """Start building and storing the profile; poll GET /enroll/api/session for ``build``."""
-    _check_pin()
-    data = _body()
+    authorize()
+    data = json_body(empty_ok=True)
     session = _session()
     state = _state()
     session.start_build(
@@ -394,6 +364,6 @@ def api_finish() -> Response:
         force=bool(data.get("force", False)),
         activate=state.table if data.get("activate") else None,
     )
-    response = jsonify(session.view(_lang()))
+    response = jsonify(session.view(language()))
     response.status_code = 202
     return response

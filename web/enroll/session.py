@@ -43,10 +43,6 @@ PLAN: tuple[tuple[str, ...], ...] = tuple(
 MAX_SAMPLES = 400
 
 
-class SessionError(ApiError, ValueError):
-    """A request the enrolment session refuses (message for the user; ``status`` for HTTP)."""
-
-
 @dataclass
 class Captured:
     id: int
@@ -83,7 +79,7 @@ class EnrollSession:
 
     def __post_init__(self) -> None:
         if self.suits not in SUIT_SYSTEMS:
-            raise SessionError(f"suits must be one of {', '.join(SUIT_SYSTEMS)}")
+            raise ApiError(f"suits must be one of {', '.join(SUIT_SYSTEMS)}")
 
     # -- what to lay next ---------------------------------------------------------------
 
@@ -115,9 +111,9 @@ class EnrollSession:
         each card's measured proportions, where its image showed them (``Sample.aspect``)."""
         with self.lock:
             if self.build is not None and not self.build.done:
-                raise SessionError("the deck is being built; wait for it to finish", 409)
+                raise ApiError("the deck is being built; wait for it to finish", 409)
             if len(self.samples) + len(pictures) > MAX_SAMPLES:
-                raise SessionError(f"at most {MAX_SAMPLES} pictures per deck")
+                raise ApiError(f"at most {MAX_SAMPLES} pictures per deck")
             self.captures += 1
             labels = list(expected or ())
             out = []
@@ -125,7 +121,7 @@ class EnrollSession:
                 label = labels[k] if k < len(labels) else None
                 ok, png = cv2.imencode(".png", pic)
                 if not ok:
-                    raise SessionError("cannot encode a captured picture", 500)
+                    raise ApiError("cannot encode a captured picture", 500)
                 aspect = aspects[k] if aspects is not None and k < len(aspects) else None
                 sample = Sample(label, pic, f"capture {self.captures} card {k + 1}", aspect)
                 item = Captured(self._next, sample, self.captures, png.tobytes())
@@ -138,14 +134,14 @@ class EnrollSession:
         with self.lock:
             item = self.samples.get(sample_id)
             if item is None:
-                raise SessionError(f"no captured picture {sample_id}", 404)
+                raise ApiError(f"no captured picture {sample_id}", 404)
             item.sample.label = label
             return item
 
     def remove(self, sample_id: int) -> None:
         with self.lock:
             if self.samples.pop(sample_id, None) is None:
-                raise SessionError(f"no captured picture {sample_id}", 404)
+                raise ApiError(f"no captured picture {sample_id}", 404)
 
     # -- build ----------------------------------------------------------------------------
 
@@ -155,16 +151,16 @@ class EnrollSession:
         """Build and store the profile in a thread; poll ``build`` for progress and the report."""
         with self.lock:
             if self.build is not None and not self.build.done:
-                raise SessionError("the deck is being built already", 409)
+                raise ApiError("the deck is being built already", 409)
             samples = [
                 Sample(c.sample.label, c.sample.picture, c.sample.source, c.sample.aspect)
                 for c in self.samples.values()
                 if c.sample.label
             ]
             if not samples:
-                raise SessionError("no labelled pictures yet: capture some cards first")
+                raise ApiError("no labelled pictures yet: capture some cards first")
             if not replace and library.exists(slugify(self.name)):
-                raise SessionError(f"a deck named {self.name!r} exists already; replace it or choose another name", 409)
+                raise ApiError(f"a deck named {self.name!r} exists already; replace it or choose another name", 409)
             build = Build()
             self.build = build
 

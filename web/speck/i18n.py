@@ -20,14 +20,19 @@ SPECK_STRINGS: Final[dict[str, dict[str, str]]] = {
         "n_games": "Anzahl Spiele",
         "prior_title": "Übertrag vom Papier",
         "prior_games": "Schon gespielte Spiele",
-        "prior_hint": "Weiter mit einer Serie, die auf Papier begonnen hat: die gespielten Spiele und die Punkte jedes Spielers (zusammen Spiele × 157).",
+        "prior_hint": (
+            "Weiter mit einer Serie, die auf Papier begonnen hat: die gespielten Spiele und die Punkte jedes Spielers "
+            "(zusammen Spiele × 157)."
+        ),
         "first_dealer": "Geber des ersten Spiels",
         "first_dealer_hint": "2.6.1: Der Schreiber verteilt zum ersten Spiel aus.",
         "rotation": "Reihenfolge der Geber",
         "dealer": "Geber",
         "game": "Spiel",
         "bodentrumpf": "Bodentrumpf",
-        "bodentrumpf_hint": "Unterste Karte nach dem Abheben offen auf den Tisch legen – die Kamera erkennt sie, oder hier antippen.",
+        "bodentrumpf_hint": (
+            "Unterste Karte nach dem Abheben offen auf den Tisch legen – die Kamera erkennt sie, oder hier antippen."
+        ),
         "camera_sees": "Kamera erkennt",
         "confirm": "Bestätigen",
         "choose_card": "Karte wählen",
@@ -79,7 +84,10 @@ SPECK_STRINGS: Final[dict[str, dict[str, str]]] = {
         "n_games": "Nombre de parties",
         "prior_title": "Report de la feuille papier",
         "prior_games": "Parties déjà jouées",
-        "prior_hint": "Reprendre une série commencée sur papier : les parties jouées et les points de chaque joueur (ensemble parties × 157).",
+        "prior_hint": (
+            "Reprendre une série commencée sur papier : les parties jouées et les points de chaque joueur (ensemble "
+            "parties × 157)."
+        ),
         "first_dealer": "Donneur de la première partie",
         "first_dealer_hint": "2.6.1 : le marqueur distribue la première partie.",
         "rotation": "Ordre des donneurs",
@@ -138,7 +146,9 @@ SPECK_STRINGS: Final[dict[str, dict[str, str]]] = {
         "n_games": "Number of games",
         "prior_title": "Carried over from paper",
         "prior_games": "Games already played",
-        "prior_hint": "Continue a series started on paper: the games played and each player's points (together games × 157).",
+        "prior_hint": (
+            "Continue a series started on paper: the games played and each player's points (together games × 157)."
+        ),
         "first_dealer": "Dealer of the first game",
         "first_dealer_hint": "2.6.1: the scorer deals the first game.",
         "rotation": "Dealer order",

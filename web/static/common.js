@@ -1,6 +1,9 @@
 // Shared by every page: language and theme switch, toast, the table PIN, JSON writes.
 "use strict";
 const J = {
+  // The Swiss deck's suits and ranks in the order of their ids (``scoring.cards``).
+  SUITS: ["eicheln", "schilten", "rosen", "schellen"],
+  RANKS: ["6", "7", "8", "9", "10", "under", "ober", "koenig", "ass"],
   t(key) { return (window.T && window.T[key]) || key; },
   el(tag, attrs, ...kids) {
     const n = document.createElement(tag);
