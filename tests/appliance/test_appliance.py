@@ -58,6 +58,7 @@ def settings(tmp_path: Path, **sections: dict) -> Config:
     return validate(base)
 
 
+@pytest.mark.slow  # the whole appliance runs a game
 def test_the_appliance_follows_a_game_serves_the_dashboard_and_pings_the_watchdog(
     tmp_path: Path, table: Path, round1: list[Event], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -71,6 +71,7 @@ def test_a_replayed_round_lands_in_the_store_as_played(tmp_path: Path, video: Pa
     assert pipeline.status()["source"]["state"] == "closed"
 
 
+@pytest.mark.slow  # waits out a slow recogniser
 def test_a_slow_recogniser_on_a_live_source_drops_stale_frames_and_counts_them(
     tmp_path: Path, video: Path, round1: list[Event]
 ) -> None:

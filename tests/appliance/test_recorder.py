@@ -165,6 +165,7 @@ FULL_DISK = textwrap.dedent(
 )
 
 
+@pytest.mark.slow  # records and kills a recording
 def test_a_full_disk_while_recording_does_not_corrupt_the_store(tmp_path: Path, grainy_recording: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-c", FULL_DISK, str(tmp_path / "g.db"), str(grainy_recording), str(tmp_path / "rec")],
@@ -211,6 +212,7 @@ RECORD_AND_DIE = textwrap.dedent(
 )
 
 
+@pytest.mark.slow  # records and kills a recording
 def test_a_recording_cut_off_by_kill_9_still_opens_and_plays(tmp_path: Path, grainy_recording: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-c", RECORD_AND_DIE, str(tmp_path / "g.db"), str(grainy_recording), str(tmp_path / "rec")],

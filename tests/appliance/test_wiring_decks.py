@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from jasscam.appliance import Appliance, wait_until
 from jasscam.config import validate
 from jasscam.decks import DeckAwareRecognizer, decks_dir, open_library
@@ -20,6 +22,7 @@ PHOTO_CARDS = ["schaufel-6", "schaufel-7", "schaufel-8", "schaufel-9", "schaufel
 SWISS_IDS = {"schilten-6", "schilten-7", "schilten-8", "schilten-9", "schilten-10"}  # the same cards' canonical ids
 
 
+@pytest.mark.slow  # the whole appliance enrols and selects a deck
 def test_the_appliance_reads_the_deck_the_table_enrols_and_selects_on_the_dashboard(
     tmp_path: Path, paris_profile: DeckProfile
 ) -> None:

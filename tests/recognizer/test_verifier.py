@@ -112,6 +112,7 @@ def _found(rec: Recognizer, scene: Scene) -> set[int]:
     }
 
 
+@pytest.mark.slow  # many rendered scenes through the recogniser
 @shipped
 def test_the_verifier_finds_cards_the_detector_doubted_and_loses_none_it_found() -> None:
     from vision.synth.scene import render_scene

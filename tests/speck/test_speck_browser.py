@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import pytest
+
 from jasscam.store import EventStore
 from scoring.events import CardPlayed, GameConfigured
 from tests.speck.conftest import PIN, PLAYERS, speck_events
@@ -71,6 +73,7 @@ def test_setup_bodentrumpf_live_points_misplay_ruling_on_a_phone(
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
 
 
+@pytest.mark.slow  # a browser prints and downloads
 def test_punkteblatt_page_prints_and_downloads_on_a_phone(live: ServerHandle, store: EventStore, phone: Page) -> None:
     events = speck_events(seed=12, scorer=1, dealer=1, speck_games=8)
     assert isinstance(events[0], GameConfigured)

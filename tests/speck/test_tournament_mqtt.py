@@ -108,6 +108,7 @@ def test_a_table_publishing_game_by_game_updates_the_live_ranking(mosquitto: int
         assert sent and sent[0] >= 2
 
 
+@pytest.mark.slow  # a real broker and a live server
 def test_ranking_page_serves_the_board_live(mosquitto: int) -> None:
     from web.server import serve
 
@@ -185,6 +186,7 @@ def test_topic_names_are_one_level_and_unreachable_brokers_fail_clearly() -> Non
         TablePublisher("127.0.0.1", free_port(), tournament="t", table="1", connect_timeout=0.5)
 
 
+@pytest.mark.slow  # a real broker and a live server
 def test_cli_publishes_a_store_once_and_serves_the_ranking(
     mosquitto: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

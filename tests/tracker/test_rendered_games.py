@@ -24,6 +24,7 @@ def track(game: OracleGame) -> list[Event]:
     return resolve_rereads([*events, *tracker.finish()])
 
 
+@pytest.mark.slow  # replays rendered games
 @pytest.mark.parametrize("seed,style", [(101, "clean"), (202, "hard")])
 def test_rendered_tricks_are_seen_exactly_and_promptly(seed: int, style: str) -> None:
     game = oracle_game(seed, style=style, tricks=2)

@@ -79,6 +79,7 @@ def test_no_picture_yet_is_a_clear_refusal(app: Flask) -> None:
     assert r.status_code == 503 and b"no camera picture" in r.data
 
 
+@pytest.mark.slow  # a browser and the live picture
 @pytest.mark.browser
 def test_the_setup_page_says_whether_the_mounting_is_good_and_shows_the_live_picture(
     app: Flask, frame: np.ndarray, phone: Page

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.browser
 
 
+@pytest.mark.slow  # a browser waits out a restart
 def test_the_page_recovers_after_the_server_restarts(
     phone: Page, store: EventStore, new_game: NewGame, tmp_path: Path
 ) -> None:
@@ -46,6 +47,7 @@ def test_the_page_recovers_after_the_server_restarts(
         second.stop()
 
 
+@pytest.mark.slow  # a browser waits out a restart
 def test_the_page_shows_when_the_camera_is_lost(phone: Page, store: EventStore, new_game: NewGame) -> None:
     game = new_game()
     source = {"name": "picamera2", "state": "live", "error": None}

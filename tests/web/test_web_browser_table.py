@@ -126,6 +126,7 @@ def test_undo_with_only_camera_events_after_the_round_voids_nothing_by_surprise(
 # -- 3. a new game while one runs ---------------------------------------------------------
 
 
+@pytest.mark.slow  # a browser through a whole flow
 def test_a_new_game_asks_to_end_the_running_one_closes_it_abandoned_and_the_list_shows_and_deletes(
     phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
 ) -> None:
@@ -431,6 +432,7 @@ def z_strokes(total: int) -> tuple[int, int, int, int]:
     return total // 100, total % 100 // 50, total % 50 // 20, total % 50 % 20
 
 
+@pytest.mark.slow  # a browser through a whole flow
 def test_the_tafel_draws_the_z_with_its_strokes_the_back_side_and_explains_its_columns(
     phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
 ) -> None:

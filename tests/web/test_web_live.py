@@ -146,6 +146,7 @@ def test_stop_ends_open_streams_and_frees_the_port(app: Flask, new_game: NewGame
         s.bind(("127.0.0.1", handle.port))  # the port is free again
 
 
+@pytest.mark.slow  # waits out the live stream's timeouts
 def test_phones_are_told_when_the_camera_is_lost_and_back(store: EventStore, new_game: NewGame) -> None:
     game = new_game()
     source = {"name": "usb", "state": "live", "error": None}
@@ -182,6 +183,7 @@ def test_phones_are_told_while_the_tables_deck_is_relearnt_and_when_it_cannot_be
     assert camera_status(live | {"deck": broken})["deck"]["error"] == "deck 'paris' cannot be used"
 
 
+@pytest.mark.slow  # waits out the live stream's timeouts
 def test_viewers_of_a_finished_game_from_the_history_stay_there(live: ServerHandle, new_game: NewGame) -> None:
     old = new_game()
     new_game()
