@@ -149,7 +149,7 @@ def test_a_phone_photo_of_a_card_on_the_table_is_cut_at_the_card(tmp_path: Path,
 def test_a_scan_measures_the_cards_proportions_and_photos_do_not(tmp_path: Path, recognizer: Recognizer) -> None:
     import cv2
 
-    from vision.enroll.enroller import deck_aspect
+    from vision.enroll.pictures import deck_aspect
 
     folder = tmp_path / "scans"
     folder.mkdir()

@@ -9,10 +9,10 @@ import cv2
 import numpy as np
 
 from vision.enroll import scan_folder
-from vision.enroll.cutout import even_light, refine_to_edges
-from vision.enroll.enroller import rectify_picture
+from vision.enroll.cutout import even_light, paper_margins, refine_to_edges, upright
 from vision.enroll.formats import FORMAT_VERSION, FORMATS, profile_format
 from vision.enroll.head import DeckPrototypes
+from vision.enroll.pictures import photo_quads, pictures_from_frame, rectify_picture
 from vision.enroll.profile import DeckProfile
 from vision.enroll.same_card import print_difference, same_print
 from vision.recognizer import Recognizer
@@ -68,6 +68,43 @@ def test_the_photos_uneven_light_is_evened_out_on_the_cards_paper() -> None:
     assert paper_spread(lit) > 60
     assert paper_spread(flat) < 15
     assert same_print(flat, picture)
+
+
+def _lit_unevenly(picture: np.ndarray) -> np.ndarray:
+    """The picture under light dimmer on its left and top, and warm."""
+    h, w = picture.shape[:2]
+    ramp = (
+        np.linspace(0.55, 1.0, w, dtype=np.float32)[None, :, None]
+        * np.linspace(0.8, 1.0, h, dtype=np.float32)[:, None, None]
+    )
+    lit = picture.copy()
+    lit[..., :3] = (picture[..., :3] * ramp * np.array([0.8, 0.95, 1.0], np.float32)).astype(np.uint8)
+    return lit
+
+
+def _panel(picture: np.ndarray) -> tuple[float, float]:
+    """The court card's panel: its lightness over the paper's, and its red-green (Lab a)."""
+    lab = cv2.cvtColor(np.ascontiguousarray(picture[..., :3]), cv2.COLOR_BGR2LAB).astype(np.float32)
+    panel = np.median(lab[95:145, 50:110].reshape(-1, 3), axis=0)
+    return float(panel[0] / np.quantile(lab[..., 0], 0.95)), float(panel[1])
+
+
+def test_evening_the_light_keeps_a_pale_panels_shade_that_tells_the_ober_from_the_koenig() -> None:
+    # flat-swiss Ober and König differ by the panel's shade only: a pale panel taken for
+    # paper would be washed towards white and lose its colour
+    ober, koenig = _art_picture("flat-swiss", "rosen-ober"), _art_picture("flat-swiss", "rosen-koenig")
+    for art in (ober, koenig):
+        (shade, red), (evened, evened_red) = _panel(art), _panel(even_light(_lit_unevenly(art)))
+        assert abs(evened - shade) < 0.05, f"panel {evened:.3f} of the paper, drawn {shade:.3f}"
+        assert abs(evened_red - red) < 10
+    drawn = _panel(ober)[0] - _panel(koenig)[0]
+    evened = _panel(even_light(_lit_unevenly(ober)))[0] - _panel(even_light(_lit_unevenly(koenig)))[0]
+    assert 0.7 * drawn < evened < 1.3 * drawn
+
+
+def test_a_card_with_no_paper_showing_keeps_its_colours_when_the_light_is_evened() -> None:
+    back = _lit_unevenly(_art_picture("four-colour", "back"))  # a green back with white rings
+    np.testing.assert_array_equal(even_light(back), back)
 
 
 def test_an_outline_cut_short_at_both_ends_is_moved_to_the_cards_edge() -> None:
@@ -166,3 +203,71 @@ def test_jasscam_enroll_writes_every_card_as_it_was_cut_out(tmp_path: Path) -> N
     assert [p.name for p in paths] == ["rosen-6-1.png", "rosen-6-2.png", "back-1.png"]
     again = cv2.imread(str(paths[1]), cv2.IMREAD_UNCHANGED)
     np.testing.assert_array_equal(again, picture)
+
+
+def _photo_of(deck: str, card: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The photo of ``card`` that ``write_photo_deck(deck, folder, seed)`` writes, and its true corners."""
+    from scoring.cards import ALL_CARD_IDS
+
+    img, truth = phone_photo([deck_art(deck)[card]], [card], seed * 1_000 + ALL_CARD_IDS.index(card))
+    return img, truth.corners[0]
+
+
+def _corner_error(quad: np.ndarray, truth: np.ndarray) -> float:
+    """The worst corner's distance from the truth (either way up), as a share of the card's length."""
+    length = float(np.linalg.norm(truth[0] - truth[3]))
+    return min(float(np.abs(np.roll(upright(quad), r, axis=0) - upright(truth)).max()) for r in (0, 2)) / length
+
+
+def test_a_court_cards_inner_frame_with_paper_around_it_is_widened_to_the_card() -> None:
+    # flat-swiss court cards: a panel with paper beside it and coloured bands at the ends; its
+    # frame, reaching to the bands, has a card's proportions
+    img, truth = phone_photo([deck_art("flat-swiss")["rosen-ober"]], ["rosen-ober"], 21, SMALL)
+    q = upright(truth.corners[0]).astype(np.float64)
+    across, along = q[1] - q[0], q[3] - q[0]
+    frame = np.array(
+        [
+            q[0] + 0.12 * across + 0.12 * along,
+            q[1] - 0.12 * across + 0.12 * along,
+            q[2] - 0.12 * across - 0.12 * along,
+            q[3] + 0.12 * across - 0.12 * along,
+        ],
+        np.float32,
+    )
+    assert _corner_error(frame, truth.corners[0]) > 0.1
+    assert _corner_error(refine_to_edges(img, frame), truth.corners[0]) < 0.03
+    # the card's own outline stays where it was drawn: beyond it lies the table, not paper
+    np.testing.assert_allclose(refine_to_edges(img, truth.corners[0]), truth.corners[0], atol=1e-3)
+
+
+def test_a_card_whose_end_band_meets_a_background_of_its_shade_is_cut_whole(recognizer: Recognizer) -> None:
+    # a dark blue band on a dark cloth: the band's outer edge is faint beside its inner edge
+    img, truth = _photo_of("flat-swiss", "schilten-6", 7)
+    found = pictures_from_frame(img, recognizer, photo=True)
+    assert len(found) == 1
+    assert _corner_error(found[0][1], truth) < 0.03
+
+
+def test_of_two_outlines_of_one_card_the_one_of_a_cards_shape_is_kept(recognizer: Recognizer) -> None:
+    # the edge finder's outline takes in more than the card (out of a card's proportions); the
+    # detector's is the card's own
+    img, truth = _photo_of("paris", "rosen-9", 7)
+    quads = photo_quads(img, list(recognizer.detect_quads(img)[0]))
+    assert len(quads) == 1
+    assert _corner_error(quads[0], truth) < 0.03
+
+
+def test_of_two_card_shaped_outlines_of_one_card_the_one_with_paper_at_its_margins_is_kept(
+    recognizer: Recognizer,
+) -> None:
+    # the edge finder's outline has a card's shape but takes in the table beside the card
+    img, truth = _photo_of("flat-swiss", "schilten-8", 3)
+    quads = photo_quads(img, list(recognizer.detect_quads(img)[0]))
+    assert len(quads) == 1
+    assert _corner_error(quads[0], truth) < 0.03
+    assert paper_margins(img, truth) and not paper_margins(img, _grown(truth, 0.1))
+
+
+def _grown(quad: np.ndarray, share: float) -> np.ndarray:
+    centre = quad.mean(axis=0)
+    return (centre + (quad - centre) * (1.0 + share)).astype(np.float32)

@@ -11,7 +11,7 @@ import pytest
 from jasscam.decks import DeckAwareRecognizer
 from tests.enroll.conftest import enrol_flat
 from vision.enroll import DeckLibrary, DeckProfile, Enroller, scan_folder
-from vision.enroll.enroller import COVER_MIN_VIEWS, COVER_TRUST, known_to_verifier
+from vision.enroll.tables import COVER_MIN_VIEWS, COVER_TRUST, known_to_verifier
 from vision.recognizer import Recognizer
 
 

@@ -141,20 +141,54 @@ def upright(quad: np.ndarray) -> np.ndarray:
 #: Grid of cells the paper's brightness is sampled on, and the share of a cell taken as its paper.
 LIGHT_GRID = (6, 9)
 PAPER_SHARE = 0.85
+#: A cell is paper when its colour is the paper's within this much (each channel over the cell's grey
+#: level, against the border's brightest cells): a pale coloured panel is not, whatever its brightness.
+PAPER_TINT = 0.06
+#: Paper under a phone's white balance is grey within this much per channel; a "paper" further off
+#: is a card with no paper showing (a patterned back).
+PAPER_NEUTRAL = 0.3
+#: Paper along the border (in cells' worth) below which a card shows no paper (a back printed to its
+#: edge, with white lines or rings in its pattern) and is left as it is.
+BORDER_PAPER = 4.0
+#: Cells this far off the light fitted on the border (share of it) are ink, glare or a fill, not paper.
+LIGHT_OUTLIER = 0.1
+#: Paper cells needed to fit the light's shape, and the largest spread (RMS, share of the light) left
+#: about a fit worth dividing by; a poorer fit only sets the paper's colour and brightness.
+LIGHT_MIN_CELLS = 8
+LIGHT_MAX_SPREAD = 0.05
+
+
+def _light_basis(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1)
+
+
+def _fit_light(design: np.ndarray, level: np.ndarray, weight: np.ndarray) -> np.ndarray | None:
+    """Weighted least squares of ``level`` on ``design``; None from too few cells."""
+    if int((weight > 0).sum()) < LIGHT_MIN_CELLS:
+        return None
+    sw = np.sqrt(weight)
+    coef, *_ = np.linalg.lstsq(design * sw[:, None], level * sw, rcond=None)
+    return np.asarray(coef)
 
 
 def even_light(picture: np.ndarray) -> np.ndarray:
-    """The upright card picture (BGRA or BGR) under even, white light: each channel divided by a smooth
-    surface fitted to its paper, the paper then set to the picture's own paper brightness.
+    """The upright card picture (BGRA or BGR) under even, white light: divided by a smooth brightness
+    fitted to its paper and by the paper's colour, the paper then set to the picture's own paper brightness.
 
-    The surface is a quadratic in x and y fitted to the bright quantile of each grid
-    cell, weighted by how much of the cell is paper-like; a card with large dark fills
-    (a court card's robe) gives cells of low weight, not a wrong surface.
+    The light's shape is a quadratic fitted on the grey level of the cells that are paper:
+    first those along the card's border, which is paper on nearly every deck while its
+    middle may be a large panel (a deck's Ober and König may differ only by the panel's
+    shade, so the panel must keep it); then every cell within ``LIGHT_OUTLIER`` of that
+    fit, twice. A cell is paper when it has the paper's colour (``PAPER_TINT``): a pale
+    coloured panel has another. The light's colour is one for the card: a phone photo
+    is lit by one lamp or window. Where too few cells are paper, or the fit leaves them
+    spread, the shape is not trusted and only the paper's colour and brightness are set;
+    a card with no paper showing is left as it is.
     """
     bgr = picture[..., :3].astype(np.float32)
     h, w = bgr.shape[:2]
     gx, gy = LIGHT_GRID
-    xs, ys, vals, weights = [], [], [], []
+    xs, ys, vals, weights, border = [], [], [], [], []
     grey = bgr.mean(axis=2)
     # a tenth of the card in from each side: the rounded corners and the cut's edge are no paper
     for j in range(gy):
@@ -168,21 +202,39 @@ def even_light(picture: np.ndarray) -> np.ndarray:
             ys.append((y0 + y1) / 2 / h - 0.5)
             vals.append(cell[top].mean(axis=0))
             weights.append(float(np.mean(g >= 0.8 * np.quantile(g, 0.95))))
-    x, y, v, wt = np.array(xs), np.array(ys), np.array(vals), np.array(weights)
+            border.append(i in (0, gx - 1) or j in (0, gy - 1))
+    x, y, v, wt, ring = np.array(xs), np.array(ys), np.array(vals), np.array(weights), np.array(border)
+    level = np.maximum(v.mean(axis=1), 1.0)
+    tint = v / level[:, None]
+    brightest = ring & (level >= np.quantile(level[ring], 0.5))
+    paper_tint = np.median(tint[brightest], axis=0)
     # cells much darker than the brightest paper are fills, not paper in shadow
-    level = np.quantile(v.mean(axis=1), 0.9)
-    wt = wt * (v.mean(axis=1) > 0.45 * level)
-    if wt.sum() < 8:
+    paper = (np.abs(tint - paper_tint).max(axis=1) <= PAPER_TINT) & (level > 0.45 * np.quantile(level, 0.9))
+    wt = wt * paper
+    if float(np.abs(paper_tint - 1.0).max()) > PAPER_NEUTRAL or float((wt * ring).sum()) < BORDER_PAPER:
         return picture
-    design = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
-    sw = np.sqrt(wt)[:, None]
-    coef, *_ = np.linalg.lstsq(design * sw, v * sw, rcond=None)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    xx, yy = xx / w - 0.5, yy / h - 0.5
-    basis = np.stack([np.ones_like(xx), xx, yy, xx * xx, xx * yy, yy * yy], axis=-1)
-    light = np.clip(basis @ coef.astype(np.float32), 8.0, None)
-    target = float(np.clip(np.quantile(v.mean(axis=1)[wt > 0], 0.9), 180.0, 245.0))
-    out = np.clip(bgr / light * target, 0, 255).astype(np.uint8)
+    design = _light_basis(x, y)
+    coef = _fit_light(design, level, wt * ring)
+    use = wt * ring
+    for _ in range(2):
+        if coef is None:
+            break
+        off = level / np.maximum(design @ coef, 1.0) - 1.0
+        use = wt * (np.abs(off) <= LIGHT_OUTLIER)
+        coef = _fit_light(design, level, use)
+    if coef is not None:
+        off = level / np.maximum(design @ coef, 1.0) - 1.0
+        if float(np.sqrt(np.sum(use * off**2) / max(float(use.sum()), 1e-6))) > LIGHT_MAX_SPREAD:
+            coef = None
+    paper_level = float(np.quantile(level[paper], 0.9))
+    target = float(np.clip(paper_level, 180.0, 245.0))
+    if coef is None:  # no shape to trust: the paper's colour and brightness only
+        light = np.full((h, w), paper_level, np.float32)
+    else:
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        light = np.clip(_light_basis(xx / w - 0.5, yy / h - 0.5) @ coef.astype(np.float32), 8.0, None)
+    colour = (paper_tint / paper_tint.mean()).astype(np.float32)
+    out = np.clip(bgr / (light[..., None] * colour) * target, 0, 255).astype(np.uint8)
     return np.dstack([out, picture[..., 3]]) if picture.shape[2] == 4 else out
 
 
@@ -191,6 +243,8 @@ REACH_OUT = 0.22
 REACH_IN = 0.04
 #: An edge at least this share of the side's strongest counts as the card's own; the outermost such wins.
 EDGE_SHARE = 0.45
+#: The share for the ends of an outline still too squat after that: something of the card is cut off.
+FAINT_EDGE_SHARE = 0.2
 
 
 def refine_to_edges(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -198,10 +252,15 @@ def refine_to_edges(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
     Why: the networks outline some decks short (a card with coloured bands at its ends
     is outlined where the paper meets the band), and an outline from the edge finder can
-    be a court card's inner frame. The card's own edge is the outermost straight edge
+    be a court card's inner frame (widened once to the card's long sides where paper lies
+    around it, ``_inner_frame``, and its ends then looked for again). The card's own edge is the outermost straight edge
     running along the whole side within ``REACH_OUT`` of it; a texture of the table does
     not run along a whole side, and the card's contact shadow is softer than its edge.
     """
+    return _refine(img, quad, frames=True)
+
+
+def _refine(img: np.ndarray, quad: np.ndarray, frames: bool) -> np.ndarray:
     q = upright(quad).astype(np.float64)
     gw, gh = 160, 250
     ox, oy = REACH_OUT * gw, REACH_OUT * gh
@@ -217,8 +276,9 @@ def refine_to_edges(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
     x0, x1 = int(ox + 0.15 * gw), int(ox + 0.85 * gw)
     y0, y1 = int(oy + 0.15 * gh), int(oy + 0.85 * gh)
     inner_y, inner_x = int(oy + gh - REACH_IN * gh), int(ox + gw - REACH_IN * gw)
-    top = _outermost(np.median(gy[: int(oy + REACH_IN * gh), x0:x1], axis=1), outward=-1)
-    bottom = _outermost(np.median(gy[inner_y:, x0:x1], axis=1), outward=1)
+    top_profile = np.median(gy[: int(oy + REACH_IN * gh), x0:x1], axis=1)
+    bottom_profile = np.median(gy[inner_y:, x0:x1], axis=1)
+    top, bottom = _outermost(top_profile, outward=-1), _outermost(bottom_profile, outward=1)
     left = _outermost(np.median(gx[y0:y1, : int(ox + REACH_IN * gw)], axis=0), outward=-1)
     right = _outermost(np.median(gx[y0:y1, inner_x:], axis=0), outward=1)
     if top is None or bottom is None or left is None or right is None:
@@ -226,15 +286,32 @@ def refine_to_edges(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
     bottom, right = bottom + inner_y, right + inner_x
     # Only an outline out of a card's proportions is moved, and only along the sides that
     # make it one: the short ends of one too squat (bands cut off), the long sides of one
-    # too narrow. An outline of a card's shape already lies at its edge; an edge further
-    # out is the hand holding it or the card's shadow.
+    # too narrow. An outline of a card's shape lies at its edge, unless it is a court
+    # card's inner frame (``_inner_frame``); an edge further out is otherwise the hand
+    # holding it or the card's shadow.
     aspect = _aspect(q)
     t, b, lft, r = oy, oy + gh, ox, ox + gw
     if aspect < CARD_SHAPE[0]:
         t, b = _moved(top + 1.0, oy, gh), _moved(bottom + 1.0, oy + gh, gh)
+        if aspect * (b - t) / gh < CARD_SHAPE[0]:
+            # still squat: a band's outer edge on a background of the band's shade is faint
+            faint_t = _outermost(top_profile, outward=-1, share=FAINT_EDGE_SHARE)
+            faint_b = _outermost(bottom_profile, outward=1, share=FAINT_EDGE_SHARE)
+            if t == oy and faint_t is not None:
+                t = _moved(faint_t + 1.0, oy, gh)
+            if b == oy + gh and faint_b is not None:
+                b = _moved(faint_b + inner_y + 1.0, oy + gh, gh)
+        t, b = _both_ends(t, b, oy, gh, aspect * (b - t) / gh)
     elif aspect > CARD_SHAPE[1]:
         lft, r = _moved(left + 1.0, ox, gw), _moved(right + 1.0, ox + gw, gw)
-    else:
+    grown = aspect * (b - t) / gh * gw / (r - lft)
+    if frames and lft == ox and CARD_SHAPE[0] <= grown <= CARD_SHAPE[1]:
+        wider = _inner_frame(flat, (ox, oy, gw, gh), left + 1.0, right + 1.0)
+        if wider is not None:  # the card's width, then its ends looked for again from there
+            box = np.array([[wider[0], t], [wider[1], t], [wider[1], b], [wider[0], b]], np.float64)
+            frame = cv2.perspectiveTransform(box.reshape(-1, 1, 2), np.linalg.inv(m)).reshape(4, 2)
+            return _refine(img, frame.astype(np.float32), frames=False)
+    if (t, b, lft, r) == (oy, oy + gh, ox, ox + gw):
         return q.astype(np.float32)
     box = np.array([[lft, t], [r, t], [r, b], [lft, b]], np.float64)
     back = cv2.perspectiveTransform(box.reshape(-1, 1, 2), np.linalg.inv(m)).reshape(4, 2)
@@ -253,8 +330,87 @@ def _moved(found: float, drawn: float, side: float) -> float:
     return drawn if abs(found - drawn) < KEEP_WITHIN * side else found
 
 
-def _outermost(profile: np.ndarray, outward: int) -> int | None:
-    """Index of the outermost local peak of ``profile`` at least ``EDGE_SHARE`` of its largest (None if flat)."""
+def _both_ends(t: float, b: float, drawn_t: float, side: float, aspect: float) -> tuple[float, float]:
+    """The short ends of a squat outline moved alike where only one found the card's edge and the outline
+    is still squat: a Jass or French card is drawn the same at both ends (its bands, its double-headed
+    court figures), so what the networks cut off at one end they cut off at the other; the card's edge at
+    the other end is lost in a background of the band's colour."""
+    up, down = drawn_t - t, b - (drawn_t + side)
+    if aspect >= CARD_SHAPE[0] or min(up, down) > 0 or max(up, down) <= 0:
+        return t, b
+    grow = max(up, down)
+    return drawn_t - grow, drawn_t + side + grow
+
+
+#: A strip is the card's paper when its grey level is this share of the card's paper or more, its
+#: channels within this share of its grey level (a cream paper under a warm lamp), and the spread
+#: across it (std over the median, row by row: the light may change along it) under the last.
+STRIP_LEVEL = 0.75
+STRIP_TINT = 0.35
+STRIP_SPREAD = 0.08
+#: The long sides of an inner frame lie this close (share of the frame's width) to mirror images.
+FRAME_SYMMETRY = 0.04
+
+
+def _paper_strip(flat: np.ndarray, rows: slice, cols: slice, paper: float) -> bool:
+    strip = flat[rows, cols].reshape(-1, 3).astype(np.float32)
+    if flat[rows, cols].shape[1] < 2 or len(strip) < 20:
+        return False
+    grey = strip.mean(axis=1)
+    med = float(np.median(grey))
+    tint = float(np.median((strip.max(axis=1) - strip.min(axis=1)) / np.maximum(grey, 1.0)))
+    rows_grey = flat[rows, cols].astype(np.float32).mean(axis=2)
+    spread = float(np.median(rows_grey.std(axis=1) / np.maximum(np.median(rows_grey, axis=1), 1.0)))
+    return med >= STRIP_LEVEL * paper and tint <= STRIP_TINT and spread <= STRIP_SPREAD
+
+
+def _inner_frame(
+    flat: np.ndarray, frame: tuple[float, float, float, float], left: float, right: float
+) -> tuple[float, float] | None:
+    """The card's long sides, where the card-shaped outline (``frame``: x, y, width, height in ``flat``,
+    the outline's frame grown by ``REACH_OUT``) is a court card's inner frame; None where it is the card.
+
+    An inner frame is told by what lies outside it: the card's paper, alike on both long sides, up to
+    an edge (``left``, ``right``: the outermost found) beyond which no paper lies. Outside a card's own
+    outline lies the table, a cloth or a hand; a white sheet under it is paper-like, but it reaches no
+    edge at the same distance on both sides."""
+    ox, oy, gw, gh = frame
+    if left > ox - KEEP_WITHIN * gw or right < ox + gw + KEEP_WITHIN * gw:
+        return None
+    if abs((ox - left) - (right - ox - gw)) > FRAME_SYMMETRY * gw:
+        return None
+    rows = slice(int(oy + 0.2 * gh), int(oy + 0.8 * gh))
+    inside = flat[rows, int(ox + 0.05 * gw) : int(ox + 0.95 * gw)].astype(np.float32).mean(axis=2)
+    paper = float(np.quantile(inside, 0.95))
+    pad = 2
+    near = [slice(int(left) + pad, int(ox) - pad), slice(int(ox + gw) + pad, int(right) - pad)]
+    beyond = int(0.04 * gw)
+    far = [slice(max(0, int(left) - pad - beyond), int(left) - pad), slice(int(right) + pad, int(right) + pad + beyond)]
+    if not all(_paper_strip(flat, rows, c, paper) for c in near):
+        return None
+    if any(_paper_strip(flat, rows, c, paper) for c in far):
+        return None
+    return left, right
+
+
+def paper_margins(img: np.ndarray, quad: np.ndarray) -> bool:
+    """Is the margin along both long sides of ``quad`` in ``img`` the card's paper?
+
+    A Jass or French card has paper along its long sides, inside its edge (its ends may
+    be coloured bands); an outline that takes in the card's shadow, a hand or the table
+    has that at its margin instead, and one that cuts through the card has the print.
+    """
+    q = upright(quad).astype(np.float32)
+    w, h = 80, 125
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    flat = cv2.warpPerspective(img[..., :3], cv2.getPerspectiveTransform(q, dst), (w, h), flags=cv2.INTER_AREA)
+    rows = slice(int(0.2 * h), int(0.8 * h))
+    paper = float(np.quantile(flat[rows, 2 : w - 2].astype(np.float32).mean(axis=2), 0.95))
+    return all(_paper_strip(flat, rows, c, paper) for c in (slice(2, 5), slice(w - 5, w - 2)))
+
+
+def _outermost(profile: np.ndarray, outward: int, share: float = EDGE_SHARE) -> int | None:
+    """Index of the outermost local peak of ``profile`` at least ``share`` of its largest (None if flat)."""
     if len(profile) < 3:
         return None
     top = float(profile.max())
@@ -263,7 +419,7 @@ def _outermost(profile: np.ndarray, outward: int) -> int | None:
     peaks = [
         i
         for i in range(1, len(profile) - 1)
-        if profile[i] >= profile[i - 1] and profile[i] >= profile[i + 1] and profile[i] >= EDGE_SHARE * top
+        if profile[i] >= profile[i - 1] and profile[i] >= profile[i + 1] and profile[i] >= share * top
     ]
     if not peaks:
         return int(np.argmax(profile))

@@ -63,7 +63,8 @@ def _columns(x: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class DetailHead:
-    """The trained weights: ``conv`` (9 * 192, CHANNELS) with ``conv_bias``, ``fc`` (CHANNELS * 6 * 4, labels) with ``fc_bias``.
+    """The trained weights: ``conv`` (9 * 192, CHANNELS) with ``conv_bias``, ``fc`` (CHANNELS * 6 * 4,
+    labels) with ``fc_bias``.
 
     Weights made for another identifier map (96 channels) load, so the
     profile that holds them loads too, but do not ``fit_map``: they are not used, and the

@@ -24,152 +24,31 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from scoring.cards import ALL_CARD_IDS
 from vision.detection import BACK
-from vision.enroll.augment import camera_views, card_sheet, table_photo
-from vision.enroll.crops import EnrollImageError, alpha_quad, flatten_alpha, full_quad, is_card_shaped
-from vision.enroll.cutout import ASPECT_RANGE, even_light, find_card_quads, refine_to_edges
+from vision.enroll.augment import camera_views
+from vision.enroll.checks import EnrollReport, check
+from vision.enroll.crops import EnrollImageError, flatten_alpha
 from vision.enroll.detail_head import MAP_SIZE, fit_detail_head
 from vision.enroll.formats import FORMAT_VERSION, profile_format
-from vision.enroll.head import Z_TEMPERATURE, DeckPrototypes, card_features, fit_ridge
-from vision.enroll.names import named
+from vision.enroll.head import Z_TEMPERATURE, DeckPrototypes, card_features, fit_ridge, unit
+from vision.enroll.pictures import Embedder, Sample, deck_aspect
 from vision.enroll.profile import PICTURE_H, PICTURE_W, DeckProfile
-from vision.enroll.same_card import same_print
-from vision.recognizer.geometry import (
-    CROP_H,
-    CROP_W,
-    UNIT_QUAD,
-    from_outline_frame,
-    half_turn_mean,
-    in_outline_frame,
-    quad_area,
-    quad_aspect,
-    rectify,
-    rotate_half,
-)
+from vision.enroll.tables import TABLE_SHARE, Progress, judges_outlines, known_to_verifier, table_crops
+from vision.recognizer.geometry import CROP_H, CROP_W
 from vision.recognizer.prototypes import Prototypes
 
 #: Camera-like views per picture: 32 take about 0.25 s per card on a loaded 2-core x86 (views + embedding + HOG).
 DEFAULT_VIEWS = 32
 #: Probe vectors closer than this (cosine) mean the same identifier made them.
 SAME_MODEL_COSINE = 0.999
-#: A card-shaped image is a photo, not a scan taken whole, when a card detected in it
-#: covers at least this share of it and reaches at most one of its sides.
-SCAN_MIN_AREA = 0.3
-#: A card outline inside a card-shaped image, clear of its border by this share of its short side and
-#: covering at least this share of it, makes the image a photo of the card on a background.
-PHOTO_MARGIN = 0.02
-PHOTO_MIN_AREA = 0.02
-#: Share of the views cut by the real detector from photographed tables (the rest: jittered true corners).
-TABLE_SHARE = 0.5
-#: Two labels whose held-out views go to each other this often (summed both ways) are one card:
-#: about 1.0 for one picture under two labels, at most 0.6 for a 7 and an 8 of one suit at 8 views.
-DUPLICATE_SHARE = 0.75
-#: A card the verifier covers at least this well on nine in ten of its enrolment tables is
-#: one it knows (``Prototypes.verified``): a deck whose court cards have an inner frame or
-#: coloured bands is outlined short of them, and covered poorly (models/README.md,
-#: "Enrolled decks"). Views the detector missed count as 0.
-COVER_TRUST = 0.5
-COVER_QUANTILE = 0.1
-#: Fewer table views of a card than this: not known.
-COVER_MIN_VIEWS = 4
-#: A deck whose cards the detector and refiner outline this far (a share of the card's
-#: sides) from where they lie has its outlines moved (``Prototypes.outline``); one outlined
-#: closer keeps them as drawn: a deck with coloured bands at its ends is outlined well
-#: short of them, a plain deck within a share or two (models/README.md, "Enrolled decks").
-OUTLINE_MIN_SHIFT = 0.03
-#: Cards found on the tables needed to measure it.
-OUTLINE_MIN_CARDS = 12
 #: Shrinkage of the within-card covariance towards the identity (fraction of its mean variance).
 SHRINKAGE = 0.1
-
-Progress = Callable[[float, str], None]
-
-
-class Embedder(Protocol):
-    """What enrolment needs of the recognizer (``vision.recognizer.Recognizer`` is one)."""
-
-    def embed(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
-
-
-class Detector(Embedder, Protocol):
-    def detect_quads(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
-
-
-class OutlineJudge(Detector, Protocol):
-    """A detector that also says how well each outline covers a card (``Recognizer.detect_outlines``)."""
-
-    def detect_outlines(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]: ...
-
-
-def _judges_outlines(embedder: object) -> bool:
-    return callable(getattr(embedder, "detect_outlines", None))
-
-
-@dataclass
-class Sample:
-    """One enrolment picture: its card label (canonical id or ``back``; None = not yet known)."""
-
-    label: str | None
-    picture: np.ndarray  # (PICTURE_H, PICTURE_W, 4) uint8, upright
-    source: str
-    #: Long over short side of the card, where the image showed its whole outline (a PNG's
-    #: opaque part, a scan); None from a photo, whose outline the networks drew.
-    aspect: float | None = None
-
-
-@dataclass(frozen=True)
-class Issue:
-    """Something wrong with the enrolment, naming the cards: ``kind`` is missing, mislabelled, duplicate or confusable."""
-
-    kind: str
-    cards: tuple[str, ...]
-    message: str
-    sources: tuple[str, ...] = ()
-
-    @property
-    def is_error(self) -> bool:
-        return self.kind in ("missing", "mislabelled", "duplicate")
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "cards": list(self.cards),
-            "message": self.message,
-            "sources": list(self.sources),
-            "error": self.is_error,
-        }
-
-
-@dataclass
-class EnrollReport:
-    """The checks' findings and per-card margins (how far each card is from its nearest other card)."""
-
-    issues: list[Issue] = field(default_factory=list)
-    nearest: dict[str, tuple[str, float]] = field(default_factory=dict)
-    seconds: float = 0.0
-
-    @property
-    def ok(self) -> bool:
-        return not any(i.is_error for i in self.issues)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "issues": [i.to_json() for i in self.issues],
-            "nearest": {k: {"card": v[0], "cosine": round(v[1], 4)} for k, v in self.nearest.items()},
-            "seconds": round(self.seconds, 2),
-        }
-
-
-# -- pictures -----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -185,203 +64,6 @@ class Views:
         list[np.ndarray] | None
     )  # the verifier's coverage of each picture on each table (None: no tables or verifier)
     outline: np.ndarray | None  # (4, 2) ``Prototypes.outline``; None without tables
-
-
-def _bgra(img: np.ndarray) -> np.ndarray:
-    return img if img.shape[2] == 4 else np.dstack([img, np.full(img.shape[:2], 255, np.uint8)])
-
-
-def rectify_picture(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """``quad`` of ``img`` (BGR/BGRA) as an upright PICTURE_W x PICTURE_H BGRA picture."""
-    img = _bgra(img)
-    q = np.asarray(quad, np.float32).reshape(4, 2)
-    side = max(np.linalg.norm(q[0] - q[3]), np.linalg.norm(q[1] - q[2]))
-    factor = side / (1.5 * PICTURE_H)
-    if factor > 1.0:  # shrink first so the bilinear warp does not alias
-        img = cv2.resize(
-            img,
-            (max(1, round(img.shape[1] / factor)), max(1, round(img.shape[0] / factor))),
-            interpolation=cv2.INTER_AREA,
-        )
-        q = q / factor
-    return rectify(img, q, PICTURE_W, PICTURE_H)
-
-
-def pictures_in_image(img: np.ndarray, detector: Detector | None = None) -> list[np.ndarray]:
-    """Every card in an enrolment image, as upright BGRA pictures (reading order).
-
-    A transparent-cornered card picture is cut at its opaque part. Otherwise the
-    detector looks for cards (a photo of one or several cards on a table); an image it
-    finds no card in, or only small ones in, that has a card's shape is a scan of one
-    card and is taken whole.
-    """
-    return [p for p, _ in cards_in_image(img, detector)]
-
-
-def cards_in_image(img: np.ndarray, detector: Detector | None = None) -> list[tuple[np.ndarray, float | None]]:
-    """``pictures_in_image`` with each card's long over short side where the image shows its own
-    outline (a PNG's opaque part, a scan taken whole); None for cards found in a photo."""
-    quad = alpha_quad(img)
-    if quad is not None:
-        return [(rectify_picture(img, quad), _proportions(quad))]
-    found = pictures_from_frame(flatten_alpha(img), detector, photo=True) if detector is not None else []
-    scan = _scan(img, found)
-    if scan is not None:
-        return [scan]
-    if not found and detector is None:
-        raise EnrollImageError("the image is not card-shaped and no detector was given to find the card in it")
-    return [(p, None) for p, _ in found]
-
-
-def picture_from_image(img: np.ndarray, detector: Detector | None = None) -> np.ndarray:
-    """The one card of an enrolment image (the largest, if the photo shows several) as an upright BGRA picture."""
-    return card_in_image(img, detector)[0]
-
-
-def card_in_image(img: np.ndarray, detector: Detector | None = None) -> tuple[np.ndarray, float | None]:
-    """``picture_from_image`` and the card's long over short side where the image shows its own outline
-    (a PNG's opaque part, a scan taken whole); None for a card found in a photo."""
-    quad = alpha_quad(img)
-    if quad is not None:
-        return rectify_picture(img, quad), _proportions(quad)
-    found = pictures_from_frame(flatten_alpha(img), detector, photo=True) if detector is not None else []
-    scan = _scan(img, found)
-    if scan is not None:
-        return scan
-    if not found:
-        if detector is None:
-            raise EnrollImageError("the image is not card-shaped and no detector was given to find the card in it")
-        raise EnrollImageError("no face-up card found in the image")
-    return max(found, key=lambda f: quad_area(f[1]))[0], None
-
-
-def _scan(img: np.ndarray, found: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, float] | None:
-    """The whole image as one card, when it has a card's shape and shows no card lying in it.
-
-    A phone photo of one card is often card-shaped itself (3:2, or 4:3 on its side) with
-    the card a third of it: a card found whole inside it, clear of its border, on a
-    background (``_lies_inside``), makes it a photo however small the card.
-    """
-    if not is_card_shaped(img):
-        return None
-    area = img.shape[0] * img.shape[1]
-    if any(quad_area(q) >= SCAN_MIN_AREA * area and _sides_touched(q, img.shape) <= 1 for _, q in found):
-        return None
-    if any(_lies_inside(q, img.shape) for _, q in found):
-        return None
-    whole = full_quad(img)
-    return rectify_picture(img, whole), _proportions(whole)
-
-
-def _sides_touched(quad: np.ndarray, shape: tuple[int, ...]) -> int:
-    """How many of the image's sides ``quad`` reaches (within ``PHOTO_MARGIN``).
-
-    A card found in a card-shaped image that reaches two sides or more is part of the card the
-    image is (the detector, reading a scan at a photo's scale, outlined its lower half),
-    not a card lying in a photo.
-    """
-    h, w = shape[:2]
-    margin = PHOTO_MARGIN * min(h, w)
-    q = np.asarray(quad, np.float32).reshape(4, 2)
-    return (
-        int(q[:, 0].min() < margin)
-        + int(q[:, 1].min() < margin)
-        + int(q[:, 0].max() > w - margin)
-        + int(q[:, 1].max() > h - margin)
-    )
-
-
-def _lies_inside(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
-    """A card's outline of a card's proportions, at least ``PHOTO_MIN_AREA`` of the image, clear of its border."""
-    h, w = shape[:2]
-    q = np.asarray(quad, np.float32).reshape(4, 2)
-    return bool(
-        _sides_touched(q, shape) == 0
-        and quad_area(q) >= PHOTO_MIN_AREA * h * w
-        and ASPECT_RANGE[0] <= _proportions(q) <= ASPECT_RANGE[1]
-    )
-
-
-def _proportions(quad: np.ndarray) -> float:
-    a = quad_aspect(quad)
-    return max(a, 1.0 / a)
-
-
-def deck_aspect(samples: Iterable[Sample]) -> float | None:
-    """The median long over short side of the pictures that measured one (``Sample.aspect``), or None.
-
-    A deck's cards share their proportions; the recogniser completes the outline of a
-    half-covered card with them (``RecognizerSettings.aspect_tolerance``). Photos do not
-    count: the networks drew their outlines, and they outline some decks short.
-    """
-    found = [s.aspect for s in samples if s.aspect is not None and 1.0 < s.aspect < 3.0]
-    return float(np.median(found)) if found else None
-
-
-def reading_order(quads: np.ndarray) -> list[int]:
-    """Indices of ``quads`` row by row (top to bottom), left to right within a row."""
-    if len(quads) == 0:
-        return []
-    centres = quads.mean(axis=1)
-    heights = np.array([np.linalg.norm(q[0] - q[3]) for q in quads])
-    row_gap = 0.5 * float(np.median(heights))
-    order = list(np.argsort(centres[:, 1]))
-    rows: list[list[int]] = []
-    for i in order:
-        if rows and centres[i, 1] - np.mean([centres[j, 1] for j in rows[-1]]) < row_gap:
-            rows[-1].append(int(i))
-        else:
-            rows.append([int(i)])
-    return [i for row in rows for i in sorted(row, key=lambda j: centres[j, 0])]
-
-
-def pictures_from_frame(
-    frame: np.ndarray, detector: Detector, photo: bool = False
-) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Every face-up card in a camera frame, in reading order: (upright BGRA picture, quad in frame pixels).
-
-    ``photo``: the frame is a phone photo of cards laid out to be learnt: where the
-    detector finds none, the cards are looked for by their outlines (``find_card_quads``),
-    and every picture's light is evened out (``even_light``), since the photo's light is
-    not the table's.
-    """
-    quads, _scores, is_back = detector.detect_quads(frame)
-    keep = [i for i in range(len(quads)) if not is_back[i]]
-    quads = quads[keep]
-    if photo:
-        quads = photo_quads(frame, list(quads))
-    if len(quads) == 0:
-        return []
-    crops = np.stack([rectify(frame, q) for q in quads])
-    _emb, flip = detector.embed(crops)
-    out = []
-    for i in reading_order(quads):
-        q = rotate_half(quads[i]) if flip[i] >= 0.5 else quads[i]  # thumbnails stand upright
-        picture = rectify_picture(frame, q)
-        out.append((even_light(picture) if photo else picture, q))
-    return out
-
-
-def photo_quads(photo: np.ndarray, detected: list[np.ndarray]) -> np.ndarray:
-    """The cards of a phone photo: the detector's outlines and the edge finder's, each moved to the
-    card's outer edge (``refine_to_edges``), one per card (the larger where two share a centre).
-
-    The detector outlines some decks short and misses some court cards on a busy cloth;
-    the edge finder can take a court card's inner frame or miss a card on a pale cloth.
-    Together, pushed to the paper's edge, they find and cut each card whole.
-    """
-    candidates = [refine_to_edges(photo, q) for q in [*detected, *find_card_quads(photo)]]
-    candidates.sort(key=lambda q: -quad_area(q))
-    kept: list[np.ndarray] = []
-    for q in candidates:
-        c = q.mean(axis=0)
-        if any(
-            cv2.pointPolygonTest(k.reshape(-1, 1, 2).astype(np.float32), (float(c[0]), float(c[1])), False) >= 0
-            for k in kept
-        ):
-            continue
-        kept.append(q)
-    return np.array(kept, np.float32).reshape(-1, 4, 2)
 
 
 # -- embedding ----------------------------------------------------------------------------
@@ -414,10 +96,6 @@ def same_identifier(a: np.ndarray, b: np.ndarray) -> bool:
 def clean_crop(picture: np.ndarray) -> np.ndarray:
     """The picture itself as an identifier crop (on a neutral table grey)."""
     return cv2.resize(flatten_alpha(picture, (110, 110, 110)), (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
-
-
-def _unit(v: np.ndarray) -> np.ndarray:
-    return v / (np.linalg.norm(v, axis=-1, keepdims=True) + 1e-12)
 
 
 class Enroller:
@@ -501,7 +179,7 @@ class Enroller:
         ]
         covers, outline = None, None
         if n_table:
-            extras, covers, outline = self._table_views(pictures, n_table, progress)
+            extras, covers, outline = table_crops(self.embedder, self.seed, pictures, n_table, progress)
             for k, extra in enumerate(extras):
                 crops[k].append(extra)
         means, per_view, feats, trunks = [], [], [], []
@@ -511,7 +189,7 @@ class Enroller:
             per_view.append(emb)
             trunks.append(trunk)
             feats.append(card_features(x))
-            means.append(_unit(emb.mean(axis=0)))
+            means.append(unit(emb.mean(axis=0)))
             if progress is not None:
                 progress(
                     (0.5 if n_table else 0.0) + (0.5 if n_table else 1.0) * (k + 1) / len(crops),
@@ -531,81 +209,6 @@ class Enroller:
         """How many of ``views`` views per picture are cut from table photos (none without a detector)."""
         return int(round(views * self.table_share)) if callable(getattr(self.embedder, "detect_quads", None)) else 0
 
-    def _table_views(
-        self, pictures: list[np.ndarray], per_picture: int, progress: Progress | None
-    ) -> tuple[list[np.ndarray], list[np.ndarray] | None, np.ndarray | None]:
-        """``per_picture`` crops of each picture as the detector cuts it from photographed tables of six cards,
-        the verifier's coverage of each try (0 where the detector missed it; None without a verifier), and
-        where the cards lie in the detector's outlines (``Prototypes.outline``; as drawn when too few were found).
-
-        When the outlines are off by ``OUTLINE_MIN_SHIFT`` or more, the same tables are
-        laid again (same seed, so the same photos) and the crops cut where the card is.
-        """
-        got, covers, found = self._lay_tables(pictures, per_picture, progress, None, (0.0, 0.3))
-        if len(found) < OUTLINE_MIN_CARDS:  # too few to say: kept as drawn
-            return got, covers, UNIT_QUAD.copy()
-        outline = half_turn_mean(np.median(np.stack(found), axis=0))
-        if float(np.abs(outline - UNIT_QUAD).max()) < OUTLINE_MIN_SHIFT:
-            return got, covers, UNIT_QUAD.copy()
-        got, _, _ = self._lay_tables(pictures, per_picture, progress, outline, (0.3, 0.5))
-        return got, covers, outline
-
-    def _lay_tables(
-        self,
-        pictures: list[np.ndarray],
-        per_picture: int,
-        progress: Progress | None,
-        outline: np.ndarray | None,
-        span: tuple[float, float],
-    ) -> tuple[list[np.ndarray], list[np.ndarray] | None, list[np.ndarray]]:
-        """The table crops (cut at ``outline`` in the detector's outline frame, if given), the verifier's
-        coverage, and each found card's true corners in its outline's frame. Progress runs over ``span``.
-
-        A card the detector misses is tried again on a later table; after three tries'
-        worth of tables the rest are camera views cut at jittered true corners.
-        """
-        detector: Detector = self.embedder  # type: ignore[assignment]
-        judge: OutlineJudge | None = self.embedder if _judges_outlines(self.embedder) else None  # type: ignore[assignment]
-        covers: list[list[float]] | None = [[] for _ in pictures] if judge is not None else None
-        rng = np.random.default_rng((self.seed, 7))
-        sheets = [card_sheet(p) for p in pictures]
-        got: list[list[np.ndarray]] = [[] for _ in pictures]
-        found: list[np.ndarray] = []
-        need = np.full(len(pictures), per_picture)
-        budget = 3 * int(np.ceil(need.sum() / 6))
-        for t in range(budget):
-            open_ = np.nonzero(need > 0)[0]
-            if len(open_) == 0:
-                break
-            chosen = rng.permutation(open_)[:6]
-            img, truth = table_photo([sheets[k] for k in chosen], rng)
-            if judge is not None:
-                quads, _scores, _back, cover = judge.detect_outlines(img)
-            else:
-                (quads, _scores, _back), cover = detector.detect_quads(img), None
-            if cover is None:
-                covers = None  # a recogniser without a verifier: nothing to ask
-            for k, q in zip(chosen, truth, strict=True):
-                card_h = float(np.linalg.norm(q[0] - q[3]))
-                dist = np.linalg.norm(quads.mean(axis=1) - q.mean(axis=0), axis=1) if len(quads) else np.zeros(0)
-                j = int(np.argmin(dist)) if len(dist) else -1
-                hit = j >= 0 and dist[j] < 0.3 * card_h
-                if covers is not None:
-                    covers[k].append(float(cover[j]) if hit and cover is not None else 0.0)
-                if hit:
-                    found.append(in_outline_frame(quads[j], q))
-                    cut = quads[j] if outline is None else from_outline_frame(quads[j], outline)[0]
-                    got[k].append(rectify(img, cut))
-                    need[k] -= 1
-            if progress is not None:
-                progress(span[0] + (span[1] - span[0]) * min(1.0, (t + 1) / max(budget / 3, 1)), "tables")
-        out = []
-        for k, crops in enumerate(got):
-            if need[k] > 0:  # the detector kept missing it: fall back to camera views
-                crops += list(camera_views(pictures[k], int(need[k]), seed=self.seed * 100_003 + 50_000 + k))
-            out.append(np.stack(crops))
-        return out, None if covers is None else [np.asarray(c, np.float32) for c in covers], found
-
     def prototypes(
         self,
         labels: list[str],
@@ -621,10 +224,11 @@ class Enroller:
 
         With ``adapt``: the whitening projection, and (given the views' HOG ``features``)
         the pixel head, and (given their ``trunk`` maps too) the detail head, fitted on
-        every view of every picture; ``progress`` follows the detail head's training. ``covers`` (per picture, from ``picture_views``)
-        decide which cards the verifier may drop (``known_to_verifier``); ``outline`` is
-        where the networks' outlines of the deck's cards should be moved (``Prototypes.outline``),
-        ``aspect`` the cards' proportions (``Prototypes.aspect``).
+        every view of every picture; ``progress`` follows the detail head's training.
+        ``covers`` (per picture, from ``picture_views``) decide which cards the verifier may
+        drop (``known_to_verifier``); ``outline`` is where the networks' outlines of the
+        deck's cards should be moved (``Prototypes.outline``), ``aspect`` the cards'
+        proportions (``Prototypes.aspect``).
         """
         verified = known_to_verifier(labels, covers)
         vectors, labs = [per_view.mean(axis=1)], list(labels)
@@ -634,7 +238,7 @@ class Enroller:
         v = np.concatenate(vectors)
         if not self.adapt:
             return Prototypes(
-                tuple(labs), _unit(v).astype(np.float32), verified=verified, outline=outline, aspect=aspect
+                tuple(labs), unit(v).astype(np.float32), verified=verified, outline=outline, aspect=aspect
             )
         projection = whitening(labels, per_view)
         names = list(dict.fromkeys(labs))
@@ -646,7 +250,7 @@ class Enroller:
             head_w, head_mu = fit_ridge(x, y)
         protos = DeckPrototypes(
             tuple(labs),
-            _unit(v @ projection).astype(np.float32),
+            unit(v @ projection).astype(np.float32),
             Z_TEMPERATURE,
             projection=projection,
             head_weights=head_w,
@@ -661,7 +265,9 @@ class Enroller:
     def _with_detail(
         self, protos: DeckPrototypes, labels: list[str], trunk: np.ndarray, progress: Progress | None
     ) -> DeckPrototypes:
-        """``protos`` with a detail head trained on the views' maps ``trunk`` (P, V, MAP_SIZE); none without a deck head."""
+        """``protos`` with a detail head trained on the views' maps ``trunk`` (P, V, MAP_SIZE).
+
+        None is trained without a deck head."""
         if protos.head_weights is None:
             return protos
         names = list(protos.names)
@@ -712,8 +318,8 @@ class Enroller:
         if isinstance(prototypes, DeckPrototypes) and prototypes.projection is not None:
             view_labels = self._held_out_reads(labels, per_view, features)
             # judge closeness where the deck's cards are told apart
-            per_view = _unit(per_view @ prototypes.projection)
-            means = _unit(per_view.mean(axis=1))
+            per_view = unit(per_view @ prototypes.projection)
+            means = unit(per_view.mean(axis=1))
         report = check(
             labels, [s.source for s in samples], means, per_view, suits, view_labels, [s.picture for s in samples]
         )
@@ -752,7 +358,7 @@ class Enroller:
 
     def judges_outlines(self) -> bool:
         """Can the embedder say how well an outline covers a card (the verifier)?"""
-        return _judges_outlines(self.embedder)
+        return judges_outlines(self.embedder)
 
     def table_views(self, views: int) -> int:
         """How many of ``views`` views per picture come from laid tables (none without a detector)."""
@@ -769,7 +375,9 @@ class Enroller:
         )
 
     def refresh(self, profile: DeckProfile, progress: Progress | None = None) -> DeckProfile:
-        """The profile with prototypes rebuilt from its pictures (as many views as it was enrolled with) for this identifier."""
+        """The profile with prototypes rebuilt from its pictures for this identifier.
+
+        As many views are made as it was enrolled with."""
         if self.is_current(profile):
             return profile
         same = Enroller(
@@ -811,26 +419,6 @@ def _view_targets(names: list[str], labels: list[str], views: int) -> np.ndarray
     return np.repeat([names.index(lab) for lab in labels], views)
 
 
-def known_to_verifier(labels: list[str], covers: list[np.ndarray] | None) -> frozenset[str]:
-    """The labels whose pictures the verifier covered on enrolment tables (``COVER_TRUST`` at ``COVER_QUANTILE``).
-
-    Why: the verifier learnt cards from the training decks; a deck whose court cards have an
-    inner frame on a coloured card it takes for a smaller card, and would drop them. Only
-    the cards it read as cards on their own tables may be dropped on its word.
-    """
-    if covers is None:
-        return frozenset()
-    pooled: dict[str, list[np.ndarray]] = {}
-    for label, c in zip(labels, covers, strict=True):
-        pooled.setdefault(label, []).append(np.asarray(c, np.float32).reshape(-1))
-    known = set()
-    for label, parts in pooled.items():
-        c = np.concatenate(parts)
-        if len(c) >= COVER_MIN_VIEWS and float(np.quantile(c, COVER_QUANTILE)) >= COVER_TRUST:
-            known.add(label)
-    return frozenset(known)
-
-
 def whitening(labels: list[str], per_view: np.ndarray, shrinkage: float = SHRINKAGE) -> np.ndarray:
     """``Sw^-1/2``: the inverse square root of the within-card covariance of the view embeddings, shrunk.
 
@@ -848,103 +436,3 @@ def whitening(labels: list[str], per_view: np.ndarray, shrinkage: float = SHRINK
     sw += shrinkage * float(np.trace(sw)) / d * np.eye(d)
     w, v = np.linalg.eigh(sw)
     return (v @ np.diag(w**-0.5) @ v.T * np.sqrt(float(np.mean(w)))).astype(np.float32)
-
-
-# -- checks -------------------------------------------------------------------------------
-
-
-def check(
-    labels: list[str],
-    sources: list[str],
-    means: np.ndarray,
-    per_view: np.ndarray,
-    suits: str,
-    view_labels: np.ndarray | None = None,
-    pictures: list[np.ndarray] | None = None,
-) -> EnrollReport:
-    """Missing, mislabelled and duplicate cards, from the pictures' embeddings.
-
-    ``same-card`` closeness is measured on the pictures themselves: a picture's camera
-    views lie within some cosine of its mean; a picture of another label that close is
-    the same card seen again. ``view_labels`` (P, V), how the finished deck reads each
-    view, is the sharper test where available: two labels that split one picture's
-    views between them cannot be told apart, so they name the same card. ``pictures``
-    (one per label), where given, have the last word on a pair called the same card: two
-    pictures whose print differs by a pip or an index numeral (``same_card.same_print``)
-    are two cards, however alike they look overall.
-    """
-    report = EnrollReport()
-    lab = np.array(labels)
-    names = [c for c in (*ALL_CARD_IDS, BACK) if c in set(labels)]
-    for c in ALL_CARD_IDS:
-        if c not in set(labels):
-            report.issues.append(Issue("missing", (c,), f"missing: no picture of {named(c, suits)}"))
-    # How close camera views of one picture stay to its mean: the "same card" radius.
-    view_sims = np.einsum("pvd,pd->pv", per_view, means)
-    radius = np.quantile(view_sims, 0.5, axis=1)
-    sims = means @ means.T
-    # Mislabelled: closer to another card than to the other pictures of its own card.
-    flagged: set[int] = set()
-    for i, c in enumerate(labels):
-        own = [j for j in range(len(labels)) if j != i and labels[j] == c]
-        if not own:
-            continue
-        own_sim = float(sims[i, own].max())
-        others = {
-            n: (float(sims[i, lab == n].max()), int(np.argmax(np.where(lab == n, sims[i], -2))))
-            for n in names
-            if n != c
-        }
-        if not others:
-            continue
-        best = max(others, key=lambda n: others[n][0])
-        best_sim, j = others[best]
-        # Closer to another card than to its own, and as close to it as one card's own views.
-        if best_sim > own_sim and best_sim >= 0.5 * (radius[i] + radius[j]):
-            flagged.add(i)
-            report.issues.append(
-                Issue(
-                    "mislabelled",
-                    (c, best),
-                    f"{sources[i]} is labelled {named(c, suits)} but looks like {named(best, suits)}",
-                    (sources[i],),
-                )
-            )
-    # Duplicates: two pictures with different labels as close as views of one picture.
-    flagged_labels = {labels[i] for i in flagged}
-    for i in range(len(labels)):
-        for j in range(i + 1, len(labels)):
-            # A label with a mislabelled picture teaches that picture's look: already reported.
-            if labels[i] == labels[j] or labels[i] in flagged_labels or labels[j] in flagged_labels:
-                continue
-            # The two pictures themselves must be as close as views of one picture; where the
-            # held-out reads are available they must also confuse the two labels. Either test
-            # alone flags a 7 and an 8 of one suit that an identifier barely tells apart.
-            same = bool(sims[i, j] >= 0.5 * (radius[i] + radius[j]))
-            if same and view_labels is not None:
-                shared = float(np.mean(view_labels[i] == labels[j]) + np.mean(view_labels[j] == labels[i]))
-                same = shared >= DUPLICATE_SHARE
-            if same and pictures is not None:
-                same = same_print(pictures[i], pictures[j])
-            if same:
-                report.issues.append(
-                    Issue(
-                        "duplicate",
-                        (labels[i], labels[j]),
-                        f"{sources[i]} ({named(labels[i], suits)}) and {sources[j]} ({named(labels[j], suits)}) look like the same card;"
-                        " one of the two labels is wrong",
-                        (sources[i], sources[j]),
-                    )
-                )
-    # Per card: its nearest other card, and a warning where they are barely apart.
-    card_means = {n: _unit(means[lab == n].mean(axis=0)) for n in names}
-    for n in names:
-        best_n, best_s = "", -2.0
-        for m in names:
-            if m != n:
-                s = float(card_means[n] @ card_means[m])
-                if s > best_s:
-                    best_n, best_s = m, s
-        if best_n:
-            report.nearest[n] = (best_n, best_s)
-    return report

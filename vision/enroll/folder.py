@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from vision.enroll.crops import IMAGE_SUFFIXES, EnrollImageError, read_image
-from vision.enroll.enroller import Detector, Sample, card_in_image, cards_in_image
 from vision.enroll.names import SUIT_SYSTEMS, CardNameError, label_from_filename, parse_label
+from vision.enroll.pictures import Detector, Sample, card_in_image, cards_in_image
 
 
 @dataclass
@@ -94,7 +94,8 @@ def scan_folder(
     if suits is None:
         if len(implied) > 1:
             scan.errors.append(
-                f"file names mix suit systems ({implied['swiss']} Swiss, {implied['french']} French); pass --suits to choose"
+                f"file names mix suit systems ({implied['swiss']} Swiss, {implied['french']} French);"
+                " pass --suits to choose"
             )
         suits = implied.most_common(1)[0][0] if implied else "swiss"
     scan.suits = suits

@@ -53,6 +53,11 @@ DETAIL_WEIGHT = 0.6
 ARRAYS = ("projection", "head_weights", "head_mean", "outline")
 
 
+def unit(v: np.ndarray) -> np.ndarray:
+    """``v`` with its last axis scaled to unit length: prototypes and embeddings are compared by cosine."""
+    return v / (np.linalg.norm(v, axis=-1, keepdims=True) + 1e-12)
+
+
 def hog_features(crops: np.ndarray) -> np.ndarray:
     """(N, CROP_H, CROP_W, 3) uint8 -> (N, F) unit vectors: gradient histograms per 8x8 cell.
 
@@ -121,7 +126,9 @@ def card_features(crops: np.ndarray) -> np.ndarray:
 
 
 def fit_ridge(features: np.ndarray, targets: np.ndarray, ridge: float = RIDGE) -> tuple[np.ndarray, np.ndarray]:
-    """Closed-form ridge regression of one-hot ``targets`` (N, C) on ``features`` (N, F): (weights (F, C), mean (F,))."""
+    """Closed-form ridge regression of one-hot ``targets`` (N, C) on ``features`` (N, F).
+
+    Gives (weights (F, C), mean (F,))."""
     mu = features.mean(axis=0)
     a = (features - mu).astype(np.float64)
     y = targets.astype(np.float64) - targets.mean(axis=0)

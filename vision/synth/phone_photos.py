@@ -49,11 +49,16 @@ class PhotoTruth:
 
 
 def deck_art(deck: str) -> dict[str, np.ndarray]:
-    """The full-size BGRA art of every card of ``deck`` (a folder deck or a procedural one)."""
+    """The full-size BGRA art of every card of ``deck``: a folder deck, a procedural one, or one of the
+    drawn training decks as ``french-train-<index>`` (more correctly labelled decks for the duplicate check)."""
     from vision.synth.other_decks import OTHER_DECKS, other_deck
+    from vision.synth.train_decks import DECKS, FAMILY, french_deck
 
     if deck in OTHER_DECKS:
         return {c: levels[0] for c, levels in other_deck(deck).items()}
+    index = deck.removeprefix(f"{FAMILY}-")
+    if index != deck and index.isdigit() and int(index) < DECKS:
+        return {c: levels[0] for c, levels in french_deck(int(index)).items()}
     if deck not in available_decks():
         raise ValueError(f"unknown deck {deck!r}")
     return {c: levels[0] for c, levels in load_deck(deck).items()}

@@ -1,0 +1,268 @@
+"""Cutting enrolment images into card pictures: PNGs, scans, photos of one or several cards.
+
+A player's image of a card can be a transparent-cornered PNG (cut at its opaque part), a
+scan (the whole image is the card) or a photo of one or several cards on a table, a
+cloth or a hand (the shipped detector and the edge finder of ``vision.enroll.cutout``
+find them). Every card comes out as one upright PICTURE_W x PICTURE_H BGRA picture, and
+where the image shows the card's own outline, with its proportions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from vision.enroll.crops import EnrollImageError, alpha_quad, flatten_alpha, full_quad, is_card_shaped
+from vision.enroll.cutout import (
+    ASPECT_RANGE,
+    CARD_SHAPE,
+    even_light,
+    find_card_quads,
+    paper_margins,
+    refine_to_edges,
+)
+from vision.enroll.profile import PICTURE_H, PICTURE_W
+from vision.recognizer.geometry import quad_area, quad_aspect, rectify, rotate_half
+
+#: A card-shaped image is a photo, not a scan taken whole, when a card detected in it
+#: covers at least this share of it and reaches at most one of its sides.
+SCAN_MIN_AREA = 0.3
+#: A card outline inside a card-shaped image, clear of its border by this share of its short side and
+#: covering at least this share of it, makes the image a photo of the card on a background.
+PHOTO_MARGIN = 0.02
+PHOTO_MIN_AREA = 0.02
+
+
+class Embedder(Protocol):
+    """What enrolment needs of the recognizer (``vision.recognizer.Recognizer`` is one)."""
+
+    def embed(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+class Detector(Embedder, Protocol):
+    def detect_quads(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+
+
+@dataclass
+class Sample:
+    """One enrolment picture: its card label (canonical id or ``back``; None = not yet known)."""
+
+    label: str | None
+    picture: np.ndarray  # (PICTURE_H, PICTURE_W, 4) uint8, upright
+    source: str
+    #: Long over short side of the card, where the image showed its whole outline (a PNG's
+    #: opaque part, a scan); None from a photo, whose outline the networks drew.
+    aspect: float | None = None
+
+
+def _bgra(img: np.ndarray) -> np.ndarray:
+    return img if img.shape[2] == 4 else np.dstack([img, np.full(img.shape[:2], 255, np.uint8)])
+
+
+def rectify_picture(img: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """``quad`` of ``img`` (BGR/BGRA) as an upright PICTURE_W x PICTURE_H BGRA picture."""
+    img = _bgra(img)
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    side = max(np.linalg.norm(q[0] - q[3]), np.linalg.norm(q[1] - q[2]))
+    factor = side / (1.5 * PICTURE_H)
+    if factor > 1.0:  # shrink first so the bilinear warp does not alias
+        img = cv2.resize(
+            img,
+            (max(1, round(img.shape[1] / factor)), max(1, round(img.shape[0] / factor))),
+            interpolation=cv2.INTER_AREA,
+        )
+        q = q / factor
+    return rectify(img, q, PICTURE_W, PICTURE_H)
+
+
+def pictures_in_image(img: np.ndarray, detector: Detector | None = None) -> list[np.ndarray]:
+    """Every card in an enrolment image, as upright BGRA pictures (reading order).
+
+    A transparent-cornered card picture is cut at its opaque part. Otherwise the
+    detector looks for cards (a photo of one or several cards on a table); an image it
+    finds no card in, or only small ones in, that has a card's shape is a scan of one
+    card and is taken whole.
+    """
+    return [p for p, _ in cards_in_image(img, detector)]
+
+
+def cards_in_image(img: np.ndarray, detector: Detector | None = None) -> list[tuple[np.ndarray, float | None]]:
+    """``pictures_in_image`` with each card's long over short side where the image shows its own
+    outline (a PNG's opaque part, a scan taken whole); None for cards found in a photo."""
+    quad = alpha_quad(img)
+    if quad is not None:
+        return [(rectify_picture(img, quad), _proportions(quad))]
+    found = pictures_from_frame(flatten_alpha(img), detector, photo=True) if detector is not None else []
+    scan = _scan(img, found)
+    if scan is not None:
+        return [scan]
+    if not found and detector is None:
+        raise EnrollImageError("the image is not card-shaped and no detector was given to find the card in it")
+    return [(p, None) for p, _ in found]
+
+
+def picture_from_image(img: np.ndarray, detector: Detector | None = None) -> np.ndarray:
+    """The one card of an enrolment image (the largest, if the photo shows several) as an upright BGRA picture."""
+    return card_in_image(img, detector)[0]
+
+
+def card_in_image(img: np.ndarray, detector: Detector | None = None) -> tuple[np.ndarray, float | None]:
+    """``picture_from_image`` and the card's long over short side where the image shows its own outline
+    (a PNG's opaque part, a scan taken whole); None for a card found in a photo."""
+    quad = alpha_quad(img)
+    if quad is not None:
+        return rectify_picture(img, quad), _proportions(quad)
+    found = pictures_from_frame(flatten_alpha(img), detector, photo=True) if detector is not None else []
+    scan = _scan(img, found)
+    if scan is not None:
+        return scan
+    if not found:
+        if detector is None:
+            raise EnrollImageError("the image is not card-shaped and no detector was given to find the card in it")
+        raise EnrollImageError("no face-up card found in the image")
+    return max(found, key=lambda f: quad_area(f[1]))[0], None
+
+
+def _scan(img: np.ndarray, found: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, float] | None:
+    """The whole image as one card, when it has a card's shape and shows no card lying in it.
+
+    A phone photo of one card is often card-shaped itself (3:2, or 4:3 on its side) with
+    the card a third of it: a card found whole inside it, clear of its border, on a
+    background (``_lies_inside``), makes it a photo however small the card.
+    """
+    if not is_card_shaped(img):
+        return None
+    area = img.shape[0] * img.shape[1]
+    if any(quad_area(q) >= SCAN_MIN_AREA * area and _sides_touched(q, img.shape) <= 1 for _, q in found):
+        return None
+    if any(_lies_inside(q, img.shape) for _, q in found):
+        return None
+    whole = full_quad(img)
+    return rectify_picture(img, whole), _proportions(whole)
+
+
+def _sides_touched(quad: np.ndarray, shape: tuple[int, ...]) -> int:
+    """How many of the image's sides ``quad`` reaches (within ``PHOTO_MARGIN``).
+
+    A card found in a card-shaped image that reaches two sides or more is part of the card the
+    image is (the detector, reading a scan at a photo's scale, outlined its lower half),
+    not a card lying in a photo.
+    """
+    h, w = shape[:2]
+    margin = PHOTO_MARGIN * min(h, w)
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    return (
+        int(q[:, 0].min() < margin)
+        + int(q[:, 1].min() < margin)
+        + int(q[:, 0].max() > w - margin)
+        + int(q[:, 1].max() > h - margin)
+    )
+
+
+def _lies_inside(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """A card's outline of a card's proportions, at least ``PHOTO_MIN_AREA`` of the image, clear of its border."""
+    h, w = shape[:2]
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    return bool(
+        _sides_touched(q, shape) == 0
+        and quad_area(q) >= PHOTO_MIN_AREA * h * w
+        and ASPECT_RANGE[0] <= _proportions(q) <= ASPECT_RANGE[1]
+    )
+
+
+def _proportions(quad: np.ndarray) -> float:
+    a = quad_aspect(quad)
+    return max(a, 1.0 / a)
+
+
+def deck_aspect(samples: Iterable[Sample]) -> float | None:
+    """The median long over short side of the pictures that measured one (``Sample.aspect``), or None.
+
+    A deck's cards share their proportions; the recogniser completes the outline of a
+    half-covered card with them (``RecognizerSettings.aspect_tolerance``). Photos do not
+    count: the networks drew their outlines, and they outline some decks short.
+    """
+    found = [s.aspect for s in samples if s.aspect is not None and 1.0 < s.aspect < 3.0]
+    return float(np.median(found)) if found else None
+
+
+def reading_order(quads: np.ndarray) -> list[int]:
+    """Indices of ``quads`` row by row (top to bottom), left to right within a row."""
+    if len(quads) == 0:
+        return []
+    centres = quads.mean(axis=1)
+    heights = np.array([np.linalg.norm(q[0] - q[3]) for q in quads])
+    row_gap = 0.5 * float(np.median(heights))
+    order = list(np.argsort(centres[:, 1]))
+    rows: list[list[int]] = []
+    for i in order:
+        if rows and centres[i, 1] - np.mean([centres[j, 1] for j in rows[-1]]) < row_gap:
+            rows[-1].append(int(i))
+        else:
+            rows.append([int(i)])
+    return [i for row in rows for i in sorted(row, key=lambda j: centres[j, 0])]
+
+
+def pictures_from_frame(
+    frame: np.ndarray, detector: Detector, photo: bool = False
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every face-up card in a camera frame, in reading order: (upright BGRA picture, quad in frame pixels).
+
+    ``photo``: the frame is a phone photo of cards laid out to be learnt: where the
+    detector finds none, the cards are looked for by their outlines (``find_card_quads``),
+    and every picture's light is evened out (``even_light``), since the photo's light is
+    not the table's.
+    """
+    quads, _scores, is_back = detector.detect_quads(frame)
+    keep = [i for i in range(len(quads)) if not is_back[i]]
+    quads = quads[keep]
+    if photo:
+        quads = photo_quads(frame, list(quads))
+    if len(quads) == 0:
+        return []
+    crops = np.stack([rectify(frame, q) for q in quads])
+    _emb, flip = detector.embed(crops)
+    out = []
+    for i in reading_order(quads):
+        q = rotate_half(quads[i]) if flip[i] >= 0.5 else quads[i]  # thumbnails stand upright
+        picture = rectify_picture(frame, q)
+        out.append((even_light(picture) if photo else picture, q))
+    return out
+
+
+def photo_quads(photo: np.ndarray, detected: list[np.ndarray]) -> np.ndarray:
+    """The cards of a phone photo: the detector's outlines and the edge finder's, each moved to the
+    card's outer edge (``refine_to_edges``), one per card.
+
+    Of two outlines of one card (one centre inside the other), one of a card's shape wins
+    over one out of it, then one with paper along its long sides (``paper_margins``), then
+    the larger.
+
+    The detector outlines some decks short and misses some court cards on a busy cloth;
+    the edge finder can take a court card's inner frame or miss a card on a pale cloth.
+    Together, pushed to the paper's edge, they find and cut each card whole.
+    """
+    candidates = [refine_to_edges(photo, q) for q in [*detected, *find_card_quads(photo)]]
+    # of two outlines of one card, one of a card's shape with paper at its margins is the card; one
+    # that is not (the card with its shadow or the hand, the edges found no further) gives way to it
+    candidates.sort(
+        key=lambda q: (
+            not CARD_SHAPE[0] <= _proportions(q) <= CARD_SHAPE[1],
+            not paper_margins(photo, q),
+            -quad_area(q),
+        )
+    )
+    kept: list[np.ndarray] = []
+    for q in candidates:
+        c = q.mean(axis=0)
+        if any(
+            cv2.pointPolygonTest(k.reshape(-1, 1, 2).astype(np.float32), (float(c[0]), float(c[1])), False) >= 0
+            for k in kept
+        ):
+            continue
+        kept.append(q)
+    return np.array(kept, np.float32).reshape(-1, 4, 2)
