@@ -167,3 +167,22 @@ def test_an_arm_that_came_only_after_the_card_was_first_seen_did_not_bring_it() 
     table.step(8)
     assert plays(run(table)) == TRICK[:2]
     assert out_of_turn(table) == []
+
+
+def test_a_card_first_seen_under_the_next_players_arm_is_still_whose_turn_reached_in_for_it() -> None:
+    table = Table()
+    lay_by_hand(table, "rosen-6", 0, {"bottom"})
+    # Seat 1 reaches in and lays its card, but a hand stays over it: it is first seen only
+    # seconds later, just as seat 2 reaches in for the next card.
+    table.arms = {"right"}
+    table.step(5)
+    table.arms = set()
+    table.step(10)
+    table.arms = {"top"}
+    table.step(5)
+    table.lay("rosen-ass", 1, at=AT[1], start=AT[1], slide=1, rest=2)
+    table.arms = set()
+    table.step(8)
+    events = run(table)
+    assert plays(events) == [(0, "rosen-6"), (1, "rosen-ass")]
+    assert out_of_turn(table) == []

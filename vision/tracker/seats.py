@@ -122,6 +122,11 @@ class Seats:
         size = max(size, 1.0)
         if layout.edges[expected] in arms:
             return None
+        if self._state.turn_arms.get(layout.edges[expected], 0) >= cfg.arm_min_frames:
+            # Whose turn it was reached in since the last card counted: this is the card
+            # that hand laid, first seen only later (a hand or a card over it meanwhile),
+            # and the arm in view when it showed is the next player's reaching early.
+            return None
         if len(arms) == 1:
             seat = layout.seat_of_edge(next(iter(arms)))
             if seat not in taken:

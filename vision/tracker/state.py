@@ -9,6 +9,7 @@ hold a copy of anything that could go stale, and keeps what they may look at in 
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 
 from scoring.events import Event
@@ -37,6 +38,19 @@ class TableState:
     size: tuple[int, int] = (0, 0)
     #: Time between the last two frames (seconds); 0.1 until two frames have come.
     frame_dt: float = 0.1
+    #: Frames in which an arm reached in from each edge since the last card counted.
+    turn_arms: dict[str, int] = field(default_factory=dict)
+    #: (time, arms) of the last ``config.arm_lead`` seconds of frames, for the arm that
+    #: brought a card first seen now.
+    arm_history: deque[tuple[float, frozenset[str]]] = field(default_factory=deque)
+
+    def saw_arms(self, t: float, arms: frozenset[str]) -> None:
+        """Keep the arms a frame at ``t`` shows in mind."""
+        self.arm_history.append((t, arms))
+        while self.arm_history[0][0] < t - self.config.arm_lead:
+            self.arm_history.popleft()
+        for edge in arms:
+            self.turn_arms[edge] = self.turn_arms.get(edge, 0) + 1
 
     def track(self, track_id: int) -> Track | None:
         """The track ``track_id``, None once it is forgotten."""

@@ -28,7 +28,6 @@ tricks collected and cards taken back (``collection.Collection``).
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Sequence
 
 from scoring.events import CardPlayed, Event, RoundStarted
@@ -76,8 +75,6 @@ class TrickTracker:
         self._next_id = 0
         self._last_t: float | None = None
         self._last_detections: tuple[Detection, ...] = ()
-        #: (time, arms) of the last frames, for the arm that brought a card first seen now.
-        self._arm_history: deque[tuple[float, frozenset[str]]] = deque()
         self._waiting = False  # set by _decide when a card waits for a clearer read
 
     # -- what the app may inspect -------------------------------------------------------
@@ -257,9 +254,7 @@ class TrickTracker:
         pairs = associate(self._state.tracks, dets, cfg, self._gone_trick())
         matched_tracks = {ti for ti, _ in pairs}
         matched_dets = {di for _, di in pairs}
-        self._arm_history.append((frame.t, frame.arms))
-        while self._arm_history[0][0] < frame.t - cfg.arm_lead:
-            self._arm_history.popleft()
+        self._state.saw_arms(frame.t, frame.arms)
         for ti, di in pairs:
             track = self._state.tracks[ti]
             coming_in, was_gone = track.arrived_t is None, track.missed > 0
@@ -283,7 +278,7 @@ class TrickTracker:
     def _note_arms_before(self, track: Track) -> None:
         """The arms seen over the last ``arm_lead`` seconds, this frame's included, count for
         ``track``, first seen now: the hand hid it on most of its way in."""
-        for _, arms in self._arm_history:
+        for _, arms in self._state.arm_history:
             track.note_arms(arms, first_seen=True)
 
     def _gone_trick(self) -> frozenset[int]:
@@ -489,6 +484,7 @@ class TrickTracker:
             Count(seat, reading.confidence, dict(track.votes)),
         )
         self._partial.counted(track, place)
+        self._state.turn_arms = {}
         ask = reading.confidence < self.config.ask_below
         return CardPlayed(
             seat=seat,
