@@ -66,7 +66,7 @@ def one_pass(recording: Path, models: str, gate: bool) -> dict[str, Any]:
                 "recognizer": {"threads": 1, "models_dir": models},
             }
         )
-        from jasscam.appliance import TableScript
+        from jasscam.table_script import TableScript
 
         script: list[TableScript] = []
 

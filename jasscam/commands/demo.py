@@ -43,11 +43,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jasscam.appliance import Appliance, ApplianceError, TableScript, stop_on_signals
+    from jasscam.appliance import Appliance, ApplianceError, stop_on_signals
     from jasscam.config import ConfigError, validate
     from jasscam.replay import format_sheet, format_tricks
     from jasscam.sources import RecordingSource, SourceUnavailable
     from jasscam.store import EventStore
+    from jasscam.table_script import TableScript
     from scoring.events import GameConfigured
     from scoring.game import fold
     from vision.recording import Recording, RecordingError

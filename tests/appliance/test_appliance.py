@@ -21,11 +21,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from jasscam.appliance import Appliance, TableScript, wait_until
+from jasscam.appliance import Appliance, wait_until
 from jasscam.config import Config, validate
 from jasscam.sources.base import Frame
 from jasscam.sources.recording import RecordingSource
 from jasscam.store import EventStore
+from jasscam.table_script import TableScript
 from scoring.events import CardPlayed, Event, RoundStarted, StoeckCalled, TrickCollected
 from scoring.game import fold
 from tests.appliance.gamegen import config, round_events
