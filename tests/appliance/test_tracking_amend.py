@@ -16,6 +16,14 @@ from vision.tracker.reread import CardReread, CardWithdrawn
 TRICK = [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9"), (3, "rosen-10")]
 
 
+def new_round(store: EventStore) -> tuple[int, GameTracker]:
+    """A game whose round (seat 0 leads, Eicheln trumps) has just begun, and the glue
+    following it with a fresh tracker, as the appliance has it."""
+    game = store.new_game(GameConfigured())
+    store.append(game, RoundStarted(forehand=0, contract="eicheln"))
+    return game, GameTracker(store, lambda _game: TrickTracker(), game=lambda: game)
+
+
 def feed(glue: GameTracker, store: EventStore, game: int, table: Table, start: int) -> int:
     """The frames ``table`` recorded since ``start`` through the glue, storing what the
     camera reports as the pipeline does; returns where it got to."""
@@ -28,9 +36,7 @@ def feed(glue: GameTracker, store: EventStore, game: int, table: Table, start: i
 
 def test_a_card_the_table_corrects_in_the_last_trick_moves_the_lead_to_its_true_winner(tmp_path: Path) -> None:
     with EventStore(tmp_path / "games.db") as store:
-        game = store.new_game(GameConfigured())
-        store.append(game, RoundStarted(forehand=0, contract="eicheln"))
-        glue = GameTracker(store, lambda _game: TrickTracker(), game=lambda: game)
+        game, glue = new_round(store)
         table = Table()
         table.reads_as["eicheln-9"] = ("rosen-9", 0.9, ())  # the camera misreads seat 2's card
         for seat, card in TRICK:
@@ -55,9 +61,7 @@ def test_a_card_the_table_corrects_in_the_last_trick_moves_the_lead_to_its_true_
 
 def test_a_card_the_table_takes_out_of_the_trick_on_the_table_gives_its_turn_back(tmp_path: Path) -> None:
     with EventStore(tmp_path / "games.db") as store:
-        game = store.new_game(GameConfigured())
-        store.append(game, RoundStarted(forehand=0, contract="eicheln"))
-        glue = GameTracker(store, lambda _game: TrickTracker(), game=lambda: game)
+        game, glue = new_round(store)
         table = Table()
         table.lay("rosen-6", 0, rest=8)
         # Something on the table that is no card (a coaster) is read as one, and counted.

@@ -10,6 +10,7 @@ a withdrawn card cannot leave a stale leader or void behind.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -189,11 +190,7 @@ class RoundLedger:
         """Does a card counted after ``laid`` lie over part of it (their centres closer than
         a card's short side, whichever way either is turned)?"""
         later = self.trick[self.trick.index(laid) + 1 :]
-        return any(
-            ((laid.placed[0] - o.placed[0]) ** 2 + (laid.placed[1] - o.placed[1]) ** 2) ** 0.5
-            < COVERING_DISTANCE * laid.size
-            for o in later
-        )
+        return any(math.dist(laid.placed, other.placed) < COVERING_DISTANCE * laid.size for other in later)
 
     def expected_seat(self, before: int | None = None) -> int | None:
         """Whose turn the card after the trick's first ``before`` cards (default: all of
