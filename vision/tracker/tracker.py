@@ -40,6 +40,7 @@ from vision.tracker.layout import TableLayout
 from vision.tracker.ledger import TRICKS_PER_ROUND, Count, Laid
 from vision.tracker.misreads import MIN_REREAD_READ, MIN_REREAD_SHARE, REREAD_FLOOR, REREAD_ODDS, Misreads
 from vision.tracker.partial import PUSHED_SIZE_RATIO, WAIT, PartialViews
+from vision.tracker.piles import Piles
 from vision.tracker.seats import Seats
 from vision.tracker.state import CLEAR_SHARE, TableState, TrackerEvent
 from vision.tracker.tracks import SAME_OUTLINE, Track, TrackState, associate, outline_shift
@@ -72,6 +73,7 @@ class TrickTracker:
         self._misreads = Misreads(self._state, self._seats)
         self._partial = PartialViews(self._state, self._misreads)
         self._collection = Collection(self._state)
+        self._piles = Piles(self._state)
         self._next_id = 0
         self._last_t: float | None = None
         self._last_detections: tuple[Detection, ...] = ()
@@ -266,14 +268,19 @@ class TrickTracker:
         for ti, track in enumerate(self._state.tracks):
             if ti not in matched_tracks:
                 track.miss()
+        matched = [(self._state.tracks[ti], dets[di]) for ti, di in pairs]
         for di, det in enumerate(dets):
             if di not in matched_dets:
-                track = Track.start(self._next_id, det, frame.t)
+                track = Track.start(self._new_id(), det, frame.t)
                 self._note_arms_before(track)
                 self._state.tracks.append(track)
-                self._next_id += 1
+        self._state.tracks += self._piles.follow(frame.t, matched, self._new_id)
         in_trick = {laid.track_id for laid in self._ledger.trick}
         self._state.tracks = [tr for tr in self._state.tracks if self._worth_keeping(tr, frame.t, in_trick)]
+
+    def _new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id - 1
 
     def _note_arms_before(self, track: Track) -> None:
         """The arms seen over the last ``arm_lead`` seconds, this frame's included, count for
@@ -315,6 +322,7 @@ class TrickTracker:
                 continue
             if (
                 old.state is TrackState.PLAYED
+                and old.covered_by != track.id  # laid squarely on it (``piles``): known to be new
                 and math.dist(old.centre, track.anchor) <= self.config.match_distance * laid.size
             ):
                 return old
@@ -415,8 +423,8 @@ class TrickTracker:
             and track.rest_frames < cfg.maximum_decision_frames
             and (
                 reading.confidence < cfg.decide_confidence
-                or track.rest_read_confidence < cfg.clear_read_confidence
-                or self._partial.looks_partial(track)
+                or (track.covers is None and track.rest_read_confidence < cfg.clear_read_confidence)
+                or (track.covers is None and self._partial.looks_partial(track))
             )
         ):
             # Wait for a clearer read while the latency budget allows: the vote is split,

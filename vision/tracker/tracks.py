@@ -130,6 +130,11 @@ class Track:
     confirmed: int = 0
     state: TrackState = TrackState.CANDIDATE
     card: str | None = None  # the decided identity once counted (or ignored)
+    #: The counted card this one was laid squarely on (``piles``): the reads where it lies
+    #: are of both cards in one outline, so only its reads on the way in vote.
+    covers: int | None = None
+    #: The card laid squarely on this counted one: it takes this card's detections.
+    covered_by: int | None = None
 
     @classmethod
     def start(cls, track_id: int, det: Detection, t: float) -> Track:
@@ -237,7 +242,7 @@ class Track:
         self.path.append((centre, tuple(det.corners)))
         if self.state is TrackState.PLAYED and det.card == self.card:
             self.confirmed += 1
-        if vote:
+        if vote and self.covers is None:
             # A card in motion is blurred, tilted, half in a hand: its reads count half.
             self.vote(det, 1.0 if self.rest_frames >= 2 else MOVING_VOTE_WEIGHT)
 
@@ -282,6 +287,8 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
     if track.state in (TrackState.RETIRED, TrackState.IGNORED) and det.card != track.card:
         # A card that no longer counts must never take over a new card's detections.
         return None
+    if track.covered_by is not None:
+        return None  # a card lies squarely on it: what shows there is that card
     carried = track.missed > 0 and track.moving  # vanished while moving: swept or lifted, not under a hand
     if (
         track.state is TrackState.PLAYED

@@ -1,0 +1,168 @@
+"""A card laid squarely on a counted card: one outline, two cards.
+
+Why apart: tricks laid close about the centre sometimes get a card laid right on top of
+one already counted, turned a little or not at all. The detector then draws one outline
+where both lie, at the counted card's own outline, and reads it as a third card (a Nell
+under an Ober read as the Six of the Nell's suit). Taken for the counted card misread
+(what a half-covered card looks like, ``tracks.at_own_outline``), the new card is never
+counted and its trick closes with the sweep's blur. What tells the two apart is the hand:
+a card laid on top came in and vanished, in flight, the moment the counted card's reads
+changed, and no other card came to rest anywhere; a counted card merely misread has no
+card vanishing into it (the next card lies elsewhere and shows there).
+
+The new card is then followed on its own track where both lie, and the covered card
+keeps its count but takes no detections while the new one lies on it. The reads where the
+two lie are of both in one crop, so the new card is named from its reads on the way in,
+while it was clear of every other card; they are few and blurred, so it is counted
+unsure, with its runners-up for the table to check.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from vision.detection import Detection
+from vision.tracker.state import TableState
+from vision.tracker.tracks import Track, TrackState, at_own_outline, names
+
+#: A card seen coming in that vanished at most this many frames before the counted card's
+#: reads changed is the one laid on it.
+LANDING_FRAMES = 4
+
+
+@dataclass
+class _Streak:
+    """A counted card read as another card at its own outline, frame after frame."""
+
+    start: float
+    #: Its vote when the streak began: what it was read as before a card lay on it.
+    votes: dict[str, float]
+    frames: int = 0
+    last: Detection | None = None
+    #: What it was read as since (the recogniser's confidence summed per card).
+    reads: dict[str, float] = field(default_factory=dict)
+    #: The views of a card seen coming in that vanished just before it began.
+    incoming: list[Track] = field(default_factory=list)
+
+    def leader(self) -> str | None:
+        return max(sorted(self.reads), key=self.reads.__getitem__) if self.reads else None
+
+
+@dataclass
+class Piles:
+    """Cards laid squarely on counted cards of the trick, from ``state``'s tracks."""
+
+    state: TableState
+    _streaks: dict[int, _Streak] = field(default_factory=dict)
+
+    def follow(self, t: float, matched: list[tuple[Track, Detection]], new_id: Callable[[], int]) -> list[Track]:
+        """Weigh this frame's detections of the trick's counted cards (``matched``, after
+        each track observed its detection); returns the tracks of cards found laid
+        squarely on one of them, to be followed from now on."""
+        ledger = self.state.ledger
+        in_trick = {laid.track_id for laid in ledger.trick}
+        for track, det in matched:
+            if track.id not in in_trick or track.state is not TrackState.PLAYED or track.card is None:
+                continue
+            if names(det, track.card) or not at_own_outline(track, det):
+                self._streaks.pop(track.id, None)
+                continue
+            streak = self._streaks.get(track.id)
+            if streak is None:
+                streak = self._streaks[track.id] = _Streak(t, dict(track.votes), incoming=self._vanished(track, t))
+            streak.frames += 1
+            streak.last = det
+            streak.reads[det.card] = streak.reads.get(det.card, 0.0) + det.confidence
+        for track_id in [k for k in self._streaks if k not in in_trick]:
+            del self._streaks[track_id]
+        self._uncover()
+        out = []
+        if len(ledger.trick) >= 4:
+            return out
+        for track_id, streak in list(self._streaks.items()):
+            under = self.state.track(track_id)
+            if under is None or under.covered_by is not None or streak.last is None:
+                continue
+            if streak.frames < self.state.config.maximum_decision_frames or under.last_t != t:
+                continue
+            incoming = self._landed(under, streak)
+            if incoming:
+                out.append(self._lay_on(under, streak, incoming, new_id()))
+                del self._streaks[track_id]
+        return out
+
+    def _vanished(self, under: Track, t: float) -> list[Track]:
+        """Cards seen coming in, never at rest, that vanished (into ``under``?) at most
+        ``LANDING_FRAMES`` before ``t``."""
+        state = self.state
+        window = LANDING_FRAMES * state.frame_dt + 1e-6
+        return [
+            tr
+            for tr in state.tracks
+            if tr.state is TrackState.CANDIDATE
+            and tr.missed > 0
+            and tr.arrived_t is None
+            and tr.id not in state.ledger.shown
+            and tr.first_t > under.arrival
+            and t - window <= tr.last_t < t
+            and tr.leading_identity()[0] != under.card
+        ]
+
+    def _landed(self, under: Track, streak: _Streak) -> list[Track]:
+        """The views of the card that came in and vanished into ``under`` just before its
+        reads changed (none if another card came to rest since, or it shows again: that
+        one is the card laid, and ``under`` is half covered and misread)."""
+        state = self.state
+        incoming = [tr for tr in streak.incoming if tr.state is TrackState.CANDIDATE and tr.missed > 0]
+        if not incoming or len(incoming) < len(streak.incoming) or streak.leader() in {tr.leading_identity()[0] for tr in incoming}:
+            return []  # read as the card coming in: laid half over it, it will show on its own
+        since = min(tr.first_t for tr in incoming)
+        for other in state.tracks:
+            if (
+                other.state in (TrackState.CANDIDATE, TrackState.PLAYED)
+                and other not in incoming
+                and other.first_t >= since
+                and other.rest_frames >= 2
+                and state.layout.in_play_area(other.anchor, *state.size)
+            ):
+                return []
+        return incoming
+
+    def _lay_on(self, under: Track, streak: _Streak, incoming: list[Track], track_id: int) -> Track:
+        """Follow the card laid on ``under`` (seen coming in as ``incoming``) from now on."""
+        assert streak.last is not None
+        first = min(incoming, key=lambda tr: (tr.first_t, tr.id))
+        track = Track.start(track_id, streak.last, streak.start)
+        track.last_t = under.last_t
+        track.first_t, track.origin = first.first_t, first.origin
+        track.votes, track.reads, track.arm_frames = {}, 0, {}
+        for view in incoming:
+            for card, vote in view.votes.items():
+                track.votes[card] = track.votes.get(card, 0.0) + vote
+            for edge, n in view.arm_frames.items():
+                track.arm_frames[edge] = track.arm_frames.get(edge, 0) + n
+            track.arms_first_seen |= view.arms_first_seen
+            track.reads += view.reads
+            view.state = TrackState.IGNORED
+        track.rest_frames = track.settled_frames = streak.frames
+        track.rest_t = streak.start
+        track.arrived_t = streak.start
+        track.covers, under.covered_by = under.id, track.id
+        under.votes = streak.votes  # what it was read as since a card lay on it was that card
+        return track
+
+    def _uncover(self) -> None:
+        """A counted card whose cover has gone (swept, lifted, forgotten) shows itself again."""
+        cfg = self.state.config
+        for track in self.state.tracks:
+            if track.covered_by is None:
+                continue
+            cover = self.state.track(track.covered_by)
+            if (
+                cover is None
+                or cover.state in (TrackState.RETIRED, TrackState.IGNORED)
+                or math.dist(cover.centre, track.centre) > cfg.left_distance * track.size
+            ):
+                track.covered_by = None
