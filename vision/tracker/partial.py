@@ -14,10 +14,10 @@ from collections import deque
 from typing import Literal
 
 from vision.tracker.identity import resolve
-from vision.tracker.ledger import Count
+from vision.tracker.ledger import Count, Laid
 from vision.tracker.misreads import Misreads
 from vision.tracker.state import CLEAR_SHARE, TableState, TrackerEvent
-from vision.tracker.tracks import Track, TrackState
+from vision.tracker.tracks import SAME_OUTLINE, Track, TrackState, outline_shift
 
 #: A counted card that vanished at once, outlined smaller than this share of the card
 #: then lying in its place (and of a whole card here), was a view of that card under the
@@ -135,6 +135,62 @@ class PartialViews:
             track.card = laid.card
             return events
         return None
+
+    def lies_on_counted(self, track: Track) -> tuple[Laid, Track] | None:
+        """The counted card of this trick (and its track) lying where ``track`` lies (and
+        hidden by it, or read again instead of it), if any."""
+        cfg = self._state.config
+        for laid in self._state.ledger.trick:
+            old = self._state.track(laid.track_id)
+            if old is None or old is track:
+                continue
+            if (
+                old.state is TrackState.PLAYED
+                and old.covered_by != track.id  # laid squarely on it (``piles``): known to be new
+                and math.dist(old.centre, track.anchor) <= cfg.match_distance * laid.size
+            ):
+                return laid, old
+        return None
+
+    def clearly_another(self, track: Track, counted: Track) -> bool:
+        """``track`` was read clearly, at an outline that is not ``counted``'s own: another
+        card laid overlapping it, not what still shows of it misread."""
+        return (
+            track.rest_read_confidence >= self._state.config.clear_read_confidence
+            and track.leading_identity()[1] >= CLEAR_SHARE
+            and outline_shift(counted.settled_corners, track.settled_corners) >= SAME_OUTLINE * counted.size
+        )
+
+    def seen_again(self, track: Track, counted: Track, laid: Laid) -> bool:
+        """Is ``track``, lying where the counted card ``laid`` (shown by ``counted``, hidden
+        since) lay, that card seen again rather than a new card laid on it?
+
+        It is when a card laid after it lies over part of it, and ``track`` showed up there
+        after ``counted`` vanished, read unsurely, at rest from the first, and no hand came
+        for it: what still shows of a half-covered card, outlined anew and misread (an Ass
+        read as the Nell of its suit). The only arms seen are those that brought the cards
+        laid over it, which came in before it showed (the hand that covers a card hides it,
+        and uncovers part of it as it withdraws), and the player whose turn it is has not
+        reached in since the last card counted.
+        """
+        state = self._state
+        cfg = state.config
+        ledger = state.ledger
+        later = ledger.trick[ledger.trick.index(laid) + 1 :]
+        brought = {
+            state.layout.edges[other.seat]
+            for other in later
+            if (shown := state.track(other.track_id)) is not None and shown.first_t < track.first_t
+        }
+        expected = ledger.expected_seat()
+        return (
+            ledger.covered_by_later(laid)
+            and track.rest_read_confidence < cfg.clear_read_confidence
+            and track.first_t > counted.last_t
+            and track.arrived_t == track.first_t
+            and set(track.arm_frames) <= brought
+            and (expected is None or state.turn_arms.get(state.layout.edges[expected], 0) < cfg.arm_min_frames)
+        )
 
     def overlooked(self, track: Track) -> list[Track]:
         """Cards laid before ``track`` and read clearly, that a hand hid before they had lain

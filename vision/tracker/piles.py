@@ -78,7 +78,7 @@ class Piles:
         for track_id in [k for k in self._streaks if k not in in_trick]:
             del self._streaks[track_id]
         self._uncover()
-        out = []
+        out: list[Track] = []
         if len(ledger.trick) >= 4:
             return out
         for track_id, streak in list(self._streaks.items()):
@@ -116,7 +116,9 @@ class Piles:
         one is the card laid, and ``under`` is half covered and misread)."""
         state = self.state
         incoming = [tr for tr in streak.incoming if tr.state is TrackState.CANDIDATE and tr.missed > 0]
-        if not incoming or len(incoming) < len(streak.incoming) or streak.leader() in {tr.leading_identity()[0] for tr in incoming}:
+        if not incoming or len(incoming) < len(streak.incoming):
+            return []  # the card that came in shows again elsewhere
+        if streak.leader() in {tr.leading_identity()[0] for tr in incoming}:
             return []  # read as the card coming in: laid half over it, it will show on its own
         since = min(tr.first_t for tr in incoming)
         for other in state.tracks:

@@ -27,7 +27,6 @@ tricks collected and cards taken back (``collection.Collection``).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from scoring.events import CardPlayed, Event, RoundStarted
@@ -43,7 +42,7 @@ from vision.tracker.partial import PUSHED_SIZE_RATIO, WAIT, PartialViews
 from vision.tracker.piles import Piles
 from vision.tracker.seats import Seats
 from vision.tracker.state import CLEAR_SHARE, TableState, TrackerEvent
-from vision.tracker.tracks import SAME_OUTLINE, Track, TrackState, associate, outline_shift
+from vision.tracker.tracks import Track, TrackState, associate
 
 __all__ = [
     "CLEAR_SHARE",
@@ -313,29 +312,14 @@ class TrickTracker:
             return True
         return track.missed <= self.config.collect_after_frames
 
-    def _lies_on_counted(self, track: Track) -> Track | None:
-        """The track of a counted card of this trick lying where ``track`` lies (and hidden
-        by it, or read again instead of it), if any."""
-        for laid in self._ledger.trick:
-            old = self._state.track(laid.track_id)
-            if old is None or old is track:
-                continue
-            if (
-                old.state is TrackState.PLAYED
-                and old.covered_by != track.id  # laid squarely on it (``piles``): known to be new
-                and math.dist(old.centre, track.anchor) <= self.config.match_distance * laid.size
-            ):
-                return old
-        return None
-
-    def _clearly_another(self, track: Track, counted: Track) -> bool:
-        """``track`` was read clearly, at an outline that is not ``counted``'s own: another
-        card laid overlapping it, not what still shows of it misread."""
-        return (
-            track.rest_read_confidence >= self.config.clear_read_confidence
-            and track.leading_identity()[1] >= CLEAR_SHARE
-            and outline_shift(counted.settled_corners, track.settled_corners) >= SAME_OUTLINE * counted.size
-        )
+    def _shows_again(self, laid: Laid, track: Track) -> list[TrackerEvent]:
+        """The counted card ``laid`` is what ``track`` shows from now on."""
+        old = self._state.track(laid.track_id)
+        if old is not None:
+            old.state = TrackState.RETIRED
+        laid.track_id, laid.placed, laid.size = track.id, track.anchor, track.rest_size
+        track.state, track.card = TrackState.PLAYED, laid.card
+        return []
 
     def _count_swept(self, track: Track, t: float) -> list[TrackerEvent]:
         """Count ``track``, swept with its trick before it counted, whatever its read."""
@@ -355,27 +339,21 @@ class TrickTracker:
                 and self._state.track(laid.track_id) is not track
                 and self._state.left_its_place(laid)
             ):
-                old = self._state.track(laid.track_id)
-                if old is not None:
-                    old.state = TrackState.RETIRED
-                laid.track_id = track.id
-                laid.placed = track.anchor
-                laid.size = track.rest_size
-                track.state = TrackState.PLAYED
-                track.card = laid.card
-                return []
+                return self._shows_again(laid, track)
         taken = self._partial.take_over(track, t, forced=forced)
         if taken == WAIT:
             self._waiting = True
             return []
         if taken is not None:
             return taken
-        under = self._lies_on_counted(track)
-        if under is not None:
+        if (lying := self._partial.lies_on_counted(track)) is not None:
+            laid, under = lying
+            if under.missed > 0 and self._partial.seen_again(track, under, laid):
+                return self._shows_again(laid, track)
             # Read as another card right where a counted card lies, which is hidden since:
             # the next card laid on top of it, or that card misread for a few frames. A
             # misread ends and the counted card shows again; a card on top stays.
-            if under.missed == 0 and track.missed > 0 and not self._clearly_another(track, under):
+            if under.missed == 0 and track.missed > 0 and not self._partial.clearly_another(track, under):
                 track.state = TrackState.IGNORED
                 return []
             if under.missed > 0 and not forced and track.rest_frames < cfg.maximum_decision_frames:
