@@ -14,6 +14,7 @@ import numpy as np
 import onnxruntime as ort
 
 from vision.recognizer.geometry import CROP_H, CROP_W, DETECTOR_SIZE, Letterbox, letterbox, nms_quads, scaled_input
+from vision.recognizer.probe import PROBE_LEAST, Probe, choose_length
 from vision.recognizer.settings import RecognizerSettings
 
 
@@ -91,14 +92,6 @@ class DetectorStage:
     #: next scale comes out near the band's top, peaks weakly, and a smaller "card" in the
     #: carpet or the print won.
     PROBE_FRACTIONS = (0.85, 0.55, 0.34, 0.2, 0.12, 0.07)
-    #: ... the peak at which a card there is sure (the search stops at the first such scale),
-    #: and the least peak a card found at some scale must reach to be believed at all.
-    PROBE_SURE = 0.8
-    PROBE_LEAST = 0.4
-    #: Without a sure card, the largest cards whose best peak comes within this of the
-    #: highest win: on real photos a whole card read at a coarse scale and a blob of carpet
-    #: weave read at a fine one peaked alike (0.6-0.7), and the weave is never a card.
-    PROBE_TIE = 0.1
 
     def find_card_length(self, frame: np.ndarray) -> float | None:
         """A card's long side in ``frame``'s pixels, found without knowing the mounting; None if no card is seen.
@@ -106,46 +99,37 @@ class DetectorStage:
         The detector reads cards well over a band of sizes about ``card_input_px``; one far
         outside it is missed or outlined badly. So the frame is read at the scales that would
         bring a card of each ``PROBE_FRACTIONS`` length to that size, largest cards (smallest
-        input) first. The first scale at which a card the detector is sure of (``PROBE_SURE``)
-        comes out inside the band (0.6-1.6x ``card_input_px``) wins; without one, the
-        largest-card scale whose best card inside the band peaks within ``PROBE_TIE`` of the
-        highest (at least ``PROBE_LEAST``). The answer is the median length of that scale's
-        cards inside the band whose peak is within 0.2 of its best. Largest first because a fine
-        scale turns the weave of a carpet or the grain of wood into card-sized blobs, and coarse
-        scales are cheap. The appliance asks this until it has learnt its mounting
+        input) first, and ``vision.recognizer.probe.choose_length`` picks among them, reading
+        finer scales only while it needs them. Largest first because a fine scale turns the
+        weave of a carpet or the grain of wood into card-sized blobs, and coarse scales are
+        cheap. The appliance asks this until it has learnt its mounting
         (``vision.recognizer.scale.CardScale``); a single photo asks it once.
         """
         if not self.any_size:
             return None
+        return choose_length(self.probe(frame, fraction) for fraction in self.PROBE_FRACTIONS)
+
+    def probe(self, frame: np.ndarray, fraction: float) -> Probe | None:
+        """The cards inside the detector's band (0.6-1.6x ``card_input_px``) when ``frame`` is
+        read for cards ``fraction`` of its short side; None when it has none peaking ``PROBE_LEAST``."""
         h, w = frame.shape[:2]
         target = self.settings.card_input_px
-        found: list[tuple[float, float]] = []  # (best peak, length in frame pixels), largest cards first
-        for fraction in self.PROBE_FRACTIONS:
-            scale = self.scale(frame.shape, fraction * min(h, w))
-            img, lb = scaled_input(frame, scale)
-            peak, corners = self.run(img)
-            heat = peak.max(axis=0)
-            ys, xs = np.nonzero(heat >= self.PROBE_LEAST)
-            if len(ys) == 0:
-                continue
-            quads = corners[:, ys, xs].T.reshape(-1, 4, 2)
-            scores = heat[ys, xs]
-            keep = nms_quads(quads, scores, self.settings.nms_iou)
-            quads, scores = quads[keep], scores[keep]
-            sides = np.linalg.norm(quads - quads[:, [1, 2, 3, 0]], axis=2)
-            lengths = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
-            inside = (lengths >= 0.6 * target) & (lengths <= 1.6 * target)
-            if not inside.any():
-                continue
-            top = float(scores[inside].max())
-            length = float(np.median(lengths[inside & (scores >= top - 0.2)])) / lb.scale
-            if top >= self.PROBE_SURE:
-                return length
-            found.append((top, length))
-        if not found:
+        img, lb = scaled_input(frame, self.scale(frame.shape, fraction * min(h, w)))
+        peak, corners = self.run(img)
+        heat = peak.max(axis=0)
+        ys, xs = np.nonzero(heat >= PROBE_LEAST)
+        if len(ys) == 0:
             return None
-        best = max(top for top, _ in found)
-        return next(length for top, length in found if top >= best - self.PROBE_TIE)
+        quads = corners[:, ys, xs].T.reshape(-1, 4, 2)
+        scores = heat[ys, xs]
+        keep = nms_quads(quads, scores, self.settings.nms_iou)
+        quads, scores = quads[keep], scores[keep]
+        sides = np.linalg.norm(quads - quads[:, [1, 2, 3, 0]], axis=2)
+        lengths = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
+        inside = (lengths >= 0.6 * target) & (lengths <= 1.6 * target)
+        if not inside.any():
+            return None
+        return Probe(lb.to_frame(quads[inside]), scores[inside], lengths[inside] / lb.scale)
 
 
 class CropNetwork:
