@@ -13,8 +13,8 @@ card vanishing into it (the next card lies elsewhere and shows there).
 The new card is then followed on its own track where both lie, and the covered card
 keeps its count but takes no detections while the new one lies on it. The reads where the
 two lie are of both in one crop, so the new card is named from its reads on the way in,
-while it was clear of every other card; they are few and blurred, so it is counted
-unsure, with its runners-up for the table to check.
+while it was clear of every other card; they are few, and where they disagree the card
+counts unsure, with its runners-up for the table to check.
 """
 
 from __future__ import annotations
@@ -47,15 +47,17 @@ class _Streak:
     incoming: list[Track] = field(default_factory=list)
 
     def leader(self) -> str | None:
+        """The card it was read as most since the streak began."""
         return max(sorted(self.reads), key=self.reads.__getitem__) if self.reads else None
 
 
-@dataclass
 class Piles:
     """Cards laid squarely on counted cards of the trick, from ``state``'s tracks."""
 
-    state: TableState
-    _streaks: dict[int, _Streak] = field(default_factory=dict)
+    def __init__(self, state: TableState) -> None:
+        self.state = state
+        #: Counted cards read as another card at their own outline, by track id.
+        self._streaks: dict[int, _Streak] = {}
 
     def follow(self, t: float, matched: list[tuple[Track, Detection]], new_id: Callable[[], int]) -> list[Track]:
         """Weigh this frame's detections of the trick's counted cards (``matched``, after

@@ -21,8 +21,9 @@ of turn or by the wrong player is reported as seen and left for the rules engine
 asks its collaborators the rest, each a plain object over one shared ``TableState``
 (``state``): the round as counted so far (``ledger.RoundLedger``), whose card it is and
 the order of cards laid together (``seats.Seats``), second thoughts on counted cards
-(``misreads.Misreads``), views of cards under a hand (``partial.PartialViews``), and
-tricks collected and cards taken back (``collection.Collection``).
+(``misreads.Misreads``), views of cards under a hand (``partial.PartialViews``), cards
+laid squarely on a counted card (``piles.Piles``), and tricks collected and cards taken
+back (``collection.Collection``).
 """
 
 from __future__ import annotations
