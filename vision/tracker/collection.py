@@ -93,13 +93,36 @@ class Collection:
             and tr.first_t <= left_at
         ]
 
-    def unseen_seat(self) -> int | None:
-        """The seat whose card was never read, when the trick was swept with three counted."""
+    def unseen_seat(self, track: Track | None = None) -> int | None:
+        """The seat whose card was never read, when the trick was swept with three counted.
+
+        ``track``, the card about to count, is the next trick's lead only if the trick is
+        really gone: a counted card that vanished where it lay, just as ``track`` came,
+        under the place ``track`` rests on, is hidden by it (the fourth card laid squarely
+        on it), not swept.
+        """
         trick = self._state.ledger.trick
         if len(trick) != 3 or not all(self._state.left_its_place(laid) for laid in trick):
             return None
+        if track is not None and any(self._covered_by(laid, track) for laid in trick):
+            return None
         seats = {laid.seat for laid in trick}
         return next(s for s in range(4) if s not in seats)
+
+    def _covered_by(self, laid: Laid, track: Track) -> bool:
+        """Did counted ``laid`` vanish under ``track``: last seen where it lay, no longer
+        before ``track`` was first seen than a hand takes to lay a card, and ``track`` now
+        rests on that place? A swept card moves before it goes, and the next lead comes
+        after the sweep."""
+        cfg = self._state.config
+        under = self._state.track(laid.track_id)
+        if under is None or under.missed == 0:
+            return False
+        return (
+            math.dist(under.centre, laid.placed) <= cfg.match_distance * laid.size
+            and under.last_t >= track.first_t - cfg.arm_lead
+            and math.dist(track.settled, laid.placed) <= cfg.match_distance * laid.size
+        )
 
     def collector(self) -> int | None:
         """The seat whose side the trick was gathered and swept towards, if that was seen.

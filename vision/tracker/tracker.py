@@ -419,7 +419,7 @@ class TrickTracker:
             if withdrawn:
                 events += withdrawn
                 seat_guess = self._seats.assign(place, place_corners, track=track)
-        unseen = None if forced else self._collection.unseen_seat()  # forced: a card swept with its trick
+        unseen = None if forced else self._collection.unseen_seat(track)  # forced: a card swept with its trick
         if len(self._ledger.trick) >= 4 or unseen is not None:
             # A fifth card: the last trick must have gone unseen (e.g. lifted straight up
             # while a hand hid it). Or the trick was swept with three cards counted and
