@@ -150,6 +150,41 @@ class Seats:
                 return SeatGuess(seat, margin, "position")
         return None
 
+    def turn_card_hidden(self, track: Track) -> bool:
+        """Is the card whose turn it is hidden on the table while ``track``, carried in under
+        another player's arm alone, is about to count?
+
+        The hand whose turn it was reached in since the last card counted, and what it laid
+        (on or under a counted card) has not shown; ``track`` was seen coming in, so it is
+        not that card seen late: its own player laid it after. The turn's card is waited
+        for (within twice the latency budget), to count first.
+        """
+        state = self._state
+        cfg = state.config
+        expected, taken = self.upcoming()
+        if expected is None or len(state.ledger.trick) >= 3 or track.rest_frames >= 2 * cfg.maximum_decision_frames:
+            return False
+        edge = state.layout.edges[expected]
+        arms = track.arms(cfg.arm_min_frames)
+        if state.turn_arms.get(edge, 0) < cfg.arm_min_frames or len(arms) != 1 or edge in arms:
+            return False
+        if state.layout.seat_of_edge(next(iter(arms))) in taken:
+            return False
+        return math.dist(track.origin, track.settled) >= cfg.match_distance * max(track.rest_size, 1.0)
+
+    def shown_in_place(self, track: Track, ready: list[Track]) -> list[Track]:
+        """Cards of ``ready`` other than ``track`` first seen where they lie, no hand seen
+        bringing them: the hidden card of ``turn_card_hidden`` showing."""
+        state = self._state
+        return [
+            other
+            for other in ready
+            if other is not track
+            and other.leading_identity()[0] != track.leading_identity()[0]
+            and math.dist(other.origin, other.settled) < state.config.match_distance * max(other.rest_size, 1.0)
+            and state.layout.in_play_area(other.settled, *state.size)
+        ]
+
     def fit(self, track: Track, seat: int) -> float:
         """How well where ``track`` lies and where its hand came from fit ``seat`` (-2..2):
         to order two cards laid almost together, never to overrule the turn."""

@@ -214,6 +214,12 @@ class TrickTracker:
             self._waiting = False
             if self._seats.awaits_partner(track):
                 break
+            if self._seats.turn_card_hidden(track):
+                hidden = self._seats.shown_in_place(track, ready)
+                if not hidden:
+                    break
+                ready = [track, *(tr for tr in ready if tr is not hidden[0])]
+                track = hidden[0]
             for hidden in self._partial.overlooked(track):
                 events += self._decide(hidden, frame.t, forced=True)
             events += self._decide(track, frame.t, forced=False)
