@@ -1,0 +1,53 @@
+"""The card whose turn it was, laid while hidden (on or under a counted card, a hand over
+it), and the next player's card carried in under that player's arm before the first one
+shows. The hand whose turn it was reached in first, and the next card was seen coming in
+under another arm alone: that card is not the turn's card seen late, so the tracker waits
+(within twice the latency budget) for the hidden one and counts it first. (A rendered
+near-centre game swapped the third and fourth cards of a trick this way.)"""
+
+from __future__ import annotations
+
+from tests.tracker.table import Table, _Card, run
+from tests.tracker.test_arm_evidence import AT, lay_by_hand, out_of_turn
+from tests.tracker.test_turn_order import plays
+
+
+def hidden_then_carried(table: Table, *, shows_after: int) -> None:
+    """Seat 1 lays the ace unseen; seat 2 carries the 9 in from its edge; the ace shows
+    ``shows_after`` frames after the 9 came to rest."""
+    lay_by_hand(table, "rosen-6", 0, {"bottom"})
+    table.arms = {"right"}
+    table.hidden = {"rosen-ass"}
+    table.cards["rosen-ass"] = _Card("rosen-ass", AT[1], 90.0)
+    table.step(5)
+    table.arms = set()
+    table.step(8)
+    table.arms = {"top"}
+    table.lay("eicheln-9", 2, at=AT[2], slide=4, rest=shows_after)
+    table.arms = set()
+    table.hidden = set()
+    table.step(12)
+
+
+def test_the_turns_card_laid_hidden_counts_before_the_next_players_card_carried_in_first() -> None:
+    table = Table()
+    hidden_then_carried(table, shows_after=4)
+    events = run(table)
+    assert plays(events) == [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9")]
+    assert out_of_turn(table) == []
+
+
+def test_a_turns_card_that_never_shows_in_time_delays_the_next_card_only_within_the_budget() -> None:
+    table = Table()
+    lay_by_hand(table, "rosen-6", 0, {"bottom"})
+    table.arms = {"right"}
+    table.step(5)
+    table.arms = set()
+    table.step(8)
+    table.arms = {"top"}
+    table.lay("eicheln-9", 2, at=AT[2], slide=4, rest=0)
+    table.arms = set()
+    table.step(20)
+    events = run(table)
+    # Nothing showed: the card carried in counts for whose turn it was, as before.
+    assert plays(events) == [(0, "rosen-6"), (1, "eicheln-9")]
