@@ -128,7 +128,7 @@ class Piles:
                 other.state in (TrackState.CANDIDATE, TrackState.PLAYED)
                 and other not in incoming
                 and other.first_t >= since
-                and other.rest_frames >= 2
+                and (other.rest_frames >= 2 or other.missed == 0)
                 and state.layout.in_play_area(other.anchor, *state.size)
             ):
                 return []
