@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from scoring.events import CardPlayed, TrickCollected
 from tests.tracker.table import SPOTS, Table, run
+from vision.tracker.config import TrackerConfig
 from vision.tracker.reread import resolve_rereads
 from vision.tracker.tracker import TrackerEvent
 
@@ -80,6 +81,23 @@ def test_a_counted_card_misread_while_the_card_laid_over_it_shows_on_its_own_is_
     table.hidden = {"rosen-10"}
     table.reads_as["eicheln-9"] = ("eicheln-6", 0.8, ())
     table.step(4)
+    table.hidden = set()
+    table.step(20)
+    assert plays(run(table)) == [*TRICK, (3, "rosen-10")]
+
+
+def test_a_card_showing_beside_the_misread_counted_card_the_frame_a_pile_would_be_taken_is_no_pile() -> None:
+    table = three_cards_laid()
+    x, y = SPOTS[2]
+    # Read wrongly on its way in, the fourth card is hidden by the hand while the counted 9,
+    # half covered, reads as the 6; it shows on its own in the very frame that would make
+    # the 6 a card laid squarely on the 9 (named from the wrong reads on the way in).
+    table.reads_as["rosen-10"] = ("rosen-7", 0.4, ())
+    table.lay("rosen-10", 3, slide=3, at=(x - 24, y + 10), rest=0)
+    del table.reads_as["rosen-10"]
+    table.hidden = {"rosen-10"}
+    table.reads_as["eicheln-9"] = ("eicheln-6", 0.8, ())
+    table.step(TrackerConfig().maximum_decision_frames - 1)
     table.hidden = set()
     table.step(20)
     assert plays(run(table)) == [*TRICK, (3, "rosen-10")]

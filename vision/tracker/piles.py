@@ -114,8 +114,9 @@ class Piles:
 
     def _landed(self, under: Track, streak: _Streak) -> list[Track]:
         """The views of the card that came in and vanished into ``under`` just before its
-        reads changed (none if another card came to rest since, or it shows again: that
-        one is the card laid, and ``under`` is half covered and misread)."""
+        reads changed (none if another card came to rest since or shows this very frame,
+        or it shows again: that one is the card laid, and ``under`` is half covered and
+        misread)."""
         state = self.state
         incoming = [tr for tr in streak.incoming if tr.state is TrackState.CANDIDATE and tr.missed > 0]
         if not incoming or len(incoming) < len(streak.incoming):
