@@ -215,11 +215,12 @@ class TrickTracker:
             if self._seats.awaits_partner(track):
                 break
             if self._seats.turn_card_hidden(track):
-                hidden = self._seats.shown_in_place(track, ready)
-                if not hidden:
+                # The turn's card laid hidden counts first, once it shows; until then wait.
+                showing = self._seats.shown_in_place(track, ready)
+                if not showing:
                     break
-                ready = [track, *(tr for tr in ready if tr is not hidden[0])]
-                track = hidden[0]
+                ready = [track, *(tr for tr in ready if tr is not showing[0])]
+                track = showing[0]
             for hidden in self._partial.overlooked(track):
                 events += self._decide(hidden, frame.t, forced=True)
             events += self._decide(track, frame.t, forced=False)
