@@ -95,7 +95,7 @@ class Table:
                     dets.append(detection(read, c.pos, c.angle, conf, alts))
                 elif c.card in self.reads_as:
                     read, conf, alts = self.reads_as[c.card]
-                    dets.append(detection(read, c.pos, c.angle, conf, alts))
+                    dets.append(detection(read, c.pos, c.angle, conf, alts, scale=c.scale))
                 elif c.card in self.unsure:
                     conf, alts = self.unsure[c.card]
                     dets.append(detection(c.card, c.pos, c.angle, conf, alts))

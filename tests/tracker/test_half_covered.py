@@ -180,3 +180,19 @@ def test_a_card_the_next_players_hand_lays_where_the_half_covered_lead_lay_is_ne
     table.step(10)
     events = run(table, contract="schilten")
     assert plays(events) == [(0, "schilten-ass"), (1, "schilten-ober"), (2, "schilten-koenig"), (3, "rosen-10")]
+
+
+def test_a_misread_counted_card_outlined_smaller_as_the_fourth_card_covers_more_of_it_is_no_fifth_card() -> None:
+    table = Table()
+    for seat, card in [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9")]:
+        table.lay(card, seat, rest=8)
+    # What shows of the half-covered 6 reads, clearly, as the 7 of its suit; the fourth
+    # card laid over more of it then shrinks its outline a fifth about the same place.
+    table.reads_as["rosen-6"] = ("rosen-7", 0.7, ())
+    table.step(5)
+    table.lay("rosen-10", 3, rest=0)
+    table.cards["rosen-6"].scale = 0.8
+    table.step(25)
+    events = run(table)
+    assert plays(events) == [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9"), (3, "rosen-10")]
+    assert collects(events) == []

@@ -49,9 +49,17 @@ def at_own_outline(track: Track, det: Detection) -> bool:
     or was last read as itself: that card read again (misread from the part the next card
     leaves in view), not a new one. Players never lay a card exactly on top of another's
     outline. Not merely where it was seen last: a weak read of the next card coming in over
-    it may have been taken for it."""
-    shift = min(outline_shift(track.settled_corners, det.corners), outline_shift(track.named_corners, det.corners))
-    return shift < SAME_OUTLINE * track.size
+    it may have been taken for it.
+
+    The tolerance is a share of that outline's own size, not of the track's running size:
+    a card half covered by the next one is outlined smaller, and the next card laid over
+    it shrinks and shifts that outline further, so a tolerance shrinking with it would
+    turn the counted card, still misread from what shows, into a new card."""
+    return any(
+        outline_shift(ref, det.corners) < SAME_OUTLINE * card_size(ref)
+        for ref in (track.settled_corners, track.named_corners)
+        if len(ref) == 4
+    )
 
 
 def outline_shift(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> float:
