@@ -101,3 +101,22 @@ def test_a_card_showing_beside_the_misread_counted_card_the_frame_a_pile_would_b
     table.hidden = set()
     table.step(20)
     assert plays(run(table)) == [*TRICK, (3, "rosen-10")]
+
+
+def test_a_card_laid_squarely_on_a_counted_card_already_read_as_another_is_the_next_card() -> None:
+    table = Table()
+    for seat, card in TRICK[:2]:
+        table.lay(card, seat, rest=8)
+    # The 6 of acorns is counted on its first reads as the 9, then read as itself at its
+    # own outline (not yet long enough to reread it) when the 10 comes in and is laid
+    # right on it: the reads there change again, to a card of neither.
+    table.reads_as["eicheln-6"] = ("eicheln-9", 0.9, ())
+    table.lay("eicheln-6", 2, rest=4)
+    del table.reads_as["eicheln-6"]
+    table.step(1)
+    lay_squarely_on(table, "rosen-10", 3, under="eicheln-6", pile_read="rosen-ass")
+    events = run(table)
+    # Which of its two names the covered card keeps is the recogniser's to settle.
+    assert [p for p in plays(events) if p[0] != 2] == [*TRICK[:2], (3, "rosen-10")]
+    assert [p[0] for p in plays(events)] == [0, 1, 2, 3]
+    assert [e for e in events if isinstance(e, TrickCollected)] == []

@@ -72,6 +72,13 @@ class Piles:
                 self._streaks.pop(track.id, None)
                 continue
             streak = self._streaks.get(track.id)
+            if streak is not None and streak.last is not None and det.card != streak.last.card:
+                # Read as yet another card the moment a card coming in vanished: that card
+                # was laid on it (a counted card already misread, a Eight counted as the
+                # Nine, read as both cards in one crop once the Ten lies on it).
+                vanished = self._vanished(track, t)
+                if vanished:
+                    streak = self._streaks[track.id] = _Streak(t, dict(track.votes), incoming=vanished)
             if streak is None:
                 streak = self._streaks[track.id] = _Streak(t, dict(track.votes), incoming=self._vanished(track, t))
             streak.frames += 1
