@@ -12,9 +12,10 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from scoring.events import RoundStarted
+from scoring.events import CardPlayed, RoundStarted
 from vision.detection import BACK, Detection, FrameDetections
 from vision.tracker import TrickTracker
+from vision.tracker.reread import resolve_rereads
 from vision.tracker.tracker import TrackerEvent
 
 W, H = 640, 480
@@ -172,3 +173,16 @@ def run(table: Table, forehand: int = 0, contract: str = "eicheln") -> list[Trac
     for frame in table.frames:
         events += tracker.update(frame)
     return events + tracker.finish()
+
+
+def plays(events: list[TrackerEvent]) -> list[tuple[int, str]]:
+    """The (seat, card) of every card the events count, rereads resolved."""
+    return [(e.seat, e.card) for e in resolve_rereads(events) if isinstance(e, CardPlayed)]
+
+
+def laid(trick: list[tuple[int, str]], rest: int = 8) -> Table:
+    """A table on which each (seat, card) of ``trick`` was laid in turn and lay still ``rest`` frames."""
+    table = Table()
+    for seat, card in trick:
+        table.lay(card, seat, rest=rest)
+    return table

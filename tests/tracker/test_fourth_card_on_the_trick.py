@@ -7,23 +7,14 @@ lifted with three cards counted still has its fourth card unseen."""
 
 from __future__ import annotations
 
-from scoring.events import CardPlayed, TrickCollected
-from tests.tracker.table import SPOTS, Table, run
-from vision.tracker.reread import resolve_rereads
-from vision.tracker.tracker import TrackerEvent
+from scoring.events import TrickCollected
+from tests.tracker.table import SPOTS, Table, laid, plays, run
 
 TRICK = [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9")]
 
 
-def plays(events: list[TrackerEvent]) -> list[tuple[int, str]]:
-    return [(e.seat, e.card) for e in resolve_rereads(events) if isinstance(e, CardPlayed)]
-
-
 def three_cards_laid() -> Table:
-    table = Table()
-    for seat, card in TRICK:
-        table.lay(card, seat, rest=8)
-    return table
+    return laid(TRICK)
 
 
 def test_a_fourth_card_laid_on_a_counted_card_while_the_hand_hides_the_trick_completes_it() -> None:

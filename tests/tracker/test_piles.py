@@ -7,24 +7,15 @@ it left behind.)"""
 
 from __future__ import annotations
 
-from scoring.events import CardPlayed, TrickCollected
-from tests.tracker.table import SPOTS, Table, run
+from scoring.events import TrickCollected
+from tests.tracker.table import SPOTS, Table, laid, plays, run
 from vision.tracker.config import TrackerConfig
-from vision.tracker.reread import resolve_rereads
-from vision.tracker.tracker import TrackerEvent
 
 TRICK = [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9")]
 
 
-def plays(events: list[TrackerEvent]) -> list[tuple[int, str]]:
-    return [(e.seat, e.card) for e in resolve_rereads(events) if isinstance(e, CardPlayed)]
-
-
 def three_cards_laid() -> Table:
-    table = Table()
-    for seat, card in TRICK:
-        table.lay(card, seat, rest=8)
-    return table
+    return laid(TRICK)
 
 
 def lay_squarely_on(table: Table, card: str, seat: int, under: str, pile_read: str, *, rest: int = 20) -> None:
