@@ -170,7 +170,7 @@ class Seats:
             return False
         if state.layout.seat_of_edge(next(iter(arms))) in taken:
             return False
-        return math.dist(track.origin, track.settled) >= cfg.match_distance * max(track.rest_size, 1.0)
+        return self._brought_in(track)
 
     def shown_in_place(self, track: Track, ready: list[Track]) -> list[Track]:
         """Cards of ``ready`` other than ``track`` first seen where they lie, no hand seen
@@ -181,9 +181,13 @@ class Seats:
             for other in ready
             if other is not track
             and other.leading_identity()[0] != track.leading_identity()[0]
-            and math.dist(other.origin, other.settled) < state.config.match_distance * max(other.rest_size, 1.0)
+            and not self._brought_in(other)
             and state.layout.in_play_area(other.settled, *state.size)
         ]
+
+    def _brought_in(self, track: Track) -> bool:
+        """Was ``track`` first seen away from where it lies (a hand carried it in), not where it lies?"""
+        return math.dist(track.origin, track.settled) >= self._state.config.match_distance * max(track.rest_size, 1.0)
 
     def fit(self, track: Track, seat: int) -> float:
         """How well where ``track`` lies and where its hand came from fit ``seat`` (-2..2):
