@@ -27,6 +27,8 @@ SHOWN_VOID_WEIGHT = 0.3
 #: Runners-up below this share of the vote are not worth asking about.
 MIN_ALTERNATIVE_SHARE = 0.03
 MAX_ALTERNATIVES = 3
+#: A round's last trick: once this few cards are left unplayed, they are all a new card can be.
+LAST_TRICK = 4
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,29 @@ def resolve(
         if weighted[c] / total >= MIN_ALTERNATIVE_SHARE
     )
     return Reading(best, min(1.0, share), alternatives)
+
+
+def among_the_last(votes: Mapping[str, float], played: Collection[str], reading: Reading) -> Reading:
+    """``reading`` of a card whose every read names a card already played, narrowed to the
+    cards still unplayed when the round is in its last trick.
+
+    In the last trick the cards nobody has laid yet are all that is left in the players'
+    hands, so a card read only as old cards (the last card tossed face up at an angle, a
+    corner under the previous card) is one of them: alone, it is that card; of several, the
+    one the votes favour, asked with the others. Earlier in the round too many cards are
+    left to guess: the read stays as it is, unsure, for the rules engine to flag.
+    """
+    if reading.confidence >= MIN_ALTERNATIVE_SHARE or reading.replay:
+        return reading
+    left = sorted((c for c in CARD_INDEX if c not in played), key=lambda c: (-votes.get(c, 0.0), CARD_INDEX[c]))
+    if not left or len(left) > LAST_TRICK:
+        return reading
+    if len(left) == 1:
+        # Every other card of the deck is counted: this one is deduced, as sure as those
+        # counts are, which the table has seen on the dashboard all round.
+        return Reading(left[0], 1.0, ())
+    share = 1.0 / len(left)
+    return Reading(left[0], share, tuple((c, round(share, 3)) for c in left[1:]))
 
 
 def best_card(votes: Mapping[str, float]) -> str:

@@ -17,7 +17,7 @@ from vision.tracker.identity import resolve
 from vision.tracker.ledger import Count, Laid
 from vision.tracker.misreads import Misreads
 from vision.tracker.state import CLEAR_SHARE, TableState, TrackerEvent
-from vision.tracker.tracks import SAME_OUTLINE, Track, TrackState, outline_shift
+from vision.tracker.tracks import SAME_OUTLINE, Track, TrackState, card_size, outline_shift
 
 #: A counted card that vanished at once, outlined smaller than this share of the card
 #: then lying in its place (and of a whole card here), was a view of that card under the
@@ -138,19 +138,25 @@ class PartialViews:
 
     def lies_on_counted(self, track: Track) -> tuple[Laid, Track] | None:
         """The counted card of this trick (and its track) lying where ``track`` lies (and
-        hidden by it, or read again instead of it), if any."""
+        hidden by it, or read again instead of it), if any: of several within reach, the
+        nearest (cards laid close together each lie within reach of the others)."""
         cfg = self._state.config
+        near: list[tuple[float, Laid, Track]] = []
         for laid in self._state.ledger.trick:
             old = self._state.track(laid.track_id)
             if old is None or old is track:
                 continue
+            gap = math.dist(old.centre, track.anchor)
             if (
                 old.state is TrackState.PLAYED
                 and old.covered_by != track.id  # laid squarely on it (``piles``): known to be new
-                and math.dist(old.centre, track.anchor) <= cfg.match_distance * laid.size
+                and gap <= cfg.match_distance * laid.size
             ):
-                return laid, old
-        return None
+                near.append((gap, laid, old))
+        if not near:
+            return None
+        _, laid, old = min(near, key=lambda n: n[0])
+        return laid, old
 
     def clearly_another(self, track: Track, counted: Track) -> bool:
         """``track`` was read clearly, at an outline that is not ``counted``'s own: another
@@ -161,7 +167,17 @@ class PartialViews:
             and outline_shift(counted.settled_corners, track.settled_corners) >= SAME_OUTLINE * counted.size
         )
 
-    def seen_again(self, track: Track, counted: Track, laid: Laid) -> bool:
+    def takes_turns(self, track: Track, counted: Track) -> bool:
+        """``track``, lying on the counted card, was never detected in a frame with it, and the
+        counted card is read again at its own outline: one card whose reads took turns (the
+        next player's hand over part of it made it look like another card for a moment),
+        however clear the other read was. A card laid over another shows beside the part of
+        it left in view, which then is outlined smaller, never at its whole outline."""
+        return counted.id not in track.seen_with and outline_shift(
+            counted.corners, counted.settled_corners
+        ) < SAME_OUTLINE * card_size(counted.settled_corners)
+
+    def seen_again(self, track: Track, counted: Track, laid: Laid, leader: int | None = None) -> bool:
         """Is ``track``, lying where the counted card ``laid`` (shown by ``counted``, hidden
         since) lay, that card seen again rather than a new card laid on it?
 
@@ -172,6 +188,11 @@ class PartialViews:
         laid over it, which came in before it showed (the hand that covers a card hides it,
         and uncovers part of it as it withdraws), and the player whose turn it is has not
         reached in since the last card counted.
+
+        Once the trick is full, a clear read counts too: ``track`` would be a fifth card,
+        and a card led onto a trick left lying comes in the hand of ``leader`` (the trick's
+        winner), whose arm has not been seen; what showed is the counted card, misread
+        while a hand hid part of it (a König read as the Ass of another suit).
         """
         state = self._state
         cfg = state.config
@@ -182,10 +203,11 @@ class PartialViews:
             for other in later
             if (shown := state.track(other.track_id)) is not None and shown.first_t < track.first_t
         }
-        expected = ledger.expected_seat()
+        full = len(ledger.trick) >= 4
+        expected = leader if full else ledger.expected_seat()
         return (
             ledger.covered_by_later(laid)
-            and track.rest_read_confidence < cfg.clear_read_confidence
+            and (track.rest_read_confidence < cfg.clear_read_confidence or (full and expected is not None))
             and track.first_t > counted.last_t
             and track.arrived_t == track.first_t
             and set(track.arm_frames) <= brought

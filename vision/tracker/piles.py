@@ -24,12 +24,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from vision.detection import Detection
+from vision.tracker.identity import resolve
 from vision.tracker.state import TableState
 from vision.tracker.tracks import Track, TrackState, at_own_outline, names
 
 #: A card seen coming in that vanished at most this many frames before the counted card's
 #: reads changed is the one laid on it.
 LANDING_FRAMES = 4
+#: ... if its reads on the way in name a card not yet played with at least this share of
+#: their vote: a hand carrying only a blur read as old cards may be hiding the next card
+#: on its way to lie beside the counted one, which the reads there then only mistook.
+LANDING_SHARE = 0.25
 
 
 @dataclass
@@ -130,6 +135,13 @@ class Piles:
             return []  # the card that came in shows again elsewhere
         if streak.leader() in {tr.leading_identity()[0] for tr in incoming}:
             return []  # read as the card coming in: laid half over it, it will show on its own
+        votes: dict[str, float] = {}
+        for tr in incoming:
+            for card, vote in tr.votes.items():
+                votes[card] = votes.get(card, 0.0) + vote
+        reading = resolve(votes, state.ledger.played, replay_share=2.0)
+        if reading is None or reading.confidence < LANDING_SHARE:
+            return []
         since = min(tr.first_t for tr in incoming)
         for other in state.tracks:
             if (

@@ -35,7 +35,7 @@ from scoring.rules import next_seat
 from vision.detection import Detection, FrameDetections
 from vision.tracker.collection import Collection
 from vision.tracker.config import TrackerConfig
-from vision.tracker.identity import Reading, resolve
+from vision.tracker.identity import Reading, among_the_last, resolve
 from vision.tracker.layout import TableLayout
 from vision.tracker.ledger import TRICKS_PER_ROUND, Count, Laid
 from vision.tracker.misreads import MIN_REREAD_READ, MIN_REREAD_SHARE, REREAD_FLOOR, REREAD_ODDS, Misreads
@@ -282,6 +282,10 @@ class TrickTracker:
                 self._note_arms_before(track)
                 self._state.tracks.append(track)
         self._state.tracks += self._piles.follow(frame.t, matched, self._new_id)
+        together = {track.id for track, _ in matched} | {t.id for t in self._state.tracks if t.last_t == frame.t}
+        for track in self._state.tracks:
+            if track.id in together:
+                track.seen_with |= together - {track.id}
         in_trick = {laid.track_id for laid in self._ledger.trick}
         self._state.tracks = [tr for tr in self._state.tracks if self._worth_keeping(tr, frame.t, in_trick)]
 
@@ -356,12 +360,16 @@ class TrickTracker:
             return taken
         if (lying := self._partial.lies_on_counted(track)) is not None:
             laid, under = lying
-            if under.missed > 0 and self._partial.seen_again(track, under, laid):
+            if under.missed > 0 and self._partial.seen_again(track, under, laid, self._seats.upcoming()[0]):
                 return self._shows_again(laid, track)
             # Read as another card right where a counted card lies, which is hidden since:
             # the next card laid on top of it, or that card misread for a few frames. A
             # misread ends and the counted card shows again; a card on top stays.
-            if under.missed == 0 and track.missed > 0 and not self._partial.clearly_another(track, under):
+            if (
+                under.missed == 0
+                and track.missed > 0
+                and (not self._partial.clearly_another(track, under) or self._partial.takes_turns(track, under))
+            ):
                 track.state = TrackState.IGNORED
                 return []
             if under.missed > 0 and not forced and track.rest_frames < cfg.maximum_decision_frames:
@@ -392,6 +400,7 @@ class TrickTracker:
             )  # a share never reaches 2: no replay
             if reading is None:
                 return []
+        reading = among_the_last(track.votes, self._ledger.played, reading)
         if reading.replay:
             if not forced and track.rest_frames < cfg.maximum_decision_frames:
                 return []  # an old card seen again is rare: make sure before ignoring it

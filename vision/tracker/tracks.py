@@ -143,6 +143,9 @@ class Track:
     covers: int | None = None
     #: The card laid squarely on this counted one: it takes this card's detections.
     covered_by: int | None = None
+    #: Ids of the tracks detected in a frame with this one: two tracks never seen together
+    #: where one card lies are that card's reads taking turns, not two cards.
+    seen_with: set[int] = field(default_factory=set)
 
     @classmethod
     def start(cls, track_id: int, det: Detection, t: float) -> Track:
