@@ -1,0 +1,157 @@
+"""Reads that are not the card they name: the last trick's cards known by elimination, a
+counted card misread for a moment while a hand hides part of it, and a hand carrying a blur
+over a counted card. Each cost rendered near-centre games at the guide's mounting a trick,
+or every trick after it (one card too many shifts every later trick by one)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.cards import CARD_INDEX
+from scoring.events import CardPlayed, Event, RoundStarted, TrickCollected
+from scoring.rules import trick_winner, turn_order
+from tests.tracker.table import SPOTS, Table, detection, laid, plays, run
+from vision.tracker import TrickTracker
+from vision.tracker.identity import Reading, among_the_last
+from vision.tracker.reread import resolve_rereads
+from vision.tracker.tracker import TrackerEvent
+
+CONTRACT = "eicheln"
+
+
+def eight_tricks(last: list[str]) -> tuple[list[Event], int]:
+    """A round's first eight tricks of every card but ``last``, and who leads the ninth."""
+    rest = [c for c in CARD_INDEX if c not in last]
+    events: list[Event] = []
+    leader = 0
+    for k in range(8):
+        cards = rest[4 * k : 4 * k + 4]
+        seats = list(turn_order(leader))
+        events += [CardPlayed(seat=s, card=c) for s, c in zip(seats, cards, strict=True)]
+        leader = seats[trick_winner(cards, CONTRACT, trick=k)]
+        events.append(TrickCollected(seat=leader))
+    return events, leader
+
+
+def run_last_trick(table: Table, history: list[Event]) -> list[TrackerEvent]:
+    tracker = TrickTracker()
+    tracker.start_round(RoundStarted(forehand=0, contract=CONTRACT), history)
+    events: list[TrackerEvent] = []
+    for frame in table.frames:
+        events += tracker.update(frame)
+    return resolve_rereads(events + tracker.finish())
+
+
+LAST = ["rosen-ass", "schellen-8", "schilten-koenig", "eicheln-6"]
+
+
+def test_the_last_card_of_a_round_read_only_as_an_old_card_is_the_one_card_left() -> None:
+    history, leader = eight_tricks(LAST)
+    seats = list(turn_order(leader))
+    old = next(e.card for e in history if isinstance(e, CardPlayed))
+    table = Table()
+    for seat, card in zip(seats[:3], LAST[:3], strict=True):
+        table.lay(card, seat, rest=8)
+    table.reads_as[LAST[3]] = (old, 0.9, ())  # tossed at an angle: read as an old card throughout
+    table.lay(LAST[3], seats[3], rest=12)
+    events = run_last_trick(table, history)
+    assert [(e.seat, e.card) for e in events if isinstance(e, CardPlayed)] == list(zip(seats, LAST, strict=True))
+
+
+def test_among_the_last_cards_the_votes_choose_and_the_others_are_asked() -> None:
+    played = set(CARD_INDEX) - {"rosen-ass", "schellen-8"}
+    unsure = Reading("eicheln-7", 0.0, ())
+    reading = among_the_last({"eicheln-7": 2.0, "schellen-8": 0.04}, played, unsure)
+    assert (reading.card, reading.alternatives) == ("schellen-8", (("rosen-ass", 0.5),))
+    assert reading.confidence == pytest.approx(0.5)
+
+
+def test_earlier_in_the_round_a_read_of_old_cards_only_stays_unsure_for_the_rules_engine() -> None:
+    played = set(list(CARD_INDEX)[:20])
+    unsure = Reading("eicheln-7", 0.0, ())
+    assert among_the_last({"eicheln-7": 2.0}, played, unsure) == unsure
+
+
+def test_a_clear_read_is_never_narrowed_to_the_cards_left() -> None:
+    played = set(CARD_INDEX) - {"rosen-ass"}
+    sure = Reading("rosen-ass", 0.9, ())
+    assert among_the_last({"rosen-ass": 1.0}, played, sure) is sure
+
+
+# -- a full trick whose third card is misread while the fourth player's hand withdraws ----
+
+TRICK = [(0, "eicheln-8"), (1, "eicheln-koenig"), (2, "eicheln-10"), (3, "eicheln-ober")]
+
+
+def close_trick() -> Table:
+    """The trick laid close together about the centre, each card over part of the one before."""
+    table = Table()
+    x, y = 320.0, 240.0
+    at = {0: (x, y + 14), 1: (x + 16, y - 6), 2: (x - 20, y - 2), 3: (x + 2, y + 22)}
+    for seat, card in TRICK[:3]:
+        table.lay(card, seat, at=at[seat], angle=10.0 * seat, rest=10)
+    table.arms = {"left"}
+    table.lay(TRICK[3][1], 3, at=at[3], angle=35.0, rest=2)
+    return table
+
+
+def misread_in_turns(table: Table, card: str, read_as: str, shift: tuple[float, float]) -> None:
+    """``card`` is outlined off its place and read clearly as ``read_as`` while the hand
+    withdraws over it, then shows as itself again, twice over."""
+    x, y = table.cards[card].pos
+    for _ in range(2):
+        table.hidden = {card}
+        for _ in range(6):
+            # The outline the detector draws of the card's part left in view, a little off.
+            table.extra.append(detection(read_as, (x + shift[0], y + shift[1]), 10.0, 0.9))
+            table.step()
+        table.hidden = set()
+        table.step(4)
+
+
+def test_a_counted_card_misread_clearly_as_the_hand_withdraws_is_no_fifth_card() -> None:
+    table = close_trick()
+    misread_in_turns(table, "eicheln-koenig", "schilten-ass", shift=(8.0, 14.0))
+    table.arms = set()
+    table.step(10)
+    events = run(table)
+    assert plays(events) == TRICK
+    assert [e for e in events if isinstance(e, TrickCollected)] == []
+
+
+def test_the_next_trick_led_onto_the_lying_trick_still_counts_as_a_new_card() -> None:
+    # The trick's winner leads the next card onto the trick left lying, their hand seen
+    # reaching in: that card starts the next trick, however close it lies to a counted one.
+    table = close_trick()
+    table.arms = set()
+    table.step(10)
+    winner = TRICK[trick_winner([c for _, c in TRICK], CONTRACT, trick=0)][0]
+    edge = {0: "bottom", 1: "right", 2: "top", 3: "left"}[winner]
+    table.arms = {edge}
+    table.lay("schellen-ass", winner, at=table.cards["eicheln-koenig"].pos, angle=20.0, rest=2)
+    table.arms = set()
+    table.step(10)
+    events = run(table)
+    assert plays(events) == [*TRICK, (winner, "schellen-ass")]
+
+
+# -- a hand carrying a blur over a counted card ------------------------------------------
+
+
+def test_a_hand_carrying_only_a_blur_read_as_an_old_card_lays_no_card_on_the_counted_one() -> None:
+    trick = [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9")]
+    table = laid(trick)
+    x, y = SPOTS[2]
+    # Seat 3's hand comes in carrying its card; the one read on the way is of a card played
+    # already (rosen-6), then the hand hides the card and lies over the counted Nell, which
+    # reads as other cards at its own outline; the card then shows beside it.
+    table.arms = {"left"}
+    table.extra.append(detection("rosen-6", (60.0, 240.0), 90.0, 0.32))
+    table.step()
+    table.reads_as["eicheln-9"] = ("eicheln-koenig", 0.7, ())
+    table.step(8)
+    del table.reads_as["eicheln-9"]
+    table.lay("rosen-koenig", 3, slide=1, start=(x - 30, y + 10), at=(x - 30, y + 10), rest=2)
+    table.arms = set()
+    table.step(10)
+    assert plays(run(table)) == [*trick, (3, "rosen-koenig")]
