@@ -33,7 +33,7 @@ def eight_tricks(last: list[str]) -> tuple[list[Event], int]:
     return events, leader
 
 
-def run_last_trick(table: Table, history: list[Event]) -> list[TrackerEvent]:
+def run_last_trick(table: Table, history: list[Event]) -> list[Event]:
     tracker = TrickTracker()
     tracker.start_round(RoundStarted(forehand=0, contract=CONTRACT), history)
     events: list[TrackerEvent] = []
