@@ -155,3 +155,28 @@ def test_a_hand_carrying_only_a_blur_read_as_an_old_card_lays_no_card_on_the_cou
     table.arms = set()
     table.step(10)
     assert plays(run(table)) == [*trick, (3, "rosen-koenig")]
+
+
+# -- the next player's card laid over the last one counted -------------------------------
+
+
+def test_a_card_the_next_player_lays_over_the_last_one_counted_is_theirs_not_that_card_pushed() -> None:
+    table = Table()
+    x, y = 320.0, 250.0
+    table.lay("schellen-9", 0, at=(x, y))
+    table.cards["schellen-9"].scale = 0.9  # outlined a little short of its edge, as some decks are
+    table.step(14)
+    # Seat 1's hand reaches in and brushes the Nine (its outline jumps), then lays the Six
+    # over it, turned across, hiding the Nine; the hand withdraws and the Nine shows again.
+    table.arms = {"right"}
+    table.step(3)
+    table.move("schellen-9", (x + 2, y - 12), frames=1)
+    table.step(3)
+    table.hidden = {"schellen-9"}
+    table.lay("schellen-6", 1, slide=1, start=(x + 12, y - 16), at=(x + 12, y - 16), angle=80.0, rest=4)
+    table.arms = set()
+    table.step(8)
+    table.hidden = set()
+    table.step(10)
+    events = run(table)
+    assert plays(events) == [(0, "schellen-9"), (1, "schellen-6")]

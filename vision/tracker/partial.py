@@ -109,6 +109,7 @@ class PartialViews:
                 and laid.size < PUSHED_SIZE_RATIO * whole
                 and old.rest_frames <= cfg.maximum_decision_frames
                 and old.last_t <= track.first_t <= old.last_t + 2.5 * state.frame_dt
+                and not self._next_hand_since(laid)
             )
             if not near or not (smaller or pushed) or self.looks_partial(track):
                 continue
@@ -166,6 +167,19 @@ class PartialViews:
             and track.leading_identity()[1] >= CLEAR_SHARE
             and outline_shift(counted.settled_corners, track.settled_corners) >= SAME_OUTLINE * counted.size
         )
+
+    def _next_hand_since(self, laid: Laid) -> bool:
+        """Since ``laid``, the last card counted, the arm of the player whose turn it is has
+        reached in and its own player's has not: a card showing where it lay came in that
+        hand, laid over it, not ``laid`` pushed into place by the hand that laid it."""
+        state = self._state
+        ledger = state.ledger
+        expected = ledger.expected_seat()
+        if expected is None or not ledger.trick or ledger.trick[-1] is not laid:
+            return False
+        least = state.config.arm_min_frames
+        edges = state.layout.edges
+        return state.turn_arms.get(edges[expected], 0) >= least and state.turn_arms.get(edges[laid.seat], 0) < least
 
     def takes_turns(self, track: Track, counted: Track) -> bool:
         """``track``, lying on the counted card, was never detected in a frame with it, and the
