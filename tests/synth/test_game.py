@@ -140,3 +140,11 @@ def test_a_game_can_be_rendered_with_a_procedural_benchmark_deck(tmp_path: Path)
     assert Recording.open(tmp_path / "flat").meta["deck"] == "flat-swiss"
     with pytest.raises(ValueError, match="unknown deck 'tarot'"):
         render_game(6, tmp_path / "tarot", size=(96, 64), fps=3, deck="tarot")
+
+
+def test_a_game_of_many_rounds_ends_where_a_team_reaches_the_target() -> None:
+    # This seed's third round takes a team past 1000: a fourth round would be refused.
+    events = simulate_game(5_000_100, rounds=4)
+    state = fold(events)
+    assert state.game_over is not None
+    assert sum(isinstance(e, RoundStarted) for e in events) == 3

@@ -108,3 +108,35 @@ def test_a_camera_correction_is_renumbered_into_the_merged_game() -> None:
     result = compare(truth, cam)
     assert result.tricks_right == 9 and result.rounds_exact == 1 and result.rejected == []
     assert result.corrected == 1
+
+
+def two_rounds() -> list[Event]:
+    """Two rounds of a game, a card a second, the second round started between them."""
+    rng = random.Random(8)
+    events: list[Event] = [GameConfigured(), *round_events(rng, "eicheln", 0), *round_events(rng, "rosen", 1)]
+    t = 0.0
+    out: list[Event] = []
+    for ev in events:
+        t += 1.0 if isinstance(ev, (CardPlayed, RoundStarted)) else 0.0
+        out.append(replace(ev, t=t))
+    return out
+
+
+def test_a_round_starts_at_its_time_when_the_camera_missed_a_card_of_the_round_before() -> None:
+    truth = two_rounds()
+    cam = camera_view(truth)
+    # The fourth card of the first round's third trick was never seen: its trick is
+    # collected with that seat's card unseen, and the rules engine deduces it.
+    cards = [i for i, e in enumerate(cam) if isinstance(e, CardPlayed)]
+    missed = cam[cards[11]]
+    assert isinstance(missed, CardPlayed)
+    collected = next(i for i in range(cards[11], len(cam)) if isinstance(cam[i], TrickCollected))
+    cam[collected] = replace(cam[collected], unseen=missed.seat)
+    del cam[cards[11]]
+    merged = merge(truth, cam)
+    second = [e for e in truth if isinstance(e, RoundStarted)][1]
+    start = merged.index(second)
+    assert all((e.t or 0.0) < (second.t or 0.0) for e in merged[:start] if isinstance(e, CardPlayed))
+    assert all((e.t or 0.0) > (second.t or 0.0) for e in merged[start:] if isinstance(e, CardPlayed))
+    result = compare(truth, cam)
+    assert [t.ok for t in result.tricks if t.round == 1] == [True] * 9

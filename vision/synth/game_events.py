@@ -15,8 +15,10 @@ VARIANTS = ("schieber", "speck", "coiffeur", "differenzler")
 
 
 def simulate_game(seed: int, *, rounds: int = 1, contract: str | None = None, variant: str = "schieber") -> list[Event]:
-    """The untimed events of a random legal game: ``game_configured`` then ``rounds`` rounds."""
+    """The untimed events of a random legal game: ``game_configured`` then ``rounds`` rounds, or
+    fewer where a team reaches the target before."""
     from scoring import simulate
+    from scoring.game import fold
 
     if rounds < 1:
         raise ValueError(f"rounds must be at least 1, got {rounds}")
@@ -32,7 +34,9 @@ def simulate_game(seed: int, *, rounds: int = 1, contract: str | None = None, va
     events: list[Event] = [config]
     forehand = rng.randrange(4)
     played: set[tuple[int, int]] = set()  # Coiffeur: (team, row) already played
-    for _ in range(rounds):
+    for k in range(rounds):
+        if k and fold(events).game_over is not None:
+            break  # a team reached the target: the game ends there, as a table's would
         if variant == "coiffeur":
             # The declaring team takes the row of ``contract``, else a random row still open.
             team = forehand % 2
