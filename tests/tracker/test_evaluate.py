@@ -131,7 +131,9 @@ def test_a_round_starts_at_its_time_when_the_camera_missed_a_card_of_the_round_b
     missed = cam[cards[11]]
     assert isinstance(missed, CardPlayed)
     collected = next(i for i in range(cards[11], len(cam)) if isinstance(cam[i], TrickCollected))
-    cam[collected] = replace(cam[collected], unseen=missed.seat)
+    collection = cam[collected]
+    assert isinstance(collection, TrickCollected)
+    cam[collected] = replace(collection, unseen=missed.seat)
     del cam[cards[11]]
     merged = merge(truth, cam)
     second = [e for e in truth if isinstance(e, RoundStarted)][1]
