@@ -180,3 +180,33 @@ def test_a_card_the_next_player_lays_over_the_last_one_counted_is_theirs_not_tha
     table.step(10)
     events = run(table)
     assert plays(events) == [(0, "schellen-9"), (1, "schellen-6")]
+
+
+# -- the card the last trick went without ------------------------------------------------
+
+
+def test_the_card_a_round_never_saw_lying_there_as_the_next_round_starts_is_not_its_lead() -> None:
+    history, leader = eight_tricks(LAST)
+    seats = list(turn_order(leader))
+    history += [CardPlayed(seat=s, card=c) for s, c in zip(seats[:3], LAST[:3], strict=True)]
+    history.append(TrickCollected(seat=None, unseen=seats[3]))  # swept before its fourth card was read
+    tracker = TrickTracker()
+    tracker.start_round(RoundStarted(forehand=0, contract=CONTRACT), history)
+    assert tracker.round_over
+    table = Table()
+    # The fourth card, laid late, lies alone; a hand covers it at once, as the next round is
+    # entered.
+    table.lay(LAST[3], seats[3], rest=1)
+    table.hidden = {LAST[3]}
+    table.step(3)
+    start = len(table.frames)
+    table.hidden = set()
+    table.step(10)
+    table.lay("rosen-7", 1, rest=10)  # the new round's forehand leads
+    events: list[TrackerEvent] = []
+    for i, frame in enumerate(table.frames):
+        if i == start:
+            tracker.start_round(RoundStarted(forehand=1, contract="rosen"))
+        events += tracker.update(frame)
+    events += tracker.finish()
+    assert plays(events) == [(1, "rosen-7")]

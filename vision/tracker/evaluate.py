@@ -115,10 +115,9 @@ def merge(truth: Sequence[Event], camera: Sequence[Event]) -> list[Event]:
 
     A truth event that is not a card or a collection goes after as many camera cards and
     collections as preceded it in the truth (so a Weis stays in its seat's first trick
-    however late the camera reported the card); a round's start goes at its time, after
-    every camera event before it and before every one after it, as the table enters it
-    between the rounds (a card of the round before that the camera missed must not move
-    it); camera events beyond the truth's come last. A camera ``card_corrected`` (the
+    however late the camera reported the card), and a round's start before any camera
+    event after its time too (a card of the round before that the camera missed must not
+    move it); camera events beyond the truth's come last. A camera ``card_corrected`` (the
     tracker's reread) points into the camera's list; its ``ref`` is renumbered to where
     that event lands.
     """
@@ -143,16 +142,17 @@ def merge(truth: Sequence[Event], camera: Sequence[Event]) -> list[Event]:
         if isinstance(ev, CAMERA_EVENTS):
             seen_in_truth += 1
             continue
-        if isinstance(ev, RoundStarted) and ev.t is not None:
-            # A round starts at its time: the table enters it between the rounds' cards, so
-            # the store has it before every card the camera saw after it, however many cards
-            # of the round before the camera missed (counted, it would land a card late and
-            # put this round's lead into the round before).
-            while used < len(cam) and ((at := getattr(cam[used], "t", None)) is None or at <= ev.t):
-                take()
-            out.append(ev)
-            continue
-        while used < len(cam) and (taken < seen_in_truth or not isinstance(cam[used], CAMERA_EVENTS)):
+        # A round's start also waits for no camera event after its time: the table enters it
+        # between the rounds, so the store has it before every card seen after it, however
+        # many cards of the round before the camera missed (by the count alone it would land
+        # late and put this round's lead into the round before). Nor does it go after the
+        # count: a lead laid before the contract was entered is timed before it.
+        until = ev.t if isinstance(ev, RoundStarted) else None
+        while (
+            used < len(cam)
+            and (taken < seen_in_truth or not isinstance(cam[used], CAMERA_EVENTS))
+            and (until is None or (at := getattr(cam[used], "t", None)) is None or at <= until)
+        ):
             take()
         out.append(ev)
     while used < len(cam):

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from scoring.cards import CARD_INDEX
 from scoring.events import CardPlayed, Event, RoundStarted
 from scoring.rules import next_seat
 from vision.detection import Detection, FrameDetections
@@ -141,7 +142,14 @@ class TrickTracker:
         after_round = [
             tr for tr in self._state.tracks if self.round_over and tr.state is TrackState.CANDIDATE and tr.missed == 0
         ]
-        self._ledger.start(event, shown={tr.id: tr.anchor for tr in after_round} if len(after_round) >= 2 else {})
+        # The one card of the round before that the camera never saw (its last trick went
+        # with a card unseen) lying there alone is that card, laid late, not the new lead.
+        unseen = set(CARD_INDEX) - self._ledger.played if self.round_over and self._ledger.played else set()
+        shown = {tr.id: tr.anchor for tr in after_round} if len(after_round) >= 2 else {}
+        for tr in self._state.tracks:
+            if tr.state is TrackState.CANDIDATE and tr.leading_identity()[0] in unseen:
+                shown[tr.id] = tr.anchor  # hidden a moment (a hand over it) as the round was entered
+        self._ledger.start(event, shown=shown)
         for track in self._state.tracks:
             if track.state is not TrackState.CANDIDATE:
                 track.state = TrackState.RETIRED
