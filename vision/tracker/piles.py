@@ -56,6 +56,15 @@ class _Streak:
         return max(sorted(self.reads), key=self.reads.__getitem__) if self.reads else None
 
 
+def _summed_votes(views: list[Track]) -> dict[str, float]:
+    """The votes of the views of one card seen coming in, as one."""
+    votes: dict[str, float] = {}
+    for view in views:
+        for card, vote in view.votes.items():
+            votes[card] = votes.get(card, 0.0) + vote
+    return votes
+
+
 class Piles:
     """Cards laid squarely on counted cards of the trick, from ``state``'s tracks."""
 
@@ -135,11 +144,7 @@ class Piles:
             return []  # the card that came in shows again elsewhere
         if streak.leader() in {tr.leading_identity()[0] for tr in incoming}:
             return []  # read as the card coming in: laid half over it, it will show on its own
-        votes: dict[str, float] = {}
-        for tr in incoming:
-            for card, vote in tr.votes.items():
-                votes[card] = votes.get(card, 0.0) + vote
-        reading = resolve(votes, state.ledger.played, replay_share=2.0)
+        reading = resolve(_summed_votes(incoming), state.ledger.played, replay_share=2.0)
         if reading is None or reading.confidence < LANDING_SHARE:
             return []
         since = min(tr.first_t for tr in incoming)
@@ -161,10 +166,8 @@ class Piles:
         track = Track.start(track_id, streak.last, streak.start)
         track.last_t = under.last_t
         track.first_t, track.origin = first.first_t, first.origin
-        track.votes, track.reads, track.arm_frames = {}, 0, {}
+        track.votes, track.reads, track.arm_frames = _summed_votes(incoming), 0, {}
         for view in incoming:
-            for card, vote in view.votes.items():
-                track.votes[card] = track.votes.get(card, 0.0) + vote
             for edge, n in view.arm_frames.items():
                 track.arm_frames[edge] = track.arm_frames.get(edge, 0) + n
             track.arms_first_seen |= view.arms_first_seen

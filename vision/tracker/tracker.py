@@ -290,7 +290,7 @@ class TrickTracker:
                 self._note_arms_before(track)
                 self._state.tracks.append(track)
         self._state.tracks += self._piles.follow(frame.t, matched, self._new_id)
-        together = {track.id for track, _ in matched} | {t.id for t in self._state.tracks if t.last_t == frame.t}
+        together = {t.id for t in self._state.tracks if t.last_t == frame.t}  # matched, new and laid on piles
         for track in self._state.tracks:
             if track.id in together:
                 track.seen_with |= together - {track.id}
