@@ -13,6 +13,7 @@ from scoring.events import (
     Event,
     GameConfigured,
     RoundStarted,
+    StoeckCalled,
     TrickCollected,
     WeisDeclared,
 )
@@ -142,3 +143,25 @@ def test_a_round_starts_at_its_time_when_the_camera_missed_a_card_of_the_round_b
     assert all((e.t or 0.0) > (second.t or 0.0) for e in merged[start:] if isinstance(e, CardPlayed))
     result = compare(truth, cam)
     assert [t.ok for t in result.tricks if t.round == 1] == [True] * 9
+
+
+def test_a_stoeck_call_after_a_missed_card_still_follows_its_own_card() -> None:
+    # 000 «Stöck ... beim Ausspielen der zweiten Karte»: the call is judged right after the
+    # second card. The camera missed a card of the first trick and swept that trick with
+    # one seat unseen; the call must not slide one card on, where the next card covers it.
+    truth = truth_round(seed=8)
+    assert any(isinstance(e, StoeckCalled) for e in truth)
+    cam = camera_view(truth)
+    first = next(i for i, e in enumerate(cam) if isinstance(e, CardPlayed))
+    missed = cam.pop(first)
+    assert isinstance(missed, CardPlayed)
+    swept = next(i for i, e in enumerate(cam) if isinstance(e, TrickCollected))
+    collection = cam[swept]
+    assert isinstance(collection, TrickCollected)
+    cam[swept] = replace(collection, unseen=missed.seat)
+    merged = merge(truth, cam)
+    call = next(i for i, e in enumerate(merged) if isinstance(e, StoeckCalled))
+    before = merged[call - 1]
+    assert isinstance(before, CardPlayed) and before.seat == next(e.seat for e in truth if isinstance(e, StoeckCalled))
+    result = compare(truth, cam)
+    assert "stoeck_late" not in result.extra_flags

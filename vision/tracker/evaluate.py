@@ -115,7 +115,9 @@ def merge(truth: Sequence[Event], camera: Sequence[Event]) -> list[Event]:
 
     A truth event that is not a card or a collection goes after as many camera cards and
     collections as preceded it in the truth (so a Weis stays in its seat's first trick
-    however late the camera reported the card), and a round's start before any camera
+    however late the camera reported the card; a collection with an ``unseen`` seat counts
+    for that card as well, so a Stöck call after a missed card still follows its own
+    card), and a round's start before any camera
     event after its time too (a card of the round before that the camera missed must not
     move it); camera events beyond the truth's come last. A camera ``card_corrected`` (the
     tracker's reread) points into the camera's list; its ``ref`` is renumbered to where
@@ -135,7 +137,10 @@ def merge(truth: Sequence[Event], camera: Sequence[Event]) -> list[Event]:
             ev = replace(ev, ref=landed[ev.ref])
         landed[used] = len(out)
         out.append(ev)
-        taken += isinstance(ev, CAMERA_EVENTS) and used not in withdrawn
+        if isinstance(ev, CAMERA_EVENTS) and used not in withdrawn:
+            # A trick swept with one seat's card never read stands for that card too: the
+            # truth counted it, and without it every later call would land one card late.
+            taken += 2 if isinstance(ev, TrickCollected) and ev.unseen is not None else 1
         used += 1
 
     for ev in truth:
