@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from scoring.cards import CARD_INDEX
 from scoring.events import CardPlayed, Event, RoundStarted, TrickCollected
 from scoring.rules import trick_winner, turn_order
 from vision.tracker.identity import cards_not_held
@@ -88,6 +89,9 @@ class RoundLedger:
         self.contract: str | None = None
         #: The seat that led (or leads) the current trick.
         self.leader = 0
+        #: Whether ``leader`` follows from the tricks (not after a trick whose winner
+        #: a card never read leaves open).
+        self.leader_known = True
         self.forehand = 0
         self.trick: list[Laid] = []
         self.tricks_done = 0
@@ -198,7 +202,7 @@ class RoundLedger:
         them. A card laid out of turn leaves the turn where it was. None when nobody knows
         who leads (the last trick had an unseen card) or the trick is full."""
         n = len(self.trick) if before is None else before
-        if n == 0 and self.done and len(self.done[-1]) < 4:
+        if n == 0 and not self.leader_known:
             return None
         taken = {laid.seat for laid in self.trick[:n]}
         return next((seat for seat in turn_order(self.leader) if seat not in taken), None)
@@ -275,16 +279,45 @@ class RoundLedger:
         leader: int | None = self.forehand
         for n, trick in enumerate(self.done):
             cards = in_turn(trick, leader)
-            self._note_follows(cards)
-            leader = cards[trick_winner([c for _, c in cards], self.contract, trick=n)][0] if len(cards) == 4 else None
+            if leader is None or any(seat == leader for seat, _ in cards):
+                self._note_follows(cards)
+            leader = self.winner(trick, leader, n)
         open_trick = [(laid.seat, laid.card) for laid in self.trick]
         if leader is not None:
             open_trick = in_turn(open_trick, leader) if any(seat == leader for seat, _ in open_trick) else []
         self._note_follows(open_trick)
+        self.leader_known = leader is not None
         if leader is not None:
             self.leader = leader
         elif self.done and self.trick:  # after an unseen card: whoever led this trick
             self.leader = self.trick[0].seat
+
+    def winner(self, trick: list[tuple[int, str]], leader: int | None, n: int) -> int | None:
+        """The seat that took the collected trick ``trick`` (the round's ``n``-th, led by
+        ``leader``), None when that cannot be known.
+
+        A trick swept with one card never read still has a known winner when every card
+        not yet played this round, as the unseen one, leaves the same seat winning: the
+        trump Under led, or the highest card of the led suit with no trump left to beat it.
+        Then the next trick's seats still follow the turn; guessing them from where the
+        cards lie gave neighbours each other's cards."""
+        assert self.contract is not None
+        if len(trick) == 4:  # led by the first card seen when the leader is not known
+            cards = in_turn(trick, leader)
+            return cards[trick_winner([c for _, c in cards], self.contract, trick=n)][0]
+        seats = {seat for seat, _ in trick}
+        if leader is None or len(trick) != 3 or len(seats) != 3:
+            return None
+        missing = next(seat for seat in range(4) if seat not in seats)
+        winners = set()
+        for card in CARD_INDEX:
+            if card in self.played:
+                continue
+            cards = in_turn([*trick, (missing, card)], leader)
+            winners.add(cards[trick_winner([c for _, c in cards], self.contract, trick=n)][0])
+            if len(winners) > 1:
+                return None
+        return winners.pop() if winners else None
 
     def _note_follows(self, cards: list[tuple[int, str]]) -> None:
         """What the cards after a trick's lead say their players do not hold."""
