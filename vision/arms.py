@@ -40,7 +40,12 @@ class ArmWatcher:
     ``width``: the small copy's width in pixels (its height keeps the frame's aspect).
     ``threshold``: the colour difference (0-255, largest over the three channels) from the
     table at which a pixel counts as something over it: above sensor noise and shadows of
-    the cards, below the contrast of skin or a sleeve on cloth. ``reach``: how far in a
+    the cards, below the contrast of skin or a sleeve on cloth. ``relative``: in a dim
+    room or on a dark cloth every contrast is smaller in proportion, so a pixel's threshold
+    is ``relative`` times the table's brightness there (the mean of its channels), at
+    least ``floor`` and at most ``threshold``; 0 keeps ``threshold`` everywhere. Skin on an
+    ochre or brown table differs from it by little more than 20, and a single threshold
+    above that missed the arms of whole seats (``models/README.md``). ``reach``: how far in a
     region must reach from the edge it touches (share of the frame's short side): a hand
     coming to lay a card reaches a third of the way to the middle and beyond, a hand
     lingering at the rim or a card held over the edge does not. ``min_area``: the
@@ -56,7 +61,7 @@ class ArmWatcher:
     def __init__(
         self,
         width: int = 80,
-        threshold: float = 28.0,
+        threshold: float = 22.0,
         reach: float = 0.18,
         min_area: float = 0.01,
         learn_s: float = 1.0,
@@ -64,6 +69,8 @@ class ArmWatcher:
         hold_s: float = 20.0,
         settle_s: float = 1.0,
         reset_share: float = 0.5,
+        relative: float = 0.25,
+        floor: float = 6.0,
     ) -> None:
         if not isinstance(width, int) or isinstance(width, bool) or not 16 <= width <= 640:
             raise ValueError(f"width must be a whole number of pixels from 16 to 640, got {width!r}")
@@ -72,9 +79,14 @@ class ArmWatcher:
             ("reach", reach, 0.0, 1.0),
             ("min_area", min_area, 0.0, 1.0),
             ("reset_share", reset_share, 0.0, 1.0),
+            ("floor", floor, 0.0, 255.0),
         ):
             if not (isinstance(value, (int, float)) and low < value <= high):
                 raise ValueError(f"{name} must be a number in ({low}, {high}], got {value!r}")
+        if not (isinstance(relative, (int, float)) and 0.0 <= relative <= 1.0):
+            raise ValueError(f"relative must be a number in [0, 1], got {relative!r}")
+        if floor > threshold:
+            raise ValueError(f"floor ({floor!r}) must not be above threshold ({threshold!r})")
         for name, value in (("learn_s", learn_s), ("still_s", still_s), ("hold_s", hold_s), ("settle_s", settle_s)):
             if not (isinstance(value, (int, float)) and value > 0 and math.isfinite(value)):
                 raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
@@ -87,6 +99,8 @@ class ArmWatcher:
         self.hold_s = float(hold_s)
         self.settle_s = float(settle_s)
         self.reset_share = float(reset_share)
+        self.relative = float(relative)
+        self.floor = float(floor)
         self._background: np.ndarray | None = None
         self._previous: np.ndarray | None = None
         #: Seconds since each pixel of the small copy last changed.
@@ -119,8 +133,9 @@ class ArmWatcher:
         assert self._previous is not None and self._still is not None
         dt = min(t - self._last_t, 5.0)
         self._last_t = t
-        fg = np.abs(small - self._background).max(axis=2) > self.threshold
-        changed = np.abs(small - self._previous).max(axis=2) > self.threshold / 2
+        limit = self._limit()
+        fg = np.abs(small - self._background).max(axis=2) > limit
+        changed = np.abs(small - self._previous).max(axis=2) > limit / 2
         self._still = np.where(changed, np.float32(0.0), self._still + np.float32(dt))
         self._previous = small
         if fg.mean() >= self.reset_share:
@@ -130,6 +145,14 @@ class ArmWatcher:
         rate = np.where(fg, np.where(self._still >= self.settle_s, rates[1], rates[2]), rates[0])[:, :, None]
         self._background += (small - self._background) * rate
         return self._edges(fg)
+
+    def _limit(self) -> np.ndarray | float:
+        """Each pixel's threshold: in proportion to the table's brightness there."""
+        if self.relative <= 0:
+            return self.threshold
+        assert self._background is not None
+        level = self._background.mean(axis=2)
+        return np.clip(self.relative * level, self.floor, self.threshold)
 
     def _edges(self, fg: np.ndarray) -> frozenset[str]:
         h, w = fg.shape

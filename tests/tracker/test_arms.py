@@ -135,6 +135,10 @@ def test_a_frame_out_of_time_order_starts_the_table_afresh(table: Table) -> None
         {"hold_s": float("inf")},
         {"reset_share": 0},
         {"settle_s": -1.0},
+        {"relative": -0.1},
+        {"relative": 2.0},
+        {"floor": 0},
+        {"floor": 30.0, "threshold": 20.0},
     ],
 )
 def test_settings_out_of_range_are_refused(settings: dict[str, float]) -> None:
@@ -145,3 +149,26 @@ def test_settings_out_of_range_are_refused(settings: dict[str, float]) -> None:
 def test_a_frame_that_is_no_image_is_refused() -> None:
     with pytest.raises(ValueError, match="HxW"):
         ArmWatcher().update(np.zeros((1, 640, 3), np.uint8), 0.0)
+
+
+def test_an_arm_is_seen_in_a_dim_room_as_in_a_bright_one(table: Table) -> None:
+    # Dimmed to a tenth (a dark cloth in a dim room), skin and cloth differ a tenth as much:
+    # a threshold fixed for a bright table sees nothing there.
+    clock = Clock(ArmWatcher())
+    dim = [(frame(table, FrameState()) * 0.1).astype(np.uint8) for _ in range(10)]
+    assert [clock.see(image) for image in dim] == [frozenset()] * 10
+    with_arm = frame(table, FrameState([card(table, 0)], [arm(table, 2, 0.8)]))
+    assert clock.see((with_arm * 0.1).astype(np.uint8)) == {"top"}
+    fixed = Clock(ArmWatcher(threshold=22.0, relative=0.0))
+    assert [fixed.see(image) for image in dim] == [frozenset()] * 10
+    assert fixed.see((with_arm * 0.1).astype(np.uint8)) == frozenset()
+
+
+def test_the_threshold_follows_the_tables_brightness_between_its_floor_and_its_cap() -> None:
+    watcher = ArmWatcher(threshold=22.0, relative=0.25, floor=6.0)
+    levels = np.array([0.0, 40.0, 200.0], np.float32)
+    watcher.update(np.repeat(np.repeat(levels[None, :, None], 3, axis=2), 40, axis=0).repeat(27, axis=1), 0.0)
+    limit = np.asarray(watcher._limit())
+    assert limit.min() == pytest.approx(6.0) and limit.max() == pytest.approx(22.0)
+    assert 9.0 < float(np.median(limit)) < 11.0
+    assert ArmWatcher(relative=0.0)._limit() == 22.0
