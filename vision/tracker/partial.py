@@ -23,6 +23,14 @@ from vision.tracker.tracks import SAME_OUTLINE, Track, TrackState, card_size, ou
 #: then lying in its place (and of a whole card here), was a view of that card under the
 #: hand (``take_over``).
 PUSHED_SIZE_RATIO = 0.95
+#: At most this share of the votes of a card that showed up where a hidden counted card
+#: lies may name cards not of earlier tricks for it to be that card misread
+#: (``misread_in_its_place``): a stray vote in a blur is no new card.
+FRESH_SHARE = 0.1
+#: ... and its outline may lie at most this share of a card's size off the counted card's:
+#: a hand over part of a card moves the outline drawn around the rest a little (0.18 of the
+#: card in a rendered game), a card laid over it lies further off (0.35-0.45 in three).
+MISREAD_SHIFT = 0.25
 #: What ``take_over`` returns while the whole card's read is not yet clear enough.
 WAIT: Literal["wait"] = "wait"
 
@@ -190,6 +198,28 @@ class PartialViews:
         return counted.id not in track.seen_with and outline_shift(
             counted.corners, counted.settled_corners
         ) < SAME_OUTLINE * card_size(counted.settled_corners)
+
+    def misread_in_its_place(self, track: Track, counted: Track) -> bool:
+        """Did ``track`` show up where the hidden counted card lies the moment that card
+        vanished, never seen with it, at nearly its outline, and name only cards of earlier
+        tricks? Then it is that card outlined anew and misread while the next hand covers
+        part of it, not a new card: a card still to come is read as one still to come, and
+        a card laid squarely on the counted one as the card under it on its way in, a card
+        of this trick. (The next player's Ober laid over a counted Rosen 7 made the 7 read
+        as the Rosen 6 of an earlier trick; counted as the Ober's player's card, it took
+        their seat.)"""
+        state = self._state
+        ledger = state.ledger
+        earlier = ledger.played - {laid.card for laid in ledger.trick}
+        total = sum(track.votes.values())
+        stale = sum(share for card, share in track.votes.items() if card in earlier)
+        return (
+            counted.id not in track.seen_with
+            and counted.last_t < track.first_t <= counted.last_t + 2.5 * state.frame_dt
+            and outline_shift(counted.settled_corners, track.settled_corners) < MISREAD_SHIFT * counted.size
+            and total > 0
+            and stale >= (1.0 - FRESH_SHARE) * total
+        )
 
     def seen_again(self, track: Track, counted: Track, laid: Laid, leader: int | None = None) -> bool:
         """Is ``track``, lying where the counted card ``laid`` (shown by ``counted``, hidden

@@ -368,7 +368,10 @@ class TrickTracker:
             return taken
         if (lying := self._partial.lies_on_counted(track)) is not None:
             laid, under = lying
-            if under.missed > 0 and self._partial.seen_again(track, under, laid, self._seats.upcoming()[0]):
+            if under.missed > 0 and (
+                self._partial.seen_again(track, under, laid, self._seats.upcoming()[0])
+                or self._partial.misread_in_its_place(track, under)
+            ):
                 return self._shows_again(laid, track)
             # Read as another card right where a counted card lies, which is hidden since:
             # the next card laid on top of it, or that card misread for a few frames. A

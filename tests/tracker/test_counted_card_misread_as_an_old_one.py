@@ -1,0 +1,68 @@
+"""The next player's hand covers part of the card counted last, and what still shows of it
+is outlined anew and read as a card of an earlier trick. That is the counted card
+misread, not a new card: a card still to come cannot be one already played. Counted as
+new, it took the next player's seat, and their real card the seat after (a rendered
+game lost its last trick so)."""
+
+from __future__ import annotations
+
+from scoring.events import CardPlayed
+from tests.tracker.table import SPOTS, Table, plays, run
+
+FIRST = [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9"), (3, "rosen-10")]
+
+
+def test_a_counted_card_read_as_a_card_of_an_earlier_trick_under_the_next_hand_is_no_new_card() -> None:
+    table = Table()
+    for seat, card in FIRST:
+        table.lay(card, seat, rest=8)
+    table.sweep(1)  # seat 1's Ass takes the trick (eicheln trump, none played)
+    table.step(8)
+    table.lay("schellen-9", 1, rest=8)
+    table.lay("rosen-7", 2, rest=10)
+    # Seat 3's hand comes over the 7: it vanishes, then what shows of it lies a little
+    # off its place, read as the Rosen 6 of the first trick, before seat 3's card shows.
+    table.hidden = {"rosen-7"}
+    table.step(1)
+    table.hidden = set()
+    x, y = SPOTS[2]
+    table.cards["rosen-7"].pos = (x + 14.0, y + 2.0)
+    table.reads_as["rosen-7"] = ("rosen-6", 0.87, (("eicheln-under", 0.03),))
+    table.step(4)
+    table.lay("schilten-ober", 3, at=(SPOTS[2][0] - 40.0, SPOTS[2][1] + 30.0), rest=12)
+    del table.reads_as["rosen-7"]
+    table.step(4)
+    table.lay("schellen-8", 0, rest=10)
+    events = run(table, forehand=0, contract="eicheln")
+    assert plays(events) == [
+        *FIRST,
+        (1, "schellen-9"),
+        (2, "rosen-7"),
+        (3, "schilten-ober"),
+        (0, "schellen-8"),
+    ]
+    assert not any(isinstance(e, CardPlayed) and e.card == "rosen-6" and e.t and e.t > 10 for e in events)
+
+
+def test_a_new_card_laid_over_the_counted_one_and_read_as_an_old_card_still_counts_for_its_player() -> None:
+    table = Table()
+    for seat, card in FIRST:
+        table.lay(card, seat, rest=8)
+    table.sweep(1)
+    table.step(8)
+    table.lay("schellen-9", 1, rest=8)
+    table.lay("rosen-7", 2, rest=10)
+    # Seat 3 lays its card half over the 7, which it hides; the new card, its outline well
+    # off the 7's, is read as the Rosen 10 of the first trick while it settles.
+    x, y = SPOTS[2]
+    table.reads_as["schilten-ober"] = ("rosen-10", 0.87, (("eicheln-under", 0.03),))
+    table.hidden = {"rosen-7"}
+    table.lay("schilten-ober", 3, at=(x - 25.0, y + 10.0), rest=6)
+    del table.reads_as["schilten-ober"]
+    table.step(8)
+    table.lay("schellen-8", 0, rest=10)
+    events = run(table, forehand=0, contract="eicheln")
+    seen = plays(events)
+    assert [seat for seat, _ in seen] == [0, 1, 2, 3, 1, 2, 3, 0]
+    assert seen[4:6] == [(1, "schellen-9"), (2, "rosen-7")]
+    assert seen[-1] == (0, "schellen-8")
