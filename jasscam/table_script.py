@@ -20,7 +20,8 @@ class TableScript:
     (``round_started``, Weis, Stöck, corrections) are appended when the video reaches
     their time, and not before the camera has stored as many cards and collections as
     came before them, because the rules engine judges a Stöck or a Weis by what lies on
-    the table. If the camera missed a card, the entry goes in ``grace_s`` late anyway.
+    the table. A trick swept with a card never read counts for that card as well. If the
+    camera missed a card otherwise, the entry goes in ``grace_s`` late anyway.
     """
 
     def __init__(self, store: EventStore, game_id: int, events: Sequence[Event], *, grace_s: float = 5.0) -> None:
@@ -46,10 +47,7 @@ class TableScript:
             due = event.t if event.t is not None else 0.0
             if frame.t + 1e-9 < due:
                 return
-            camera_events = sum(
-                isinstance(e, (CardPlayed, TrickCollected)) and not (isinstance(e, CardPlayed) and e.source != "camera")
-                for e in self.store.events(self.game_id)
-            )
+            camera_events = sum(_camera_count(e) for e in self.store.events(self.game_id))
             if camera_events < needed and frame.t < due + self.grace_s:
                 return
             self.pending.pop(0)
@@ -59,3 +57,12 @@ class TableScript:
             except validation_errors() as exc:
                 log.warning("the table's entry %s was refused: %s", event.type, exc)
                 self.refused.append((event, str(exc)))
+
+
+def _camera_count(event: Event) -> int:
+    """How many of the recording's camera events ``event`` stands for: a trick the camera
+    swept with one card never read (``unseen``) stands for that card too, so an entry made
+    after it waits for no card that will never come."""
+    if isinstance(event, TrickCollected):
+        return 2 if event.unseen is not None else 1
+    return 1 if isinstance(event, CardPlayed) and event.source == "camera" else 0

@@ -182,6 +182,40 @@ def test_the_table_script_enters_stoeck_only_after_the_camera_saw_the_cards(tmp_
     assert isinstance(store.events(game)[-1], StoeckCalled) and not script.refused
 
 
+def test_the_table_script_takes_a_trick_swept_with_a_card_never_read_for_that_card(tmp_path: Path) -> None:
+    # The camera never read seat 3's card of the first trick: its collection says so
+    # (``unseen``), and the Stöck called with the next trick's second card must go in
+    # after that card, not wait for one more camera card and come in late.
+    store = EventStore(tmp_path / "g.db")
+    game = store.new_game(config())
+    truth: list[Event] = [
+        config(),
+        RoundStarted(forehand=0, contract="rosen", t=1.0),
+        CardPlayed(seat=0, card="rosen-6", t=2.0),
+        CardPlayed(seat=1, card="rosen-7", t=3.0),
+        CardPlayed(seat=2, card="rosen-8", t=4.0),
+        CardPlayed(seat=3, card="rosen-ass", t=5.0),
+        TrickCollected(seat=3, t=6.0),
+        CardPlayed(seat=3, card="schellen-6", t=7.0),
+        CardPlayed(seat=0, card="rosen-ober", t=8.0),
+        StoeckCalled(seat=0, t=8.5),
+        CardPlayed(seat=1, card="schellen-7", t=9.0),
+    ]
+    camera: list[Event] = [
+        *truth[2:5],
+        TrickCollected(t=7.2, unseen=3),
+        CardPlayed(seat=3, card="schellen-6", t=7.2),
+        CardPlayed(seat=0, card="rosen-ober", t=8.2),
+    ]
+    script = TableScript(store, game, truth, grace_s=5.0)
+    blank = np.zeros((4, 4, 3), np.uint8)
+    script.on_frame(Frame(blank, 1.0, 0))
+    for e in camera:
+        store.append(game, e)
+    script.on_frame(Frame(blank, 8.6, 1))
+    assert isinstance(store.events(game)[-1], StoeckCalled) and not script.refused
+
+
 APPLIANCE = textwrap.dedent(
     """
     # The appliance as systemd would restart it: the store decides where the game stands.
