@@ -7,7 +7,7 @@ game lost its last trick so)."""
 from __future__ import annotations
 
 from scoring.events import CardPlayed
-from tests.tracker.table import SPOTS, Table, plays, run
+from tests.tracker.table import SPOTS, Table, _Card, plays, run
 
 FIRST = [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9"), (3, "rosen-10")]
 
@@ -66,3 +66,45 @@ def test_a_new_card_laid_over_the_counted_one_and_read_as_an_old_card_still_coun
     assert [seat for seat, _ in seen] == [0, 1, 2, 3, 1, 2, 3, 0]
     assert seen[4:6] == [(1, "schellen-9"), (2, "rosen-7")]
     assert seen[-1] == (0, "schellen-8")
+
+
+def test_a_counted_card_misread_as_an_old_one_as_the_fourth_card_lands_on_it_is_no_fifth_card() -> None:
+    table = Table()
+    for seat, card in FIRST:
+        table.lay(card, seat, rest=8)
+    table.sweep(1)
+    table.step(8)
+    for seat, card in [(1, "schellen-9"), (2, "rosen-7"), (3, "schilten-ober")]:
+        table.lay(card, seat, rest=10)
+    # As seat 0's card comes in over the 7, the 7 shows only in part, outlined well off
+    # its own outline and read unsurely as the Rosen 10 of the first trick; for one frame
+    # it is read right again, then the misread stays until the trick is swept.
+    x, y = SPOTS[2]
+    misread = ("rosen-10", 0.64, (("eicheln-under", 0.03),))
+    seven = table.cards.pop("rosen-7")
+    table.cards["schellen-8"] = _Card("schellen-8", (x, y + 85.0), 0.0)  # still coming in
+    table.cards["rosen-7"] = seven
+    seven.pos = (x + 25.0, y - 12.0)
+    table.reads_as["rosen-7"] = misread
+    table.step(1)
+    table.cards["schellen-8"].pos = (x, y + 45.0)
+    table.rest_times["schellen-8"] = round(table.t, 6)
+    del table.reads_as["rosen-7"]
+    table.cards["rosen-7"].pos = (x, y)
+    table.step(1)
+    table.cards["rosen-7"].pos = (x + 25.0, y - 12.0)
+    table.reads_as["rosen-7"] = misread
+    table.step(12)
+    del table.reads_as["rosen-7"]
+    table.sweep(3)
+    table.step(8)
+    table.lay("schellen-6", 3, rest=10)
+    events = run(table, forehand=0, contract="eicheln")
+    assert plays(events) == [
+        *FIRST,
+        (1, "schellen-9"),
+        (2, "rosen-7"),
+        (3, "schilten-ober"),
+        (0, "schellen-8"),
+        (3, "schellen-6"),
+    ]

@@ -201,13 +201,13 @@ class PartialViews:
 
     def misread_in_its_place(self, track: Track, counted: Track) -> bool:
         """Did ``track`` show up where the hidden counted card lies the moment that card
-        vanished, never seen with it, at nearly its outline, and name only cards of earlier
-        tricks? Then it is that card outlined anew and misread while the next hand covers
-        part of it, not a new card: a card still to come is read as one still to come, and
-        a card laid squarely on the counted one as the card under it on its way in, a card
-        of this trick. (The next player's Ober laid over a counted Rosen 7 made the 7 read
-        as the Rosen 6 of an earlier trick; counted as the Ober's player's card, it took
-        their seat.)"""
+        vanished (or the two took turns for a frame), never seen with it, at nearly its
+        outline, and name only cards of earlier tricks? Then it is that card outlined anew
+        and misread while the next hand covers part of it, not a new card: a card still to
+        come is read as one still to come, and a card laid squarely on the counted one as
+        the card under it on its way in, a card of this trick. (The next player's Ober laid
+        over a counted Rosen 7 made the 7 read as the Rosen 6 of an earlier trick; counted
+        as the Ober's player's card, it took their seat.)"""
         state = self._state
         ledger = state.ledger
         earlier = ledger.played - {laid.card for laid in ledger.trick}
@@ -215,11 +215,25 @@ class PartialViews:
         stale = sum(share for card, share in track.votes.items() if card in earlier)
         return (
             counted.id not in track.seen_with
-            and counted.last_t < track.first_t <= counted.last_t + 2.5 * state.frame_dt
+            and abs(track.first_t - counted.last_t) <= 2.5 * state.frame_dt
             and outline_shift(counted.settled_corners, track.settled_corners) < MISREAD_SHIFT * counted.size
             and total > 0
             and stale >= (1.0 - FRESH_SHARE) * total
         )
+
+    def before_the_trick_was_full(self, track: Track) -> bool:
+        """Did ``track`` show up, with the trick now full, no later than the last of its
+        cards? The next trick's lead comes after the fourth card; what showed before it,
+        on a counted card hidden since, is that card misread while the fourth landed over
+        it (a counted König read as the Schilten König of an earlier trick, half under the
+        fourth card and outlined well off its own outline: counted as a fifth card, it
+        closed the trick and put every later card one seat off)."""
+        state = self._state
+        trick = state.ledger.trick
+        if len(trick) < 4:
+            return False
+        firsts = [shown.first_t for laid in trick if (shown := state.track(laid.track_id)) is not None]
+        return bool(firsts) and track.first_t <= max(firsts)
 
     def seen_again(self, track: Track, counted: Track, laid: Laid, leader: int | None = None) -> bool:
         """Is ``track``, lying where the counted card ``laid`` (shown by ``counted``, hidden
