@@ -387,6 +387,16 @@ class TrickTracker:
             if under.missed > 0 and not forced and track.rest_frames < cfg.maximum_decision_frames:
                 self._waiting = True
                 return []
+        if self._partial.before_the_trick_was_full(track):
+            # A full trick's fifth card that showed up before its fourth: no lead of the next
+            # trick, which comes after the fourth, but a counted card seen anew whose track
+            # was lost while it lay hidden (misread from what still shows). It shows that
+            # card from now on, so that its reads start no new card.
+            lost = [laid for laid in self._ledger.trick if self._state.track(laid.track_id) is None]
+            if len(lost) == 1:
+                return self._shows_again(lost[0], track)
+            track.state, track.card = TrackState.IGNORED, leader
+            return []
         place, place_corners = track.settled, track.settled_corners
         if forced and track.settled_frames < 2 and track.path:
             # Never lay still: it was laid where it came nearest the middle before the sweep.
