@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from jasscam.sources.base import Frame
 from jasscam.store import EventStore, validation_errors
 from scoring.events import CardPlayed, Event, GameConfigured, TrickCollected
+from vision.tracker.evaluate import camera_cards
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +48,11 @@ class TableScript:
             due = event.t if event.t is not None else 0.0
             if frame.t + 1e-9 < due:
                 return
-            camera_events = sum(_camera_count(e) for e in self.store.events(self.game_id))
+            camera_events = sum(
+                camera_cards(e)
+                for e in self.store.events(self.game_id)
+                if not (isinstance(e, CardPlayed) and e.source != "camera")
+            )
             if camera_events < needed and frame.t < due + self.grace_s:
                 return
             self.pending.pop(0)
@@ -57,12 +62,3 @@ class TableScript:
             except validation_errors() as exc:
                 log.warning("the table's entry %s was refused: %s", event.type, exc)
                 self.refused.append((event, str(exc)))
-
-
-def _camera_count(event: Event) -> int:
-    """How many of the recording's camera events ``event`` stands for: a trick the camera
-    swept with one card never read (``unseen``) stands for that card too, so an entry made
-    after it waits for no card that will never come."""
-    if isinstance(event, TrickCollected):
-        return 2 if event.unseen is not None else 1
-    return 1 if isinstance(event, CardPlayed) and event.source == "camera" else 0

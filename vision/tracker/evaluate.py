@@ -23,6 +23,18 @@ from scoring.game import GameState, RoundState, RuleError, fold
 CAMERA_EVENTS = (CardPlayed, TrickCollected)
 
 
+def camera_cards(event: Event) -> int:
+    """How many of the truth's cards and collections the camera's ``event`` stands for.
+
+    A trick swept with one seat's card never read (``unseen``) stands for that card too:
+    the truth counted it, and an entry placed after it by the count alone would wait for
+    a card that never comes (a Stöck call after a missed card would land one card late).
+    """
+    if isinstance(event, TrickCollected):
+        return 2 if event.unseen is not None else 1
+    return 1 if isinstance(event, CardPlayed) else 0
+
+
 @dataclass(frozen=True)
 class TrickCheck:
     round: int
@@ -137,10 +149,8 @@ def merge(truth: Sequence[Event], camera: Sequence[Event]) -> list[Event]:
             ev = replace(ev, ref=landed[ev.ref])
         landed[used] = len(out)
         out.append(ev)
-        if isinstance(ev, CAMERA_EVENTS) and used not in withdrawn:
-            # A trick swept with one seat's card never read stands for that card too: the
-            # truth counted it, and without it every later call would land one card late.
-            taken += 2 if isinstance(ev, TrickCollected) and ev.unseen is not None else 1
+        if used not in withdrawn:
+            taken += camera_cards(ev)
         used += 1
 
     for ev in truth:
