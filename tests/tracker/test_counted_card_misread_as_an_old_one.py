@@ -14,14 +14,21 @@ from tests.tracker.table import SPOTS, Table, _Card, plays, run
 FIRST = [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9"), (3, "rosen-10")]
 
 
-def test_a_counted_card_read_as_a_card_of_an_earlier_trick_under_the_next_hand_is_no_new_card() -> None:
+def second_trick_begun() -> Table:
+    """The first trick laid and swept to seat 1 (its Ass wins, no trump played), then seat
+    1's Schellen 9 and seat 2's Rosen 7 laid into the second."""
     table = Table()
     for seat, card in FIRST:
         table.lay(card, seat, rest=8)
-    table.sweep(1)  # seat 1's Ass takes the trick (eicheln trump, none played)
+    table.sweep(1)
     table.step(8)
     table.lay("schellen-9", 1, rest=8)
     table.lay("rosen-7", 2, rest=10)
+    return table
+
+
+def test_a_counted_card_read_as_a_card_of_an_earlier_trick_under_the_next_hand_is_no_new_card() -> None:
+    table = second_trick_begun()
     # Seat 3's hand comes over the 7: it vanishes, then what shows of it lies a little
     # off its place, read as the Rosen 6 of the first trick, before seat 3's card shows.
     table.hidden = {"rosen-7"}
@@ -47,13 +54,7 @@ def test_a_counted_card_read_as_a_card_of_an_earlier_trick_under_the_next_hand_i
 
 
 def test_a_new_card_laid_over_the_counted_one_and_read_as_an_old_card_still_counts_for_its_player() -> None:
-    table = Table()
-    for seat, card in FIRST:
-        table.lay(card, seat, rest=8)
-    table.sweep(1)
-    table.step(8)
-    table.lay("schellen-9", 1, rest=8)
-    table.lay("rosen-7", 2, rest=10)
+    table = second_trick_begun()
     # Seat 3 lays its card half over the 7, which it hides; the new card, its outline well
     # off the 7's, is read as the Rosen 10 of the first trick while it settles.
     x, y = SPOTS[2]
@@ -72,13 +73,8 @@ def test_a_new_card_laid_over_the_counted_one_and_read_as_an_old_card_still_coun
 
 @pytest.mark.parametrize("lost", [False, True], ids=["hidden-a-moment", "track-lost-under-a-hand"])
 def test_a_counted_card_misread_as_an_old_one_as_the_fourth_card_lands_on_it_is_no_fifth_card(lost: bool) -> None:
-    table = Table()
-    for seat, card in FIRST:
-        table.lay(card, seat, rest=8)
-    table.sweep(1)
-    table.step(8)
-    for seat, card in [(1, "schellen-9"), (2, "rosen-7"), (3, "schilten-ober")]:
-        table.lay(card, seat, rest=10)
+    table = second_trick_begun()
+    table.lay("schilten-ober", 3, rest=10)
     if lost:  # a hand rests over the 7 longer than the tracker keeps a card it cannot see
         table.hidden = {"rosen-7"}
         table.step(50)

@@ -301,23 +301,21 @@ class RoundLedger:
         trump Under led, or the highest card of the led suit with no trump left to beat it.
         Then the next trick's seats still follow the turn; guessing them from where the
         cards lie gave neighbours each other's cards."""
-        assert self.contract is not None
+        contract = self.contract
+        assert contract is not None
+
+        def taker(cards: list[tuple[int, str]]) -> int:
+            in_order = in_turn(cards, leader)
+            return in_order[trick_winner([c for _, c in in_order], contract, trick=n)][0]
+
         if len(trick) == 4:  # led by the first card seen when the leader is not known
-            cards = in_turn(trick, leader)
-            return cards[trick_winner([c for _, c in cards], self.contract, trick=n)][0]
+            return taker(trick)
         seats = {seat for seat, _ in trick}
         if leader is None or len(trick) != 3 or len(seats) != 3:
             return None
         missing = next(seat for seat in range(4) if seat not in seats)
-        winners = set()
-        for card in CARD_INDEX:
-            if card in self.played:
-                continue
-            cards = in_turn([*trick, (missing, card)], leader)
-            winners.add(cards[trick_winner([c for _, c in cards], self.contract, trick=n)][0])
-            if len(winners) > 1:
-                return None
-        return winners.pop() if winners else None
+        winners = {taker([*trick, (missing, card)]) for card in CARD_INDEX if card not in self.played}
+        return winners.pop() if len(winners) == 1 else None
 
     def _note_follows(self, cards: list[tuple[int, str]]) -> None:
         """What the cards after a trick's lead say their players do not hold."""
