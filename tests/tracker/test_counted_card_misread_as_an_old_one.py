@@ -10,6 +10,7 @@ import pytest
 
 from scoring.events import CardPlayed
 from tests.tracker.table import SPOTS, Table, _Card, plays, run
+from vision.tracker.reread import CardReread
 
 FIRST = [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9"), (3, "rosen-10")]
 
@@ -113,3 +114,33 @@ def test_a_counted_card_misread_as_an_old_one_as_the_fourth_card_lands_on_it_is_
         (0, "schellen-8"),
         (3, "schellen-6"),
     ]
+
+
+def test_the_next_card_coming_in_over_the_counted_one_and_read_as_an_unlike_old_card_is_that_new_card() -> None:
+    table = second_trick_begun()
+    # Seat 3's Schilten 9 comes in almost squarely over the counted Rosen 7, which it hides
+    # for good. On its way in it is outlined nearly at the 7's place and read as the
+    # Eicheln 9 of the first trick: a card like neither the 7's suit nor its rank, so what
+    # shows is the card coming in, not the 7 misread.
+    x, y = SPOTS[2]
+    table.arms = {"left"}
+    table.hidden = {"rosen-7"}
+    table.step(1)
+    table.cards["schilten-9"] = _Card("schilten-9", (x + 9.0, y - 8.0), 0.0)
+    table.reads_as["schilten-9"] = ("eicheln-9", 0.62, (("rosen-6", 0.05),))
+    table.step(3)
+    del table.reads_as["schilten-9"]
+    table.cards["schilten-9"].pos = (x + 12.0, y - 12.0)
+    table.rest_times["schilten-9"] = round(table.t, 6)
+    table.arms = set()
+    table.step(14)
+    table.lay("schellen-8", 0, rest=10)
+    events = run(table, forehand=0, contract="eicheln")
+    assert plays(events) == [
+        *FIRST,
+        (1, "schellen-9"),
+        (2, "rosen-7"),
+        (3, "schilten-9"),
+        (0, "schellen-8"),
+    ]
+    assert not any(isinstance(e, CardReread) for e in events)

@@ -13,6 +13,7 @@ import math
 from collections import deque
 from typing import Literal
 
+from scoring.cards import CARD_INDEX
 from vision.tracker.identity import resolve
 from vision.tracker.ledger import Count, Laid
 from vision.tracker.misreads import Misreads
@@ -33,6 +34,15 @@ FRESH_SHARE = 0.1
 MISREAD_SHIFT = 0.25
 #: What ``take_over`` returns while the whole card's read is not yet clear enough.
 WAIT: Literal["wait"] = "wait"
+
+
+def alike(a: str | None, b: str | None) -> bool:
+    """Do card ids ``a`` and ``b`` share a suit or a rank (what a part of a card shows)?"""
+    if a is None or b is None or a not in CARD_INDEX or b not in CARD_INDEX:
+        return False
+    suit_a, rank_a = a.split("-", 1)
+    suit_b, rank_b = b.split("-", 1)
+    return suit_a == suit_b or rank_a == rank_b
 
 
 class PartialViews:
@@ -207,10 +217,14 @@ class PartialViews:
         come is read as one still to come, and a card laid squarely on the counted one as
         the card under it on its way in, a card of this trick. (The next player's Ober laid
         over a counted Rosen 7 made the 7 read as the Rosen 6 of an earlier trick; counted
-        as the Ober's player's card, it took their seat.)"""
+        as the Ober's player's card, it took their seat.) What still shows of a card is read
+        as a card like it, of its suit or its rank: a read of an unlike old card is the
+        next card on its way in, seen over the counted one (a Schilten 6 covered by the
+        Eicheln 10 coming in, read as the Eicheln Under), and taken for the 6 it was
+        reread as the 10, leaving its own player's card to the next seat."""
         state = self._state
         ledger = state.ledger
-        earlier = ledger.played - {laid.card for laid in ledger.trick}
+        earlier = {card for card in ledger.played - {laid.card for laid in ledger.trick} if alike(card, counted.card)}
         total = sum(track.votes.values())
         stale = sum(share for card, share in track.votes.items() if card in earlier)
         return (
