@@ -172,6 +172,28 @@ class Seats:
             return False
         return self._brought_in(track)
 
+    def no_hand_laid(self, track: Track) -> bool:
+        """Wait (within twice the latency budget) to count ``track``, which no hand of a
+        player still to lay seems to have brought: it showed up where it lies, no arm
+        came in with it but those of players who have laid this trick's cards, and it is
+        read unsurely.
+
+        Cards laid overlapping leave shapes between them that the detector outlines as a
+        card now and then, while the hand that laid the last of them withdraws (a ghost
+        read as the Eicheln Ass between an Ober, an 8 and a König). Counted, such a ghost
+        takes the seat whose turn it is, and that player's real card becomes a fifth card
+        that closes the trick early and puts every later card one seat off. A real card
+        has a hand: waiting lets the ghost go and the real card come, and a real card
+        whose arm the camera missed still counts once the wait is over.
+        """
+        cfg = self._state.config
+        if track.rest_frames >= 2 * cfg.maximum_decision_frames or self._brought_in(track):
+            return False
+        if track.rest_read_confidence >= cfg.clear_read_confidence:
+            return False
+        laid_by = {self._state.layout.edges[laid.seat] for laid in self._state.ledger.trick}
+        return set(track.arm_frames) <= laid_by
+
     def shown_in_place(self, track: Track, ready: list[Track]) -> list[Track]:
         """Cards of ``ready`` other than ``track`` first seen where they lie, no hand seen
         bringing them: the hidden card of ``turn_card_hidden`` showing."""

@@ -222,6 +222,8 @@ class TrickTracker:
             self._waiting = False
             if self._seats.awaits_partner(track):
                 break
+            if self._seats.no_hand_laid(track):
+                continue  # perhaps no card at all: the cards after it need not wait for it
             if self._seats.turn_card_hidden(track):
                 # The turn's card laid hidden counts first, once it shows; until then wait.
                 showing = self._seats.shown_in_place(track, ready)

@@ -1,0 +1,48 @@
+"""Cards laid overlapping leave shapes between them that the detector outlines as a card
+now and then. A rendered game had one between an Ober, an 8 and a König, read unsurely as
+the Eicheln Ass while the König's hand withdrew; counted for the player whose turn it was,
+it made that player's real card a fifth card, closed the trick early and put every later
+card one seat off. A card needs a hand to lay it: a shape that shows up in place, with no
+arm but those of players who have laid, waits; a real card whose arm the camera missed
+still counts once the wait is over."""
+
+from __future__ import annotations
+
+from tests.tracker.table import Table, _Card, plays, run
+
+FIRST = [(0, "eicheln-ober"), (1, "schilten-8"), (2, "eicheln-koenig")]
+
+
+def three_laid_and_a_ghost(frames: int) -> Table:
+    """Seats 0-2 laid; as seat 2's arm withdraws, a shape between the cards reads unsurely
+    as the Eicheln Ass for ``frames`` frames, never brought in by a hand."""
+    table = Table()
+    for seat, card in FIRST:
+        table.lay(card, seat, rest=8)
+    table.arms = {"top"}
+    table.cards["eicheln-ass"] = _Card("eicheln-ass", (330.0, 235.0), 20.0)
+    table.unsure["eicheln-ass"] = (0.5, (("schellen-ass", 0.45),))
+    table.step(2)
+    table.arms = set()
+    table.step(frames - 2)
+    return table
+
+
+def test_a_ghost_between_overlapping_cards_is_no_card_and_the_real_fourth_card_counts() -> None:
+    table = three_laid_and_a_ghost(frames=9)
+    del table.cards["eicheln-ass"]  # the real card comes over the place
+    table.arms = {"left"}
+    table.lay("rosen-6", 3, at=(300.0, 240.0), rest=2)
+    table.arms = set()
+    table.step(8)
+    table.sweep(2)
+    table.step(8)
+    table.lay("schellen-9", 2, rest=10)
+    events = run(table, forehand=0, contract="eicheln")
+    assert plays(events) == [*FIRST, (3, "rosen-6"), (2, "schellen-9")]
+
+
+def test_a_card_whose_hand_the_camera_missed_still_counts_after_the_wait() -> None:
+    table = three_laid_and_a_ghost(frames=25)  # it stays: a real card, laid unseen
+    events = run(table, forehand=0, contract="eicheln")
+    assert plays(events) == [*FIRST, (3, "eicheln-ass")]
