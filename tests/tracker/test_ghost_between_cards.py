@@ -46,3 +46,21 @@ def test_a_card_whose_hand_the_camera_missed_still_counts_after_the_wait() -> No
     table = three_laid_and_a_ghost(frames=25)  # it stays: a real card, laid unseen
     events = run(table, forehand=0, contract="eicheln")
     assert plays(events) == [*FIRST, (3, "eicheln-ass")]
+
+
+def test_a_real_card_whose_hand_was_missed_keeps_its_turn_before_the_next_card_laid_soon_after() -> None:
+    table = Table()
+    for seat, card in FIRST[:2]:
+        table.lay(card, seat, rest=8)
+    # Seat 2's card shows where it lies as seat 1's arm withdraws, read unsurely; seat 3
+    # lays the next card well before the wait is over.
+    table.arms = {"right"}
+    table.cards["eicheln-koenig"] = _Card("eicheln-koenig", (320.0, 160.0), 0.0)
+    table.unsure["eicheln-koenig"] = (0.55, (("eicheln-ober", 0.3),))
+    table.step(2)
+    table.arms = {"left"}
+    table.lay("rosen-6", 3, rest=2)
+    table.arms = set()
+    table.step(20)
+    events = run(table, forehand=0, contract="eicheln")
+    assert plays(events) == [*FIRST[:2], (2, "eicheln-koenig"), (3, "rosen-6")]

@@ -223,7 +223,9 @@ class TrickTracker:
             if self._seats.awaits_partner(track):
                 break
             if self._seats.no_hand_laid(track):
-                continue  # perhaps no card at all: the cards after it need not wait for it
+                if track.missed == 0:
+                    break  # cards count in the order they came to rest: the later ones wait
+                continue  # gone again (the next card over its place): later cards need not wait
             if self._seats.turn_card_hidden(track):
                 # The turn's card laid hidden counts first, once it shows; until then wait.
                 showing = self._seats.shown_in_place(track, ready)
