@@ -186,3 +186,20 @@ def test_a_card_first_seen_under_the_next_players_arm_is_still_whose_turn_reache
     events = run(table)
     assert plays(events) == [(0, "rosen-6"), (1, "rosen-ass")]
     assert out_of_turn(table) == []
+
+
+def test_a_card_laid_out_of_turn_stays_its_players_while_it_waits_for_a_clear_read_and_the_next_arm_comes() -> None:
+    # Seat 2 lays before seat 1, its arm alone bringing the card; the card reads unsurely,
+    # so it waits, and meanwhile seat 1 reaches in for their own card. That arm came after
+    # the card showed: it did not bring it.
+    table = Table()
+    lay_by_hand(table, "rosen-6", 0, {"bottom"})
+    table.unsure["eicheln-9"] = (0.45, (("eicheln-8", 0.3),))
+    lay_by_hand(table, "eicheln-9", 2, {"top"}, rest=2)
+    table.arms = {"right"}
+    table.step(4)
+    table.arms = set()
+    table.step(8)
+    events = run(table)
+    assert plays(events) == [(0, "rosen-6"), (2, "eicheln-9")]
+    assert out_of_turn(table) == [2]

@@ -71,7 +71,8 @@ class Seats:
         size = track.rest_size if track is not None else (laid.size if laid is not None else 0.0)
         origin = track.origin if track is not None else None
         arms = track.arms(state.config.arm_min_frames) if track is not None else frozenset()
-        evidence = self._out_of_turn_evidence(place, size, origin, expected, others, arms)
+        first_seen = track.first_t if track is not None else None
+        evidence = self._out_of_turn_evidence(place, size, origin, expected, others, arms, first_seen)
         return evidence if evidence is not None else SeatGuess(expected, 1.0, "turn")
 
     def check_seat(self, laid: Laid, track: Track, t: float) -> list[CardReread]:
@@ -104,6 +105,7 @@ class Seats:
         expected: int,
         taken: set[int],
         arms: frozenset[str] = frozenset(),
+        first_seen: float | None = None,
     ) -> SeatGuess | None:
         """The seat that clearly laid a card whose turn was ``expected``'s, if another.
 
@@ -122,10 +124,15 @@ class Seats:
         size = max(size, 1.0)
         if layout.edges[expected] in arms:
             return None
-        if self._state.turn_arms.get(layout.edges[expected], 0) >= cfg.arm_min_frames:
-            # Whose turn it was reached in since the last card counted: this is the card
-            # that hand laid, first seen only later (a hand or a card over it meanwhile),
-            # and the arm in view when it showed is the next player's reaching early.
+        turn_edge = layout.edges[expected]
+        if self._state.turn_arms.get(turn_edge, 0) >= cfg.arm_min_frames and (
+            first_seen is None or self._state.turn_arms_since.get(turn_edge, first_seen) <= first_seen
+        ):
+            # Whose turn it was reached in since the last card counted, before this card
+            # showed: this is the card that hand laid, first seen only later (a hand or a
+            # card over it meanwhile), and the arm in view when it showed is the next
+            # player's reaching early. That arm reaching in only after the card showed is
+            # that player coming for their own card while this one waited for a clear read.
             return None
         if len(arms) == 1:
             seat = layout.seat_of_edge(next(iter(arms)))

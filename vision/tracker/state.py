@@ -40,6 +40,8 @@ class TableState:
     frame_dt: float = 0.1
     #: Frames in which an arm reached in from each edge since the last card counted.
     turn_arms: dict[str, int] = field(default_factory=dict)
+    #: When an arm first reached in from each edge since the last card counted.
+    turn_arms_since: dict[str, float] = field(default_factory=dict)
     #: (time, arms) of the last ``config.arm_lead`` seconds of frames, for the arm that
     #: brought a card first seen now.
     arm_history: deque[tuple[float, frozenset[str]]] = field(default_factory=deque)
@@ -51,6 +53,12 @@ class TableState:
             self.arm_history.popleft()
         for edge in arms:
             self.turn_arms[edge] = self.turn_arms.get(edge, 0) + 1
+            self.turn_arms_since.setdefault(edge, t)
+
+    def card_counted(self) -> None:
+        """A card counted: the arms seen from now on reach in for the next one."""
+        self.turn_arms = {}
+        self.turn_arms_since = {}
 
     def track(self, track_id: int) -> Track | None:
         """The track ``track_id``, None once it is forgotten."""

@@ -513,7 +513,7 @@ class TrickTracker:
             Count(seat, reading.confidence, dict(track.votes)),
         )
         self._partial.counted(track, place)
-        self._state.turn_arms = {}
+        self._state.card_counted()
         ask = reading.confidence < self.config.ask_below
         return CardPlayed(
             seat=seat,
