@@ -64,3 +64,27 @@ def test_a_real_card_whose_hand_was_missed_keeps_its_turn_before_the_next_card_l
     table.step(20)
     events = run(table, forehand=0, contract="eicheln")
     assert plays(events) == [*FIRST[:2], (2, "eicheln-koenig"), (3, "rosen-6")]
+
+
+def test_a_card_that_showed_while_a_ghost_took_the_fourth_place_is_no_lead_of_the_next_trick() -> None:
+    # A clear ghost between the cards (the overlap of two cards read as a Schellen 8)
+    # counts as the trick's fourth card; the real fourth card shows a moment later, before
+    # the fourth could even have counted. It is no fifth card leading the next trick: that
+    # would close the trick at once and put every later card one seat off.
+    table = Table()
+    for seat, card in FIRST:
+        table.lay(card, seat, rest=8)
+    table.arms = {"left"}
+    table.cards["schellen-8"] = _Card("schellen-8", (330.0, 235.0), 20.0)
+    table.step(2)
+    table.lay("rosen-6", 3, at=(220.0, 240.0), start=(220.0, 240.0), slide=1, rest=1)
+    del table.cards["schellen-8"]
+    table.arms = set()
+    table.step(10)
+    table.sweep(2)
+    table.step(8)
+    table.lay("schellen-9", 2, rest=10)
+    seen = plays(run(table, forehand=0, contract="eicheln"))
+    assert seen[:3] == FIRST
+    assert seen[-1] == (2, "schellen-9")
+    assert len(seen) == 5

@@ -247,7 +247,11 @@ class PartialViews:
         if len(trick) < 4:
             return False
         firsts = [shown.first_t for laid in trick if (shown := state.track(laid.track_id)) is not None]
-        return bool(firsts) and track.first_t <= max(firsts)
+        # A card counts up to ``maximum_decision_frames`` after it showed: one that showed
+        # within that time of the fourth was on the table before the fourth could count,
+        # and so before anyone knew who leads next.
+        soon = state.config.maximum_decision_frames * state.frame_dt
+        return bool(firsts) and track.first_t <= max(firsts) + soon
 
     def seen_again(self, track: Track, counted: Track, laid: Laid, leader: int | None = None) -> bool:
         """Is ``track``, lying where the counted card ``laid`` (shown by ``counted``, hidden
