@@ -247,10 +247,11 @@ class PartialViews:
         if len(trick) < 4:
             return False
         firsts = [shown.first_t for laid in trick if (shown := state.track(laid.track_id)) is not None]
-        # A card counts up to ``maximum_decision_frames`` after it showed: one that showed
-        # within that time of the fourth was on the table before the fourth could count,
-        # and so before anyone knew who leads next.
-        soon = state.config.maximum_decision_frames * state.frame_dt
+        # A card counts ``minimum_consecutive_frames`` at the earliest after it showed: one
+        # that showed within that time of the fourth was there before the fourth could
+        # count, so before anyone knew who leads next. (The lead of a trick left lying can
+        # come soon after the fourth card has counted, so the margin stays that short.)
+        soon = state.config.minimum_consecutive_frames * state.frame_dt + 1e-6
         return bool(firsts) and track.first_t <= max(firsts) + soon
 
     def seen_again(self, track: Track, counted: Track, laid: Laid, leader: int | None = None) -> bool:
