@@ -13,6 +13,8 @@ from tests.tracker.table import SPOTS, Table, _Card, plays, run
 from vision.tracker.reread import CardReread
 
 FIRST = [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9"), (3, "rosen-10")]
+#: The cards counted once ``second_trick_begun`` has laid them.
+BEGUN = [*FIRST, (1, "schellen-9"), (2, "rosen-7")]
 
 
 def second_trick_begun() -> Table:
@@ -45,9 +47,7 @@ def test_a_counted_card_read_as_a_card_of_an_earlier_trick_under_the_next_hand_i
     table.lay("schellen-8", 0, rest=10)
     events = run(table, forehand=0, contract="eicheln")
     assert plays(events) == [
-        *FIRST,
-        (1, "schellen-9"),
-        (2, "rosen-7"),
+        *BEGUN,
         (3, "schilten-ober"),
         (0, "schellen-8"),
     ]
@@ -68,7 +68,7 @@ def test_a_new_card_laid_over_the_counted_one_and_read_as_an_old_card_still_coun
     events = run(table, forehand=0, contract="eicheln")
     seen = plays(events)
     assert [seat for seat, _ in seen] == [0, 1, 2, 3, 1, 2, 3, 0]
-    assert seen[4:6] == [(1, "schellen-9"), (2, "rosen-7")]
+    assert seen[4:6] == BEGUN[4:]
     assert seen[-1] == (0, "schellen-8")
 
 
@@ -107,9 +107,7 @@ def test_a_counted_card_misread_as_an_old_one_as_the_fourth_card_lands_on_it_is_
     table.lay("schellen-6", 3, rest=10)
     events = run(table, forehand=0, contract="eicheln")
     assert plays(events) == [
-        *FIRST,
-        (1, "schellen-9"),
-        (2, "rosen-7"),
+        *BEGUN,
         (3, "schilten-ober"),
         (0, "schellen-8"),
         (3, "schellen-6"),
@@ -137,9 +135,7 @@ def test_the_next_card_coming_in_over_the_counted_one_and_read_as_an_unlike_old_
     table.lay("schellen-8", 0, rest=10)
     events = run(table, forehand=0, contract="eicheln")
     assert plays(events) == [
-        *FIRST,
-        (1, "schellen-9"),
-        (2, "rosen-7"),
+        *BEGUN,
         (3, "schilten-9"),
         (0, "schellen-8"),
     ]

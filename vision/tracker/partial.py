@@ -13,7 +13,7 @@ import math
 from collections import deque
 from typing import Literal
 
-from scoring.cards import CARD_INDEX
+from scoring.cards import CARD_INDEX, parse_card
 from vision.tracker.identity import resolve
 from vision.tracker.ledger import Count, Laid
 from vision.tracker.misreads import Misreads
@@ -38,11 +38,10 @@ WAIT: Literal["wait"] = "wait"
 
 def alike(a: str | None, b: str | None) -> bool:
     """Do card ids ``a`` and ``b`` share a suit or a rank (what a part of a card shows)?"""
-    if a is None or b is None or a not in CARD_INDEX or b not in CARD_INDEX:
+    if a not in CARD_INDEX or b not in CARD_INDEX:
         return False
-    suit_a, rank_a = a.split("-", 1)
-    suit_b, rank_b = b.split("-", 1)
-    return suit_a == suit_b or rank_a == rank_b
+    card_a, card_b = parse_card(a), parse_card(b)
+    return card_a.suit == card_b.suit or card_a.rank == card_b.rank
 
 
 class PartialViews:
@@ -236,9 +235,9 @@ class PartialViews:
         )
 
     def before_the_trick_was_full(self, track: Track) -> bool:
-        """Did ``track`` show up, with the trick now full, no later than the last of its
-        cards? The next trick's lead comes after the fourth card; what showed before it,
-        on a counted card hidden since, is that card misread while the fourth landed over
+        """Did ``track`` show up, with the trick now full, before the last of its cards could
+        count? The next trick's lead comes after the fourth card has counted; what showed
+        before that is no lead: on a counted card hidden since, that card misread while the fourth landed over
         it (a counted König read as the Schilten König of an earlier trick, half under the
         fourth card and outlined well off its own outline: counted as a fifth card, it
         closed the trick and put every later card one seat off)."""

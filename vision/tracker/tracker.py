@@ -392,8 +392,8 @@ class TrickTracker:
                 self._waiting = True
                 return []
         if self._partial.before_the_trick_was_full(track):
-            # A full trick's fifth card that showed up before its fourth: no lead of the next
-            # trick, which comes after the fourth, but a counted card seen anew whose track
+            # A full trick's fifth card that showed up before its fourth could count: no lead
+            # of the next trick, which comes after the fourth, but a counted card seen anew whose track
             # was lost while it lay hidden (misread from what still shows). It shows that
             # card from now on, so that its reads start no new card.
             lost = [laid for laid in self._ledger.trick if self._state.track(laid.track_id) is None]
