@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.cards import CARD_INDEX
-from scoring.events import CardPlayed, Event, RoundStarted, TrickCollected
+from scoring.events import CardCorrected, CardPlayed, Event, RoundStarted, TrickCollected
 from scoring.rules import trick_winner, turn_order
 from tests.tracker.table import SPOTS, Table, detection, laid, plays, run
 from vision.tracker import TrickTracker
@@ -210,3 +210,31 @@ def test_the_card_a_round_never_saw_lying_there_as_the_next_round_starts_is_not_
         events += tracker.update(frame)
     events += tracker.finish()
     assert plays(events) == [(1, "rosen-7")]
+
+
+def test_two_cards_of_the_last_trick_read_as_one_are_the_cards_left() -> None:
+    """«Jede Karte ist nur einmal im Spiel»: the last trick's four cards are the four not yet
+    played. A card tossed in at an angle read as a card laid after it (a Schellen 6 read as
+    the Rosen Ass its neighbour then laid) is the one card of the four nobody read."""
+    history, leader = eight_tricks(LAST)
+    seats = list(turn_order(leader))
+    table = Table()
+    table.lay(LAST[0], seats[0], rest=8)
+    table.reads_as[LAST[1]] = (LAST[3], 0.75, (("schellen-9", 0.2),))  # less sure than the Ass itself
+    table.lay(LAST[1], seats[1], rest=12)
+    table.lay(LAST[2], seats[2], rest=8)
+    table.lay(LAST[3], seats[3], rest=12)
+    events = run_last_trick(table, history)
+    assert corrected_plays(events) == list(zip(seats, LAST, strict=True))
+    assert not any(isinstance(e, CardPlayed) and e.card == LAST[1] and e.seat == seats[3] for e in events)
+
+
+def corrected_plays(events: list[Event]) -> list[tuple[int, str]]:
+    """The (seat, card) of each card played, as the table's log has them once each
+    ``card_corrected`` (whose ``ref`` is a position in ``events``) is applied."""
+    cards = {i: (e.seat, e.card) for i, e in enumerate(events) if isinstance(e, CardPlayed)}
+    for e in events:
+        if isinstance(e, CardCorrected):
+            seat, _ = cards[e.ref]
+            cards[e.ref] = (seat if e.seat is None else e.seat, e.card)
+    return [cards[i] for i in sorted(cards)]

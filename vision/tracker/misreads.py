@@ -14,8 +14,8 @@ from dataclasses import replace
 
 from scoring.cards import CARD_INDEX
 from vision.tracker.assignment import assign
-from vision.tracker.identity import Reading, resolve
-from vision.tracker.ledger import Count
+from vision.tracker.identity import LAST_TRICK, Reading, resolve
+from vision.tracker.ledger import TRICKS_PER_ROUND, Count
 from vision.tracker.reread import CardReread
 from vision.tracker.seats import Seats
 from vision.tracker.state import TableState, TrackerEvent
@@ -96,12 +96,12 @@ class Misreads:
             return reading, []
         if raw.card in ledger.played and self.seen_twice_in_trick(track, raw.card):
             return reading, []  # the same trick: one card seen twice, not a misread
-        plan = self._rethink(track, reading)
+        plan = self._last_trick(track, raw.card) or self._rethink(track, reading)
         if plan is not None:
             card, changes = plan
             total = sum(v for c, v in track.votes.items() if c in CARD_INDEX)
             unplayed = tuple((c, p) for c, p in raw.alternatives if c not in ledger.played and c != card)
-            return Reading(card, min(1.0, track.votes[card] / total), unplayed), changes
+            return Reading(card, min(1.0, track.votes.get(card, 0.0) / total), unplayed), changes
         if raw.card not in ledger.played:
             return reading, []
         earlier = ledger.counted[raw.card].confidence if raw.card in ledger.counted else 1.0
@@ -111,6 +111,38 @@ class Misreads:
             return reading, []  # every read was a played card: already reported unsure
         alternatives = ((reading.card, round(reading.confidence, 3)), *reading.alternatives)[:3]
         return Reading(raw.card, min(raw.confidence, 0.5), alternatives), []
+
+    def _last_trick(self, track: Track, read: str) -> tuple[str, list[tuple[str, str]]] | None:
+        """In the round's last trick, ``track`` read as a card already counted in this
+        trick: the likeliest naming of the trick's cards by the cards left for it.
+
+        Once the first eight tricks hold 32 different cards, the last trick's four are
+        known, and two of its cards read as one is no open question for the table but a
+        misread among those four: each of the trick's tracks is one of them. Unlike
+        ``_rethink``, a name the votes barely hold is taken here, since it is deduced, not
+        guessed (a Schellen 6 tossed in at an angle was read as the Rosen Ass played after
+        it, and the rules engine flagged the Ass twice although the 6 was the one card
+        left).
+        """
+        ledger = self._state.ledger
+        if ledger.tricks_done != TRICKS_PER_ROUND - 1:
+            return None
+        open_cards = [laid.card for laid in ledger.trick]
+        if read not in open_cards:
+            return None
+        earlier = [card for trick in ledger.done for _, card in trick]
+        left = [c for c in CARD_INDEX if c not in set(earlier)]
+        if len(earlier) != len(CARD_INDEX) - LAST_TRICK or len(left) != LAST_TRICK or len(open_cards) >= LAST_TRICK:
+            return None  # a card unseen or counted twice before: the four left are not known
+        counts = [ledger.counted.get(card) for card in open_cards]
+        if any(count is None for count in counts) or any(card not in left for card in open_cards):
+            return None
+        rows = [shares(count.votes) for count in counts if count is not None] + [shares(track.votes)]
+        cost = [[-math.log(max(row.get(c, 0.0), REREAD_FLOOR)) for c in left] for row in rows]
+        named = [left[j] for j in assign(cost)]
+        changed = {was: now for was, now in zip(open_cards, named[:-1], strict=True) if was != now}
+        order = rename_order(changed)
+        return (named[-1], order) if order is not None else None
 
     def _rethink(self, track: Track, reading: Reading) -> tuple[str, list[tuple[str, str]]] | None:
         """The likeliest naming of this round's counted cards and ``track`` together, if it
