@@ -238,3 +238,51 @@ def corrected_plays(events: list[Event]) -> list[tuple[int, str]]:
             seat, _ = cards[e.ref]
             cards[e.ref] = (seat if e.seat is None else e.seat, e.card)
     return [cards[i] for i in sorted(cards)]
+
+
+# -- the winner's hand gathering the trick over a counted card ---------------------------
+
+GATHERED = [(0, "eicheln-8"), (1, "eicheln-10"), (2, "eicheln-7"), (3, "rosen-under")]
+
+
+def gathered_with_a_misread(read_as: str) -> Table:
+    """Rosen trump: seat 3 trumps the Eicheln trick with the Rosen Under laid over the led
+    Eicheln 8, which is now and then read as the Eicheln 9. Seat 3's hand stays to gather
+    the trick: it hides the 8, picks up the Under, and the 8, nudged, shows again read as
+    ``read_as``. Then the trick is swept to seat 3, who leads the Schellen Ass."""
+    table = Table()
+    x, y = 320.0, 240.0
+    at = {0: (x, y + 14), 1: (x + 16, y - 6), 2: (x - 20, y - 2), 3: (x - 2, y - 16)}
+    table.unsure["eicheln-8"] = (0.85, (("eicheln-9", 0.1),))
+    for seat, card in GATHERED[:3]:
+        table.lay(card, seat, at=at[seat], angle=10.0 * seat, rest=10)
+    table.arms = {"left"}
+    table.lay("rosen-under", 3, at=at[3], angle=35.0, rest=2)
+    table.hidden = {"eicheln-8"}
+    table.step(5)
+    del table.cards["rosen-under"]
+    table.hidden = set()
+    table.reads_as["eicheln-8"] = (read_as, 0.85, ())
+    table.move("eicheln-8", (x + 3, y + 5), frames=1)
+    table.hidden = {"eicheln-8"}
+    table.step()
+    table.hidden = set()
+    table.step(14)
+    table.sweep(3)
+    table.arms = set()
+    table.step(10)
+    table.lay("schellen-ass", 3, rest=10)
+    return table
+
+
+def test_a_counted_card_misread_as_its_runner_up_while_the_winner_gathers_is_no_lead() -> None:
+    events = run(gathered_with_a_misread("eicheln-9"), contract="rosen")
+    assert plays(events) == [*GATHERED, (3, "schellen-ass")]
+    assert len([e for e in events if isinstance(e, TrickCollected)]) == 1
+
+
+def test_a_card_unlike_the_counted_one_showing_in_its_place_still_leads() -> None:
+    # The Schellen 9 shares neither suit nor rank with the Eicheln 8, nor was the 8 ever
+    # read as it: what showed there is a new card, the next trick's lead, as before.
+    events = run(gathered_with_a_misread("schellen-9"), contract="rosen")
+    assert plays(events)[:5] == [*GATHERED, (3, "schellen-9")]

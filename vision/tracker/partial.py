@@ -32,6 +32,10 @@ FRESH_SHARE = 0.1
 #: a hand over part of a card moves the outline drawn around the rest a little (0.18 of the
 #: card in a rendered game), a card laid over it lies further off (0.35-0.45 in three).
 MISREAD_SHIFT = 0.25
+#: The share of a counted card's own vote that a card must have had for a read of it in the
+#: counted card's place to be that card misread (``runner_up_in_its_place``): 0.077 for the
+#: Eicheln 9 an Eicheln 8 was now and then read as.
+RUNNER_UP_SHARE = 0.03
 #: What ``take_over`` returns while the whole card's read is not yet clear enough.
 WAIT: Literal["wait"] = "wait"
 
@@ -232,6 +236,38 @@ class PartialViews:
             and outline_shift(counted.settled_corners, track.settled_corners) < MISREAD_SHIFT * counted.size
             and total > 0
             and stale >= (1.0 - FRESH_SHARE) * total
+        )
+
+    def runner_up_in_its_place(self, track: Track, counted: Track) -> bool:
+        """Once the trick is full, did ``track`` show up where the hidden counted card lies,
+        after it vanished and never with it, at nearly its outline, read as a card like it
+        that the counted card itself was read as now and then? Then it is that card misread
+        while the hand that gathers the trick covers part of it, not the next trick's lead.
+
+        ``seen_again`` takes a fifth card for a lead once the winner's arm has reached in;
+        but the winner's arm also gathers the trick, and the player who laid the fourth card
+        often won it, so that arm is in view all the while. (A counted Eicheln 8, under the
+        Rosen Under that won the trick, read as the Eicheln 9, its own runner-up, as the
+        winner's hand gathered the cards: counted as a lead, it closed the trick early and
+        put the next trick's cards one seat off.) A lead is another card: laid on a counted
+        card, it shows at its own outline, and it is seldom one the counted card was
+        mistaken for.
+        """
+        ledger = self._state.ledger
+        if len(ledger.trick) < 4 or counted.card is None:
+            return False
+        read, _ = track.leading_identity()
+        own = sum(v for c, v in counted.votes.items() if c in CARD_INDEX)
+        return (
+            read is not None
+            and read != counted.card
+            and read not in ledger.played
+            and alike(read, counted.card)
+            and own > 0
+            and counted.votes.get(read, 0.0) >= RUNNER_UP_SHARE * own
+            and counted.id not in track.seen_with
+            and track.first_t > counted.last_t
+            and outline_shift(counted.settled_corners, track.settled_corners) < MISREAD_SHIFT * counted.size
         )
 
     def before_the_trick_was_full(self, track: Track) -> bool:

@@ -375,6 +375,7 @@ class TrickTracker:
             if under.missed > 0 and (
                 self._partial.seen_again(track, under, laid, self._seats.upcoming()[0])
                 or self._partial.misread_in_its_place(track, under)
+                or self._partial.runner_up_in_its_place(track, under)
                 or self._partial.before_the_trick_was_full(track)
             ):
                 return self._shows_again(laid, track)
