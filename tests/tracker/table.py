@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from scoring.events import CardPlayed, RoundStarted
+from scoring.events import CardCorrected, CardPlayed, Event, RoundStarted
 from vision.detection import BACK, Detection, FrameDetections
 from vision.tracker import TrickTracker
 from vision.tracker.reread import resolve_rereads
@@ -178,6 +179,18 @@ def run(table: Table, forehand: int = 0, contract: str = "eicheln") -> list[Trac
 def plays(events: list[TrackerEvent]) -> list[tuple[int, str]]:
     """The (seat, card) of every card the events count, rereads resolved."""
     return [(e.seat, e.card) for e in resolve_rereads(events) if isinstance(e, CardPlayed)]
+
+
+def corrected(events: Sequence[Event | TrackerEvent]) -> list[tuple[int, str]]:
+    """The (seat, card) of each card played, as a log keeping these events has them once
+    each reread is made a ``card_corrected`` and applied."""
+    log = resolve_rereads(events)
+    cards = {i: (e.seat, e.card) for i, e in enumerate(log) if isinstance(e, CardPlayed)}
+    for e in log:
+        if isinstance(e, CardCorrected) and e.ref in cards:
+            seat, _ = cards[e.ref]
+            cards[e.ref] = (seat if e.seat is None else e.seat, e.card)
+    return [cards[i] for i in sorted(cards)]
 
 
 def laid(trick: list[tuple[int, str]], rest: int = 8) -> Table:

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from scoring.cards import CARD_INDEX
-from scoring.events import CardCorrected, CardPlayed, Event, RoundStarted, TrickCollected
+from scoring.events import CardPlayed, Event, RoundStarted, TrickCollected
 from scoring.rules import trick_winner, turn_order
-from tests.tracker.table import SPOTS, Table, detection, laid, plays, run
+from tests.tracker.table import SPOTS, Table, corrected, detection, laid, plays, run
 from vision.tracker import TrickTracker
 from vision.tracker.identity import Reading, among_the_last
 from vision.tracker.reread import resolve_rereads
@@ -225,19 +225,8 @@ def test_two_cards_of_the_last_trick_read_as_one_are_the_cards_left() -> None:
     table.lay(LAST[2], seats[2], rest=8)
     table.lay(LAST[3], seats[3], rest=12)
     events = run_last_trick(table, history)
-    assert corrected_plays(events) == list(zip(seats, LAST, strict=True))
+    assert corrected(events) == list(zip(seats, LAST, strict=True))
     assert not any(isinstance(e, CardPlayed) and e.card == LAST[1] and e.seat == seats[3] for e in events)
-
-
-def corrected_plays(events: list[Event]) -> list[tuple[int, str]]:
-    """The (seat, card) of each card played, as the table's log has them once each
-    ``card_corrected`` (whose ``ref`` is a position in ``events``) is applied."""
-    cards = {i: (e.seat, e.card) for i, e in enumerate(events) if isinstance(e, CardPlayed)}
-    for e in events:
-        if isinstance(e, CardCorrected):
-            seat, _ = cards[e.ref]
-            cards[e.ref] = (seat if e.seat is None else e.seat, e.card)
-    return [cards[i] for i in sorted(cards)]
 
 
 # -- the winner's hand gathering the trick over a counted card ---------------------------

@@ -18,6 +18,9 @@ from vision.tracker.reread import CardWithdrawn
 from vision.tracker.state import TableState, TrackerEvent
 from vision.tracker.tracks import Track, TrackState
 
+#: Frames every counted card of a trick must have been unseen, with no arm in view, for the
+#: trick to be taken as collected with a card never read (``_gone_in_plain_view``).
+LONG_GONE_FRAMES = 10
 #: Counts a card swept with the trick before it counted (the façade's forced decision).
 CountSwept = Callable[[Track, float], list[TrackerEvent]]
 
@@ -66,9 +69,15 @@ class Collection:
             # (sliding in, so it too has moved) is the next trick's lead.
             swept = self._swept(left_at)
             if len(swept) < missing:
-                if state.ledger.tricks_done == TRICKS_PER_ROUND - 1 and (unseen := self.unseen_seat()) is not None:
+                if (state.ledger.tricks_done == TRICKS_PER_ROUND - 1 or self._gone_in_plain_view()) and (
+                    unseen := self.unseen_seat()
+                ) is not None:
                     # The round's last trick, swept with a card never read: no next card
                     # will come to show it was swept, and the card is the round's last.
+                    # Or the trick has been gone a while with no hand in view: it was
+                    # collected, and waiting for the next card to show it lets that card,
+                    # read in the hand as it lands where a card of this trick lay, stand
+                    # for that card.
                     return events + self.collect(t, collector=self.collector(), unseen=unseen)
                 return []  # a hand over the cards, or a card taken back: wait
             swept.sort(key=lambda tr: (tr.first_t, tr.id))
@@ -78,6 +87,20 @@ class Collection:
                 return events
         events += self.collect(t, collector=self.collector())
         return events
+
+    def _gone_in_plain_view(self) -> bool:
+        """Has every counted card of the trick been unseen ``LONG_GONE_FRAMES`` while no
+        arm has been in view for the last ``arm_lead`` seconds? A hand that hides a trick
+        comes with its arm; cards that stay unseen with no arm anywhere were taken away."""
+        state = self._state
+        history = state.arm_history
+        if not history or history[-1][0] - history[0][0] < 0.5 * state.config.arm_lead:
+            return False
+        if any(arms for _, arms in history):
+            return False
+        return all(
+            (tr := state.track(laid.track_id)) is None or tr.missed >= LONG_GONE_FRAMES for laid in state.ledger.trick
+        )
 
     def _swept(self, left_at: float | None) -> list[Track]:
         """Candidates swept away with the trick before they were counted: seen long enough,

@@ -120,16 +120,21 @@ class PartialViews:
         whole = track.rest_size if typical is None else min(track.rest_size, typical)
         for laid in state.ledger.trick:
             old = state.track(laid.track_id)
-            if old is track or laid.track_id > track.id or (old is not None and old.missed == 0):
+            if old is track or (old is not None and old.missed == 0):
+                continue
+            interrupted = old is not None and self._interrupted(track, old)
+            if laid.track_id > track.id and not interrupted:
                 continue
             dx, dy = track.anchor[0] - laid.placed[0], track.anchor[1] - laid.placed[1]
             near = (dx * dx + dy * dy) ** 0.5 <= cfg.match_distance * track.size
             smaller = laid.size < cfg.partial_size_ratio * whole
+            # Shown again (or, interrupted, back at rest) the moment the counted view vanished.
+            back = track.arrival if interrupted else track.first_t
             pushed = (
                 old is not None
                 and laid.size < PUSHED_SIZE_RATIO * whole
                 and old.rest_frames <= cfg.maximum_decision_frames
-                and old.last_t <= track.first_t <= old.last_t + 2.5 * state.frame_dt
+                and old.last_t <= back <= old.last_t + 2.5 * state.frame_dt
                 and not self._next_hand_since(laid)
             )
             if not near or not (smaller or pushed) or self.looks_partial(track):
@@ -157,6 +162,22 @@ class PartialViews:
             track.card = laid.card
             return events
         return None
+
+    @staticmethod
+    def _interrupted(track: Track, counted: Track) -> bool:
+        """Was ``counted`` seen only while ``track``, on its way in before it, was lost: the
+        card in the hand read for a few frames as another card near where it came to rest,
+        then followed again as it settled? Never seen together, the two are one card's
+        reads taking turns. (An Eicheln Ass carried in under the hand was outlined a little
+        off and read as the Eicheln Ober for three frames, which counted; the Ass then lay
+        whole there and counted as the next player's card, and every later card of the
+        round went one seat off.)"""
+        return (
+            counted.first_t > track.first_t
+            and counted.id not in track.seen_with
+            and track.arrived_t is not None
+            and track.arrived_t >= counted.last_t
+        )
 
     def lies_on_counted(self, track: Track) -> tuple[Laid, Track] | None:
         """The counted card of this trick (and its track) lying where ``track`` lies (and
