@@ -26,7 +26,10 @@ range the recogniser's training never uses (training renders still scenes with s
   that player's card, so that the rules engine flags it (issue 28: >= 95 %).
 
 Games are rendered with ``--layout`` (default near-centre: tricks close about the centre,
-overlapping, each card turned toward its player by up to ±25°). Reports, against the
+overlapping, each card turned toward its player by up to ±25°); with ``--habits`` (oracle
+and recognizer modes) the renderer's players have habits (``vision.synth.habits``: hands
+overlapping, two cards laid together, nudges, a card taken back, a trick left lying,
+pick-ups, the last trick turned up), seeded by the game's seed. Reports, against the
 targets of issue 5: tricks with all four cards, seats and winner
 right (>= 99.5 %), rounds with the exact score (>= 98 %), latency from a card coming to
 rest (ground truth ``t``) to its event (median <= 0.5 s, p95 <= 1 s), replay speed
@@ -38,6 +41,7 @@ rest (ground truth ``t``) to its event (median <= 0.5 s, p95 <= 1 s), replay spe
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import signal
 import statistics
@@ -46,7 +50,7 @@ import tempfile
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -121,6 +125,7 @@ def _run_oracle(
     layout: str = "near-centre",
     out_of_turn: bool = False,
     n_rounds: int = 1,
+    habits: bool = False,
 ) -> GameResult:
     from scoring.events import RoundStarted
     from tests.tracker.oracle import oracle_game
@@ -128,20 +133,21 @@ def _run_oracle(
     from vision.tracker.evaluate import compare
     from vision.tracker.reread import resolve_rereads
 
-    folder = work / f"game-{seed}" if work is not None else None
+    folder = work / _folder_name(seed, habits) if work is not None else None
     record = folder if folder is not None and not _rendered(folder) else None
     # At the hardware guide's mounting (cards 9-10 % of the short side) at ``size``.
-    game = oracle_game(
-        seed,
-        style=style,
-        fps=fps,
-        size=size,
-        record_to=record,
-        layout=layout,
-        guide=True,
-        rounds=n_rounds,
-        out_of_turn=seed % 8 if out_of_turn else None,
-    )
+    with _habits_in_oracle(seed) if habits else contextlib.nullcontext():
+        game = oracle_game(
+            seed,
+            style=style,
+            fps=fps,
+            size=size,
+            record_to=record,
+            layout=layout,
+            guide=True,
+            rounds=n_rounds,
+            out_of_turn=seed % 8 if out_of_turn else None,
+        )
     tracker = TrickTracker()
     rounds = [e for e in game.truth if isinstance(e, RoundStarted)]
     events: list[TrackerEvent] = []
@@ -160,6 +166,27 @@ def _run_oracle(
     if game.out_of_turn is not None:
         out.out_of_turn = (1, int(_flags_planted(game.truth, camera, game.out_of_turn[0])))
     return out
+
+
+def _folder_name(seed: int, habits: bool) -> str:
+    """Where ``--work`` keeps a game's recording (with habits it is another video)."""
+    return f"game-{seed}-habits" if habits else f"game-{seed}"
+
+
+@contextlib.contextmanager
+def _habits_in_oracle(seed: int) -> Iterator[None]:
+    """The oracle (``tests.tracker.oracle.oracle_game``) builds the renderer's Director
+    itself; while this lasts, that Director is one whose players have habits."""
+    from unittest import mock
+
+    import vision.synth.game as game
+    from vision.synth.habits import HabitDirector
+
+    def director(table: Any, fps: float, rng: np.random.Generator) -> HabitDirector:
+        return HabitDirector(table, fps, rng, seed)
+
+    with mock.patch.object(game, "Director", director):
+        yield
 
 
 def _flags_planted(truth: Sequence[Any], camera: Sequence[Any], seat: int) -> bool:
@@ -245,15 +272,16 @@ def _run_recognizer(
     recognize: Callable[[np.ndarray], list[Detection]],
     work: Path,
     layout: str = "near-centre",
+    habits: bool = False,
 ) -> GameResult:
     from jasscam.replay import replay_recording
     from vision.recording import Recording
     from vision.synth.game import render_game
     from vision.tracker.evaluate import compare
 
-    folder = work / f"game-{seed}"
+    folder = work / _folder_name(seed, habits)
     if not _rendered(folder):
-        render_game(seed, folder, style=style, fps=fps, size=size, layout=layout, overwrite=True)
+        render_game(seed, folder, style=style, fps=fps, size=size, layout=layout, overwrite=True, habits=habits)
     recording = Recording.open(folder)
     from vision.recognizer.scale import LearningRecognizer
 
@@ -373,6 +401,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="how the renderer lays tricks (oracle and recognizer modes; default near-centre, as players do)",
     )
     parser.add_argument(
+        "--habits",
+        action="store_true",
+        help="oracle and recognizer modes: the renderer's players have habits (vision.synth.habits), seeded per game",
+    )
+    parser.add_argument(
         "--out-of-turn",
         action="store_true",
         help=(
@@ -432,10 +465,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         args.layout,
                         args.out_of_turn,
                         args.rounds or 1,
+                        args.habits,
                     )
                 else:
                     assert recognize is not None  # recognizer mode has made one
-                    res = _run_recognizer(seed, style, args.fps, (w, h), recognize, work, args.layout)
+                    res = _run_recognizer(seed, style, args.fps, (w, h), recognize, work, args.layout, args.habits)
             except GameTimeout:
                 res = GameResult(seed, style, error=f"ran past {args.timeout} s")
             except Exception as exc:  # a crash is a result to report, not a reason to stop

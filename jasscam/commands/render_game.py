@@ -54,6 +54,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default), or a card's length apart",
     )
     parser.add_argument("--codec", choices=("mp4v", "MJPG"), default="mp4v", help="mp4v (.mp4, small) or MJPG (.avi)")
+    parser.add_argument(
+        "--habits",
+        action="store_true",
+        help="players' habits now and then, seeded by --seed: hands overlapping, two cards laid together, a card "
+        "nudged or laid by mistake and taken back, a trick left lying or picked up, the last trick turned up to count",
+    )
     parser.add_argument("--force", action="store_true", help="overwrite an existing recording folder")
 
 
@@ -78,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
             layout=args.layout,
             codec=args.codec,
             overwrite=args.force,
+            habits=args.habits,
             progress=(lambda n: print(f"  {n} frames", file=sys.stderr, end="\r")) if sys.stderr.isatty() else None,
         )
         rec = Recording.open(args.out)  # read it back: the file must be replayable

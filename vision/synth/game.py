@@ -5,6 +5,8 @@ looks and when: for each card a hand comes in from the player's edge carrying th
 lays it near that player's seat, covers it for a moment and withdraws; after the fourth
 card a pause, then the winner's hand gathers the trick and sweeps it off toward the
 winner's edge; the table is empty between tricks. Timings vary per player and per move.
+``vision.synth.habits`` adds what real players do besides (hands overlapping, a card
+taken back, a trick left lying, ...), opt-in.
 
 Event times are read off the rendered frames, so they are what a camera could see:
 ``card_played.t`` is the first frame in which the laid card is at rest and no longer
@@ -14,12 +16,11 @@ left the image.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import cv2
 import numpy as np
 
 from scoring.events import (
@@ -31,24 +32,38 @@ from scoring.events import (
     event_to_dict,
 )
 from vision.recording import RecordingWriter
-from vision.synth import props
-from vision.synth.assets import available_decks, level_for
-from vision.synth.camera import Camera, Light, random_light
-from vision.synth.compose import Pose, fill_quad, paste_card
-from vision.synth.deck import CardCache, DeckStyle, random_style
+from vision.synth.assets import available_decks
+from vision.synth.compose import Pose
 from vision.synth.game_events import VARIANTS, simulate_game
+from vision.synth.game_table import (
+    LAYOUTS,
+    Arm,
+    Beat,
+    CardOnTable,
+    Frame,
+    FrameState,
+    Gather,
+    Lay,
+    Script,
+    Table,
+    any_in_view,
+    ease,
+    make_table,
+    render_frame,
+    uncovered,
+)
 from vision.synth.geometry import GUIDE, Geometry
-from vision.synth.other_decks import OTHER_DECKS, other_deck
-from vision.synth.scene import SEAT_ANGLES, SEAT_DIRS, CardSource, DrawnCards
-from vision.synth.textures import fine_noise, surface
+from vision.synth.other_decks import OTHER_DECKS
+from vision.synth.scene import SEAT_ANGLES, SEAT_DIRS
 
-#: How a trick is laid (``make_table``).
-LAYOUTS = ("near-centre", "apart")
+if TYPE_CHECKING:
+    from vision.synth.habits import Habits
 
 __all__ = [
     "LAYOUTS",
     "VARIANTS",
     "Arm",
+    "Beat",
     "CardOnTable",
     "Director",
     "FrameState",
@@ -59,166 +74,23 @@ __all__ = [
     "simulate_game",
 ]
 
-# ---------------------------------------------------------------- what is on screen
-
-
-@dataclass
-class CardOnTable:
-    card: str
-    pose: Pose
-    label: int
-    lift: float = 0.0
-
-
-@dataclass
-class Arm:
-    start: np.ndarray  # shoulder, ideal image coordinates, off-screen
-    tip: np.ndarray
-    style: props.ArmStyle
-    curl: float = 0.2
-
-
-@dataclass
-class FrameState:
-    cards: list[CardOnTable] = field(default_factory=list)
-    arms: list[Arm] = field(default_factory=list)
-
-
-def _ease(u: float) -> float:
-    u = min(max(u, 0.0), 1.0)
-    return 0.5 - 0.5 * float(np.cos(np.pi * u))
-
-
-@dataclass
-class Table:
-    """Everything fixed for one video: size, camera, light, deck, surface, people."""
-
-    width: int
-    height: int
-    camera: Camera
-    light: Light
-    background: np.ndarray
-    cards: CardSource
-    card_h: float
-    level: int
-    centre: np.ndarray
-    arms: list[props.ArmStyle]
-    noise: float
-    blur: float
-    tempo: list[float]
-    #: Tricks laid close about the centre (``make_table``'s "near-centre" layout).
-    near: bool = False
-
-    def half_extent(self, seat: int) -> float:
-        return self.height / 2 if seat in (0, 2) else self.width / 2
-
-    def seat_point(self, seat: int, out: float, lateral: float = 0.0) -> np.ndarray:
-        """Table point ``out`` card heights beyond the seat's image edge (``lateral``: to the player's right)."""
-        d = SEAT_DIRS[seat]
-        right = SEAT_DIRS[(seat + 3) % 4]  # the player faces the centre; their right hand side
-        return (self.centre + d * (self.half_extent(seat) + out * self.card_h)) + right * lateral * self.card_h
-
-    def ideal(self, p: np.ndarray) -> np.ndarray:
-        return self.camera.to_ideal(np.asarray(p, float).reshape(1, 2))[0]
-
-
-def _card_source(rng: np.random.Generator, deck: str) -> CardSource:
-    """The deck's art: a bundled deck (the training deck in a random procedural style) or a
-    procedural benchmark deck."""
-    if deck in OTHER_DECKS:
-        return DrawnCards(DeckStyle(deck=deck), other_deck(deck))
-    return CardCache(random_style(rng, deck, 1.0 if deck == "swiss-xvii" else 0.0))
-
-
-def make_table(
-    rng: np.random.Generator,
-    width: int,
-    height: int,
-    deck: str,
-    style: str,
-    geometry: Geometry | None = None,
-    layout: str = "apart",
-) -> Table:
-    """The table of one game: camera, cloth, light, deck, card size, the players' arms.
-
-    ``geometry``: the mounting (card size, lens, tilt); without it cards are 19-24 % of the
-    short side. ``layout``: "near-centre" lays each trick as real players do (close about
-    the centre, overlapping, each card turned toward its player by up to 25 degrees),
-    "apart" a card's length from the centre toward each player.
-    """
-    if layout not in LAYOUTS:
-        raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, got {layout!r}")
-    hard = style == "hard"
-    d = float(rng.uniform(0.55, 0.8)) if hard else float(rng.uniform(0.0, 0.2))
-    if geometry is None:
-        camera = Camera.random(rng, width, height, 0.5)
-    else:
-        camera = Camera.random(rng, width, height, 0.5 * geometry.tilt, geometry.distortion_steps(rng))
-    tex = surface(rng, height, width, str(rng.choice(["felt", "felt", "cloth", "wood", "mat_on_wood", "plastic"])))
-    background = cv2.warpPerspective(tex, camera.H, (width, height), borderMode=cv2.BORDER_REFLECT)
-    light = random_light(rng, height, width, d)
-    card_h = min(width, height) * float(rng.uniform(0.19, 0.24)) if geometry is None else geometry.card_length(rng)
-    scale = float(np.sqrt(abs(np.linalg.det(camera.H[:2, :2]))))
-    centre = np.array([width / 2, height / 2]) + rng.normal(0, 0.02, 2) * [width, height]
-    return Table(
-        width=width,
-        height=height,
-        camera=camera,
-        light=light,
-        background=background,
-        cards=_card_source(rng, deck),
-        card_h=card_h,
-        level=level_for(card_h * scale),
-        centre=centre,
-        arms=[props.ArmStyle(rng, card_h * scale) for _ in range(4)],
-        noise=float(rng.uniform(0.4, 0.9) + (4.0 if hard else 0.0)),
-        blur=float(rng.uniform(0.0, 0.5) + (1.0 if hard else 0.0)),
-        tempo=[float(rng.uniform(0.7, 1.4)) for _ in range(4)],
-        near=layout == "near-centre",
-    )
-
-
-def render_frame(table: Table, state: FrameState, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """One camera frame of ``state`` and its label map (card labels, props.OCCLUDER for arms)."""
-    img = table.background.copy()
-    labels = np.zeros((table.height, table.width), np.uint8)
-    for c in state.cards:
-        paste_card(
-            img, labels, table.cards.get(c.card, table.level), c.pose, table.camera, c.label, shadow=0.3, lift=c.lift
-        )
-    for arm in state.arms:
-        props.draw_arm(img, labels, arm.start, arm.tip, arm.style, curl=arm.curl, height=1.2)
-    img = table.light.apply(img)
-    img = table.camera.distort(img)
-    labels = table.camera.distort(labels, cv2.INTER_NEAREST)
-    if table.blur > 0.3:
-        img = cv2.GaussianBlur(img, (0, 0), table.blur)
-    noisy = img.astype(np.float32) + fine_noise(rng, table.height, table.width) * table.noise
-    return np.clip(noisy, 0, 255).astype(np.uint8), labels
-
-
-def _uncovered(table: Table, labels: np.ndarray, pose: Pose) -> bool:
-    """No arm pixel lies on the card (checked in the distorted frame)."""
-    quad = table.camera.project(pose.corners())
-    mask = np.zeros_like(labels)
-    cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 1)
-    return not bool(np.any(labels[mask > 0] == props.OCCLUDER))
-
-
-def _any_in_view(table: Table, cards: list[CardOnTable]) -> bool:
-    """Whether any pixel of these cards is in the frame, hands ignored (the same
-    rasterisation and lens mapping as the rendered label map)."""
-    mask = np.zeros((table.height, table.width), np.uint8)
-    for c in cards:
-        fill_quad(mask, table.camera.to_ideal(c.pose.corners()), 1)
-    return bool(table.camera.distort(mask, cv2.INTER_NEAREST).any())
-
-
 # ---------------------------------------------------------------- the animation
 
 
+@dataclass
+class _Going:
+    """An action released to go on while the next one runs, and the label map it saw last."""
+
+    script: Script
+    labels: np.ndarray
+
+
 class Director:
-    """Turns the untimed event list into frames and timed events."""
+    """Turns the untimed event list into frames and timed events.
+
+    Each move is a ``Script`` played by ``_perform``; a script that releases early goes on
+    in the frames of the next (two hands in view at once), which the habits use.
+    """
 
     def __init__(self, table: Table, fps: float, rng: np.random.Generator) -> None:
         self.table = table
@@ -227,28 +99,107 @@ class Director:
         self.frame_index = 0
         self.on_table: list[CardOnTable] = []
         self.timed: list[Event] = []
+        self._going: list[_Going] = []
+        #: The going actions' beats for the frame being put together, once taken.
+        self._pending: list[Beat] | None = None
 
     @property
     def t(self) -> float:
         return self.frame_index / self.fps
 
-    def _frames(self, seconds: float, step: Callable[[float], FrameState]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """Render ``seconds`` of animation; ``step(u)`` gives the state at progress u in [0, 1]."""
-        n = max(1, round(seconds * self.fps))
-        for i in range(n):
-            frame, labels = render_frame(self.table, step((i + 1) / n), self.rng)
-            self.frame_index += 1
-            yield frame, labels
+    # -- frames -----------------------------------------------------------------------------
 
-    def _still(self, seconds: float) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    def _show(self, state: FrameState) -> Frame:
+        frame, labels = render_frame(self.table, state, self.rng)
+        self.frame_index += 1
+        return frame, labels
+
+    def _frames(self, seconds: float, step: Callable[[float], FrameState]) -> Iterator[Frame]:
+        """Render ``seconds`` of animation; ``step(u)`` gives the state at progress u in [0, 1]."""
+        n = self._count(seconds)
+        for i in range(n):
+            yield self._show(step((i + 1) / n))
+
+    def _still(self, seconds: float) -> Iterator[Frame]:
         state = FrameState(list(self.on_table))
         yield from self._frames(seconds, lambda u: state)
+
+    def _count(self, seconds: float) -> int:
+        return max(1, round(seconds * self.fps))
+
+    def _others(self) -> list[Beat]:
+        """The going actions' beats for the next frame (each advanced once per frame)."""
+        if self._pending is None:
+            self._pending = []
+            for going in list(self._going):
+                try:
+                    self._pending.append(going.script.send(going.labels))
+                except StopIteration:
+                    self._going.remove(going)
+        return self._pending
+
+    def _compose(self, beats: list[Beat]) -> Frame:
+        """Render the table with every beat's cards and arms; the going actions see the labels."""
+        state = FrameState(self.on_table + [c for b in beats for c in b.held], [a for b in beats for a in b.arms])
+        frame, labels = self._show(state)
+        self._pending = None
+        for going in self._going:
+            going.labels = labels
+        return frame, labels
+
+    def _perform(self, script: Script) -> Iterator[Frame]:
+        """Render ``script`` with whatever going actions are still moving, until it ends or
+        releases (then it goes on in the frames of what comes next)."""
+        labels: np.ndarray | None = None
+        while True:
+            others = self._others()
+            try:
+                beat = next(script) if labels is None else script.send(labels)
+            except StopIteration:
+                return
+            frame, labels = self._compose([*others, beat])
+            yield frame, labels
+            if beat.release:
+                self._going.append(_Going(script, labels))
+                return
+
+    def _drain(self) -> Iterator[Frame]:
+        """Render until every going action has ended."""
+        while True:
+            beats = self._others()
+            if not beats:
+                self._pending = None
+                return
+            yield self._compose(beats)
+
+    def _steps(self, seconds: float, beat: Callable[[float], Beat]) -> Generator[Beat, np.ndarray, None]:
+        n = self._count(seconds)
+        for i in range(n):
+            yield beat((i + 1) / n)
+
+    def _idle(self, seconds: float) -> Generator[Beat, np.ndarray, None]:
+        yield from self._steps(seconds, lambda u: Beat())
 
     def _think(self, seat: int, base: float) -> float:
         return float(base * self.table.tempo[seat] * self.rng.lognormal(0.0, 0.35))
 
-    def play(self, seat: int, card: str) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """A hand brings ``card`` from ``seat``'s edge, lays it, covers it a moment, withdraws."""
+    def _free_label(self) -> int:
+        """The smallest label no card in view has."""
+        used = {c.label for c in self.on_table} | {c.label for b in self._pending or [] for c in b.held}
+        return next(k for k in range(1, 256) if k not in used)
+
+    def _slot(self, event: Event) -> int:
+        """Append ``event`` untimed, in its place in the list; its time comes with the frames."""
+        self.timed.append(event)
+        return len(self.timed) - 1
+
+    def _fill(self, slot: int, t: float) -> None:
+        self.timed[slot] = replace(self.timed[slot], t=round(t, 3))
+
+    # -- laying a card ------------------------------------------------------------------------
+
+    def plan_lay(self, seat: int, card: str, label: int) -> Lay:
+        """Where ``seat`` lays ``card`` and how its hand comes in (all the draws of a lay)."""
         tb, rng = self.table, self.rng
         dist = tb.card_h * float(rng.uniform(0.25, 0.5) if tb.near else rng.uniform(0.55, 0.85))
         tangent = SEAT_DIRS[(seat + 1) % 4] * tb.card_h * float(rng.normal(0, 0.15))
@@ -258,101 +209,115 @@ class Director:
         lateral = float(rng.uniform(-0.3, 0.9))
         shoulder = tb.ideal(tb.seat_point(seat, 4.0, lateral))
         grip = SEAT_DIRS[seat] * tb.card_h * float(rng.uniform(-0.25, 0.05))  # fingertips past the card centre
-        tip_rest = pos + grip
-        tip_away = tb.seat_point(seat, 1.0, lateral)
         twist = float(rng.normal(0, 15))
-        arm = Arm(shoulder, tb.ideal(tip_rest), tb.arms[seat], curl=float(rng.uniform(0.1, 0.5)))
-        label = len(self.on_table) + 1
-        yield from self._still(self._think(seat, 0.8))
+        arm = Arm(shoulder, tb.ideal(pos + grip), tb.arms[seat], curl=float(rng.uniform(0.1, 0.5)))
+        return Lay(seat, card, final, label, twist, grip, tb.seat_point(seat, 1.0, lateral), arm)
 
-        def approach(u: float) -> FrameState:
-            e = _ease(u)
-            tip = tip_away + (tip_rest - tip_away) * e
-            c = tip - grip
-            pose = replace(final, x=float(c[0]), y=float(c[1]), angle=angle + twist * (1 - e))
-            return FrameState(
-                self.on_table + [CardOnTable(card, pose, label, lift=1 - e)], [replace(arm, tip=tb.ideal(tip))]
-            )
+    def carrying(self, lay: Lay, u: float) -> Beat:
+        """The hand bringing the card in, at progress ``u``: the card raised and turned at first."""
+        e = ease(u)
+        tip = lay.tip_away + (lay.tip_rest - lay.tip_away) * e
+        c = tip - lay.grip
+        pose = replace(lay.final, x=float(c[0]), y=float(c[1]), angle=lay.final.angle + lay.twist * (1 - e))
+        return Beat([CardOnTable(lay.card, pose, lay.label, lift=1 - e)], [replace(lay.arm, tip=self.table.ideal(tip))])
 
-        yield from self._frames(self._think(seat, 0.5), approach)
-        laid = CardOnTable(card, final, label)
-        rest = FrameState(self.on_table + [laid], [arm])
-        yield from self._frames(float(rng.uniform(0.15, 0.4)), lambda u: rest)
-        self.on_table.append(laid)
+    def withdrawing(self, lay: Lay, u: float) -> Beat:
+        tip = lay.tip_rest + (lay.tip_away - lay.tip_rest) * ease(u)
+        return Beat(arms=[replace(lay.arm, tip=self.table.ideal(tip), curl=0.6)])
+
+    def _withdraw(self, lay: Lay, seconds: float) -> Generator[Beat, np.ndarray, float]:
+        """The hand leaves the laid card; returns when the camera first sees it uncovered."""
+        n = self._count(seconds)
         seen_at: float | None = None
-
-        def withdraw(u: float) -> FrameState:
-            tip = tip_rest + (tip_away - tip_rest) * _ease(u)
-            return FrameState(list(self.on_table), [replace(arm, tip=tb.ideal(tip), curl=0.6)])
-
-        for frame, labels in self._frames(self._think(seat, 0.45), withdraw):
-            if seen_at is None and _uncovered(tb, labels, final):
+        for i in range(n):
+            labels = yield self.withdrawing(lay, (i + 1) / n)
+            if seen_at is None and uncovered(self.table, labels, lay.final):
                 seen_at = self.t - 1 / self.fps
-            yield frame, labels
-        if seen_at is None:
-            seen_at = self.t
-        self.timed.append(CardPlayed(seat=seat, card=card, t=round(seen_at, 3), source="camera"))
+        return self.t if seen_at is None else seen_at
 
-    def collect(self, winner: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """Pause, then the winner gathers the four cards and sweeps them off their edge."""
+    def _laying(self, seat: int, card: str) -> Script:
+        lay = self.plan_lay(seat, card, self._free_label())
+        slot = self._slot(CardPlayed(seat=seat, card=card, source="camera"))
+        yield from self._idle(self._think(seat, 0.8))
+        yield from self._steps(self._think(seat, 0.5), lambda u: self.carrying(lay, u))
+        self.on_table.append(CardOnTable(card, lay.final, lay.label))
+        yield from self._steps(float(self.rng.uniform(0.15, 0.4)), lambda u: Beat(arms=[lay.arm]))
+        seen_at = yield from self._withdraw(lay, self._think(seat, 0.45))
+        self._fill(slot, seen_at)
+
+    def play(self, seat: int, card: str) -> Iterator[Frame]:
+        """A hand brings ``card`` from ``seat``'s edge, lays it, covers it a moment, withdraws."""
+        yield from self._perform(self._laying(seat, card))
+
+    # -- collecting a trick -------------------------------------------------------------------
+
+    def plan_gather(self, winner: int) -> Gather:
         tb, rng = self.table, self.rng
-        yield from self._still(float(rng.uniform(0.8, 2.0)))
         lateral = float(rng.uniform(-0.3, 0.6))
-        shoulder = tb.ideal(tb.seat_point(winner, 4.0, lateral))
         away = tb.seat_point(winner, 1.0, lateral)
+        arm = Arm(tb.ideal(tb.seat_point(winner, 4.0, lateral)), tb.ideal(away), tb.arms[winner], curl=0.3)
         pile = tb.centre + SEAT_DIRS[winner] * tb.card_h * 0.3
         grip = SEAT_DIRS[winner] * tb.card_h * -0.2
-        arm = Arm(shoulder, tb.ideal(away), tb.arms[winner], curl=0.3)
-        start = [c.pose for c in self.on_table]
-        pile_angle = SEAT_ANGLES[winner] + float(rng.normal(0, 8))
+        return Gather(winner, lateral, arm, away, pile, grip, SEAT_ANGLES[winner] + float(rng.normal(0, 8)))
 
-        def reach(u: float) -> FrameState:
-            tip = away + (pile + grip - away) * _ease(u)
-            return FrameState(list(self.on_table), [replace(arm, tip=tb.ideal(tip))])
+    def _gathering(self, g: Gather, cards: list[CardOnTable]) -> Generator[Beat, np.ndarray, list[CardOnTable]]:
+        """The hand reaches in and pushes ``cards`` together into a pile; returns the pile."""
+        tb = self.table
 
-        yield from self._frames(self._think(winner, 0.5), reach)
+        def reach(u: float) -> Beat:
+            return Beat(arms=[replace(g.arm, tip=tb.ideal(g.away + (g.pile + g.grip - g.away) * ease(u)))])
 
-        def gather(u: float) -> FrameState:
-            e = _ease(u)
-            cards = [
+        def gather(u: float) -> Beat:
+            e = ease(u)
+            moved = [
                 replace(
                     c,
                     pose=replace(
-                        p,
-                        x=p.x + (pile[0] - p.x) * e,
-                        y=p.y + (pile[1] - p.y) * e,
-                        angle=p.angle + (pile_angle - p.angle) * e,
+                        c.pose,
+                        x=c.pose.x + (g.pile[0] - c.pose.x) * e,
+                        y=c.pose.y + (g.pile[1] - c.pose.y) * e,
+                        angle=c.pose.angle + (g.pile_angle - c.pose.angle) * e,
                     ),
                 )
-                for c, p in zip(self.on_table, start, strict=True)
+                for c in cards
             ]
-            return FrameState(cards, [replace(arm, tip=tb.ideal(pile + grip), curl=0.3 + 0.4 * e)])
+            return Beat(moved, [replace(g.arm, tip=tb.ideal(g.pile + g.grip), curl=0.3 + 0.4 * e)])
 
-        yield from self._frames(float(rng.uniform(0.3, 0.6)), gather)
-        gathered = gather(1.0).cards
-        sweep_to = tb.seat_point(winner, 1.5, lateral)
+        yield from self._steps(self._think(g.seat, 0.5), reach)
+        self.on_table = [c for c in self.on_table if all(c is not k for k in cards)]  # in the hand's now
+        yield from self._steps(float(self.rng.uniform(0.3, 0.6)), gather)
+        return gather(1.0).held
+
+    def _take_off(self, g: Gather, pile: list[CardOnTable]) -> Generator[Beat, np.ndarray, float]:
+        """The pile swept off toward the winner's edge; returns when the last card left the image."""
+        tb = self.table
+        sweep_to = tb.seat_point(g.seat, 1.5, g.lateral)
         gone_at: float | None = None
-
-        def sweep(u: float) -> FrameState:
-            shift = (sweep_to - pile) * _ease(u)
-            cards = [replace(c, pose=replace(c.pose, x=c.pose.x + shift[0], y=c.pose.y + shift[1])) for c in gathered]
-            return FrameState(cards, [replace(arm, tip=tb.ideal(pile + grip + shift), curl=0.7)])
-
-        n = max(1, round(self._think(winner, 0.8) * self.fps))
+        n = self._count(self._think(g.seat, 0.8))
         for i in range(n):
-            state = sweep((i + 1) / n)
-            frame, labels = render_frame(tb, state, rng)
-            self.frame_index += 1
-            if gone_at is None and not _any_in_view(tb, state.cards):
+            shift = (sweep_to - g.pile) * ease((i + 1) / n)
+            cards = [replace(c, pose=replace(c.pose, x=c.pose.x + shift[0], y=c.pose.y + shift[1])) for c in pile]
+            yield Beat(cards, [replace(g.arm, tip=tb.ideal(g.pile + g.grip + shift), curl=0.7)])
+            if gone_at is None and not any_in_view(tb, cards):
                 gone_at = self.t - 1 / self.fps
-            yield frame, labels
-        if gone_at is None:
-            gone_at = self.t
-        self.on_table = []
-        self.timed.append(TrickCollected(seat=winner, t=round(gone_at, 3)))
-        yield from self._still(float(rng.uniform(0.3, 0.8)))
+        return self.t if gone_at is None else gone_at
 
-    def bodentrumpf(self, card: str, dealer: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    def _collecting(self, winner: int) -> Script:
+        slot = self._slot(TrickCollected(seat=winner))
+        yield from self._idle(float(self.rng.uniform(0.8, 2.0)))
+        g = self.plan_gather(winner)
+        pile = yield from self._gathering(g, list(self.on_table))
+        gone_at = yield from self._take_off(g, pile)
+        self._fill(slot, gone_at)
+        yield from self._idle(float(self.rng.uniform(0.3, 0.8)))
+
+    def collect(self, winner: int) -> Iterator[Frame]:
+        """Pause, then the winner gathers the four cards and sweeps them off their edge."""
+        yield from self._perform(self._collecting(winner))
+
+    # -- the game ------------------------------------------------------------------------------
+
+    def bodentrumpf(self, card: str, dealer: int) -> Iterator[Frame]:
         """Speck: the turned-up Bodentrumpf lies at the dealer's edge a while, then is taken up."""
         tb, rng = self.table, self.rng
         p = tb.centre + SEAT_DIRS[dealer] * (tb.half_extent(dealer) - 0.8 * tb.card_h)
@@ -363,7 +328,7 @@ class Director:
         away = tb.seat_point(dealer, 1.0) - pose.corners().mean(0)
 
         def take(u: float) -> FrameState:
-            e = _ease(u)
+            e = ease(u)
             return FrameState([CardOnTable(card, replace(pose, x=pose.x + away[0] * e, y=pose.y + away[1] * e), 1)])
 
         yield from self._frames(0.6, take)
@@ -413,6 +378,7 @@ def render_game(
     codec: str = "mp4v",
     overwrite: bool = False,
     progress: Callable[[int], None] | None = None,
+    habits: bool | Habits = False,
 ) -> dict[str, Any]:
     """Simulate a game for ``seed`` and write it as a recording folder at ``out``.
 
@@ -420,7 +386,8 @@ def render_game(
     (``simulated``) so callers can check the recording against them. ``geometry``: the
     mounting; default the hardware guide's (``vision.synth.geometry.GUIDE``: 1280 x 960,
     cards 9-10 % of the short side), at ``size`` when that is given. ``layout``: how tricks
-    are laid (``make_table``).
+    are laid (``make_table``). ``habits``: the players' habits (``vision.synth.habits``), with
+    their default chances or the ``Habits`` given; off, a seed renders as it always did.
     """
     if geometry is None:
         geometry = GUIDE if size is None else replace(GUIDE, width=size[0], height=size[1])
@@ -437,7 +404,8 @@ def render_game(
     events = simulate_game(seed, rounds=rounds, contract=contract, variant=variant)
     rng = np.random.default_rng(seed)
     table = make_table(rng, width, height, deck, style, geometry, layout)
-    director = Director(table, fps, rng)
+    director = _director(seed, table, fps, rng, habits)
+    chances = getattr(director, "habits", None)
     config = next(e for e in events if isinstance(e, GameConfigured))
     rules = {k: v for k, v in event_to_dict(config).items() if k not in ("type", "v", "t")}
     writer = RecordingWriter(
@@ -465,6 +433,7 @@ def render_game(
                 "rounds": rounds,
                 "contract": contract,
                 "variant": variant,
+                **({"habits": asdict(chances)} if chances is not None else {}),
             },
         },
         codec=codec,
@@ -486,3 +455,12 @@ def render_game(
         "events": director.timed,
         "simulated": events,
     }
+
+
+def _director(seed: int, table: Table, fps: float, rng: np.random.Generator, habits: bool | Habits) -> Director:
+    """The plain Director, or one whose players have habits (imported here: it builds on this module)."""
+    if habits is False:
+        return Director(table, fps, rng)
+    from vision.synth.habits import HabitDirector, Habits
+
+    return HabitDirector(table, fps, rng, seed, habits if isinstance(habits, Habits) else None)
