@@ -41,7 +41,6 @@ rest (ground truth ``t``) to its event (median <= 0.5 s, p95 <= 1 s), replay spe
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import signal
 import statistics
@@ -50,7 +49,7 @@ import tempfile
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -136,18 +135,18 @@ def _run_oracle(
     folder = work / _folder_name(seed, habits) if work is not None else None
     record = folder if folder is not None and not _rendered(folder) else None
     # At the hardware guide's mounting (cards 9-10 % of the short side) at ``size``.
-    with _habits_in_oracle(seed) if habits else contextlib.nullcontext():
-        game = oracle_game(
-            seed,
-            style=style,
-            fps=fps,
-            size=size,
-            record_to=record,
-            layout=layout,
-            guide=True,
-            rounds=n_rounds,
-            out_of_turn=seed % 8 if out_of_turn else None,
-        )
+    game = oracle_game(
+        seed,
+        style=style,
+        fps=fps,
+        size=size,
+        record_to=record,
+        layout=layout,
+        guide=True,
+        rounds=n_rounds,
+        out_of_turn=seed % 8 if out_of_turn else None,
+        habits=habits,
+    )
     tracker = TrickTracker()
     rounds = [e for e in game.truth if isinstance(e, RoundStarted)]
     events: list[TrackerEvent] = []
@@ -171,22 +170,6 @@ def _run_oracle(
 def _folder_name(seed: int, habits: bool) -> str:
     """Where ``--work`` keeps a game's recording (with habits it is another video)."""
     return f"game-{seed}-habits" if habits else f"game-{seed}"
-
-
-@contextlib.contextmanager
-def _habits_in_oracle(seed: int) -> Iterator[None]:
-    """The oracle (``tests.tracker.oracle.oracle_game``) builds the renderer's Director
-    itself; while this lasts, that Director is one whose players have habits."""
-    from unittest import mock
-
-    import vision.synth.game as game
-    from vision.synth.habits import HabitDirector
-
-    def director(table: Any, fps: float, rng: np.random.Generator) -> HabitDirector:
-        return HabitDirector(table, fps, rng, seed)
-
-    with mock.patch.object(game, "Director", director):
-        yield
 
 
 def _flags_planted(truth: Sequence[Any], camera: Sequence[Any], seat: int) -> bool:

@@ -27,6 +27,7 @@ from scoring.cards import ALL_CARD_IDS
 from scoring.events import CardPlayed, Event, TrickCollected
 from vision.arms import ArmWatcher
 from vision.detection import Detection, FrameDetections
+from vision.synth.habits import Habits
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,7 @@ def oracle_game(
     layout: str = "apart",
     guide: bool = False,
     out_of_turn: int | None = None,
+    habits: bool | Habits = False,
 ) -> OracleGame:
     """Animate game ``seed`` (optionally only its first ``tricks`` tricks) with oracle detections.
 
@@ -120,10 +122,14 @@ def oracle_game(
     ``out_of_turn``: in that trick (or the next one with nothing but its four cards) the
     third player lays before the second, the hand coming from their own edge: a card
     laid out of turn on purpose, which the truth's fold flags (``OracleGame.out_of_turn``).
+
+    ``habits``: the players have the habits of a real table (``vision.synth.habits``; True
+    for their usual chances), drawn apart from the game's own draws.
     """
     from vision.recording import RecordingWriter
     from vision.synth.game import Director, make_table, simulate_game
     from vision.synth.geometry import GUIDE
+    from vision.synth.habits import HabitDirector
 
     quality = quality or OracleQuality.named(style)
     events = simulate_game(seed, rounds=rounds, contract=contract)
@@ -144,7 +150,11 @@ def oracle_game(
     # ``guide``: the hardware guide's mounting at this size (cards 9-10 % of the short side).
     geometry = replace(GUIDE, width=width, height=height) if guide else None
     table = make_table(rng, width, height, "swiss-xvii", style, geometry, layout)
-    director = Director(table, fps, rng)
+    director = (
+        HabitDirector(table, fps, rng, seed, None if habits is True else habits)
+        if habits
+        else Director(table, fps, rng)
+    )
     noise = random.Random(seed * 7919 + 1)
     arms = ArmWatcher()
     out = OracleGame(width=width, height=height)

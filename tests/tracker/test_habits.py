@@ -124,6 +124,62 @@ def test_a_hand_resting_over_a_card_while_the_next_is_laid_is_not_a_card_taken_b
     assert folded_trick_cards(events) == ([TRICK[:3]], ())
 
 
+EDGE_NAME = {0: "bottom", 1: "right", 2: "top", 3: "left"}
+
+
+def _take_back_under_the_hand(table: Table, card: str, seat: int, *, seen_going: bool) -> None:
+    """``seat`` lays ``card``; later its hand comes back over it and drags it off, covering
+    it all the way, so that it vanishes where it lay (``seen_going``: the detector catches it
+    once on the way out, near the edge). Then no hand is over the table for a while."""
+    table.lay(card, seat, rest=12)
+    table.arms = {EDGE_NAME[seat]}
+    table.hidden = {card}
+    table.step(2)
+    del table.cards[card]
+    table.hidden = set()
+    if seen_going:
+        x, y = SPOTS[seat]
+        ex, ey = EDGE[seat]
+        table.extra.append(detection(card, (x + 0.8 * (ex - x), y + 0.8 * (ey - y)), 0.0, 0.8))
+    table.step(2)
+    table.arms = set()
+    table.step(14)
+
+
+@pytest.mark.parametrize("seen_going", [False, True])
+def test_a_card_taken_back_under_its_players_hand_is_withdrawn(seen_going: bool) -> None:
+    # A hand taking a card back covers it as it drags it off: its track is lost where it
+    # lay, as under any hand; but it vanished under its own player's arm and stays gone
+    # with no hand over the table, or it was seen once on its way out, read as itself.
+    table = Table()
+    table.lay("rosen-6", 0, rest=8)
+    _take_back_under_the_hand(table, "schellen-ober", 1, seen_going=seen_going)
+    x, y = SPOTS[1]
+    table.lay("rosen-ass", 1, at=(x + 10.0, y + 45.0), rest=8)  # the right card, beside where the wrong one lay
+    table.lay("eicheln-9", 2, rest=8)
+    events = run(table)
+    assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schellen-ober"]
+    assert folded_trick_cards(events) == ([TRICK[:3]], ())
+
+
+def test_a_card_hidden_under_the_next_players_hand_is_not_taken_back() -> None:
+    # The card vanishes under a hand, but the arm in view is the next player's (reaching
+    # over to lay theirs), and it shows again: no card taken back.
+    table = Table()
+    table.lay("rosen-6", 0, rest=8)
+    table.lay("rosen-ass", 1, rest=12)
+    table.arms = {"top"}
+    table.hidden = {"rosen-ass"}
+    table.step(2)
+    table.arms = set()
+    table.step(14)
+    table.hidden = set()
+    table.lay("eicheln-9", 2, rest=10)
+    events = run(table)
+    assert not [e for e in events if isinstance(e, CardWithdrawn)]
+    assert folded_trick_cards(events) == ([TRICK[:3]], ())
+
+
 @pytest.mark.parametrize("where", ["beside", "on top"])
 def test_the_winner_leads_the_next_card_beside_or_on_the_trick_left_lying(where: str) -> None:
     table = Table()

@@ -30,6 +30,50 @@ class Collection:
 
     def __init__(self, state: TableState) -> None:
         self._state = state
+        #: Track ids of counted cards of the trick on the table, with when each was last
+        #: seen carried off (``note_carried``) while its own track had lost it.
+        self._carried: dict[int, float] = {}
+        #: Track ids of counted cards of the trick that vanished under their own player's
+        #: arm, with the frames since in which no arm was in view while they stayed unseen
+        #: (``note_carried``).
+        self._unseen_armless: dict[int, int] = {}
+
+    def note_carried(self, t: float) -> None:
+        """Note each counted card of the trick that shows, read as itself, carried well
+        away from where it lay while its own track has lost it.
+
+        A hand taking a card back covers it where it lies and drags it off its edge in a
+        few frames: the card's own track is lost under the hand, and what the detector sees
+        of it on the way out starts another track, read as the same card. That is the card
+        carried off, as much as its own track seen going. So is a card that vanished under
+        its own player's arm and stays unseen with no hand over the table: a card hidden by
+        a hand shows again when the hand has gone."""
+        state = self._state
+        cfg = state.config
+        trick = {laid.card: laid for laid in state.ledger.trick}
+        self._carried = {k: v for k, v in self._carried.items() if any(laid.track_id == k for laid in trick.values())}
+        arms = state.arm_history[-1][1] if state.arm_history and state.arm_history[-1][0] == t else frozenset()
+        counting: dict[int, int] = {}
+        for laid in trick.values():
+            own = state.track(laid.track_id)
+            if own is None or own.missed == 0:
+                continue
+            if own.missed == 1:
+                counting[laid.track_id] = 0 if state.layout.edges[laid.seat] in arms else -1
+            elif (n := self._unseen_armless.get(laid.track_id, -1)) >= 0:
+                counting[laid.track_id] = n + (0 if arms else 1)
+        self._unseen_armless = counting
+        for track in state.tracks:
+            if track.state is not TrackState.CANDIDATE or track.last_t != t:
+                continue
+            shown = trick.get(track.leading_identity()[0] or "")
+            if shown is None:
+                continue
+            own = state.track(shown.track_id)
+            if own is not None and own.missed == 0:
+                continue
+            if math.dist(track.centre, shown.placed) > cfg.left_distance * shown.size:
+                self._carried[shown.track_id] = t
 
     def check_collected(self, t: float, count_swept: CountSwept) -> list[TrackerEvent]:
         """The events of the trick on the table collected at ``t``, once all its cards have
@@ -244,18 +288,34 @@ class Collection:
         """
         trick = self._state.ledger.trick
         carried: list[Laid] = []
+        gone_since: list[float] = []
+        went = (math.inf, -math.inf)  # from the first carried card's going to the last one's last sight
+        forgotten = 0
         for laid in trick:
             old = self._state.track(laid.track_id)
-            if old is None or old is track:
-                return []  # forgotten: no telling how it went
-            if self._carried_off(laid, old) and old.last_t < track.arrival:
-                carried.append(laid)
-            elif self._gone_for(laid, old) > t - track.arrival:
-                # Another card was on the move or hidden too when this one was laid: a
-                # gathering, a hand over the trick. (One the trick's collector has just
-                # begun to gather, after this card came down, does not count.)
+            if old is track:
                 return []
-        if len(carried) == len(trick) > 1:
+            if old is None:
+                # Forgotten, long unseen (a card laid over it): no telling how it went, nor
+                # any sign of a gathering if the others still lie there.
+                forgotten += 1
+                continue
+            if self._carried_off(laid, old) and (seen := self._last_seen(laid, old)) < track.arrival:
+                carried.append(laid)
+                went = (min(went[0], old.last_t), max(went[1], seen))
+            elif (away := self._gone_for(laid, old)) > t - track.arrival:
+                gone_since.append(t - away)
+        lead = self._state.config.arm_lead
+        if any(went[0] - lead <= since <= went[1] + lead for since in gone_since):
+            # Another card went on the move or out of sight as the carried one went: a
+            # gathering, a hand over the trick. (One the trick's collector has just begun to
+            # gather, after this card came down, does not count; nor one hidden long before,
+            # under a card laid over it, or only well after the carried card had gone, under
+            # the hand laying this card over it.)
+            return []
+        if gone_since and not carried:
+            return []
+        if len(carried) + forgotten == len(trick) > 1:
             return []  # the whole trick went: collected (with a card never seen), not taken back
         return self._withdraw(carried, t)
 
@@ -271,12 +331,19 @@ class Collection:
 
     def _carried_off(self, laid: Laid, track: Track) -> bool:
         """Was ``laid`` (shown by ``track``) last seen carried well away from where it lay,
-        and gone since?"""
+        by its own track or another read as it (``note_carried``), and gone since?"""
         cfg = self._state.config
+        if track.missed < cfg.collect_after_frames:
+            return False
         return (
-            track.missed >= cfg.collect_after_frames
-            and math.dist(track.centre, laid.placed) > cfg.left_distance * laid.size
+            math.dist(track.centre, laid.placed) > cfg.left_distance * laid.size
+            or self._carried.get(laid.track_id, -math.inf) >= track.last_t
+            or self._unseen_armless.get(laid.track_id, -1) >= LONG_GONE_FRAMES
         )
+
+    def _last_seen(self, laid: Laid, track: Track) -> float:
+        """When ``laid`` (shown by ``track``) was last seen, carried off or where it lay."""
+        return max(track.last_t, self._carried.get(laid.track_id, -math.inf))
 
     def _withdraw(self, carried: list[Laid], t: float) -> list[TrackerEvent]:
         """The cards ``carried`` off the trick do not count: say so for each."""

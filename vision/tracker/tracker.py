@@ -202,6 +202,7 @@ class TrickTracker:
         if self._ledger.contract is None or self.round_over:
             return []
         events: list[TrackerEvent] = []
+        self._collection.note_carried(frame.t)
         events += self._collection.check_collected(frame.t, self._count_swept)
         events += self._misreads.check_counted_reads(frame.t)
         ready = [
