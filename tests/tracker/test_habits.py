@@ -127,12 +127,13 @@ def test_a_hand_resting_over_a_card_while_the_next_is_laid_is_not_a_card_taken_b
 EDGE_NAME = {0: "bottom", 1: "right", 2: "top", 3: "left"}
 
 
-def _take_back_under_the_hand(table: Table, card: str, seat: int, *, seen_going: bool) -> None:
+def _take_back_under_the_hand(table: Table, card: str, seat: int, *, seen_going: bool, arm_seen: bool = True) -> None:
     """``seat`` lays ``card``; later its hand comes back over it and drags it off, covering
     it all the way, so that it vanishes where it lay (``seen_going``: the detector catches it
-    once on the way out, near the edge). Then no hand is over the table for a while."""
+    once on the way out, near the edge; ``arm_seen``: the arm stage sees that hand). Then no
+    hand is over the table for a while."""
     table.lay(card, seat, rest=12)
-    table.arms = {EDGE_NAME[seat]}
+    table.arms = {EDGE_NAME[seat]} if arm_seen else set()
     table.hidden = {card}
     table.step(2)
     del table.cards[card]
@@ -156,6 +157,31 @@ def test_a_card_taken_back_under_its_players_hand_is_withdrawn(seen_going: bool)
     _take_back_under_the_hand(table, "schellen-ober", 1, seen_going=seen_going)
     x, y = SPOTS[1]
     table.lay("rosen-ass", 1, at=(x + 10.0, y + 45.0), rest=8)  # the right card, beside where the wrong one lay
+    table.lay("eicheln-9", 2, rest=8)
+    events = run(table)
+    assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schellen-ober"]
+    assert folded_trick_cards(events) == ([TRICK[:3]], ())
+
+
+def test_the_right_card_laid_where_the_card_taken_back_lay_is_a_new_card() -> None:
+    table = Table()
+    table.lay("rosen-6", 0, rest=8)
+    _take_back_under_the_hand(table, "schellen-ober", 1, seen_going=False)
+    table.lay("rosen-ass", 1, rest=8)  # just where the Ober lay
+    table.lay("eicheln-9", 2, rest=8)
+    events = run(table)
+    assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schellen-ober"]
+    assert folded_trick_cards(events) == ([TRICK[:3]], ())
+
+
+def test_the_last_card_gone_a_second_before_the_next_came_was_taken_back_though_no_arm_was_seen() -> None:
+    # A pale arm on a pale cloth: the arm stage saw no hand take it. Nothing was laid over
+    # it, and a hand leaving a card lying moves on within a second: it was taken away.
+    table = Table()
+    table.lay("rosen-6", 0, rest=8)
+    _take_back_under_the_hand(table, "schellen-ober", 1, seen_going=False, arm_seen=False)
+    x, y = SPOTS[1]
+    table.lay("rosen-ass", 1, at=(x + 10.0, y + 45.0), rest=8)
     table.lay("eicheln-9", 2, rest=8)
     events = run(table)
     assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schellen-ober"]

@@ -63,6 +63,10 @@ class Collection:
             elif (n := self._unseen_armless.get(laid.track_id, -1)) >= 0:
                 counting[laid.track_id] = n + (0 if arms else 1)
         self._unseen_armless = counting
+        for laid in trick.values():
+            own = state.track(laid.track_id)
+            if own is not None:
+                own.carried_off = own.missed > 0 and self._carried_off(laid, own)
         for track in state.tracks:
             if track.state is not TrackState.CANDIDATE or track.last_t != t:
                 continue
@@ -300,7 +304,9 @@ class Collection:
                 # any sign of a gathering if the others still lie there.
                 forgotten += 1
                 continue
-            if self._carried_off(laid, old) and (seen := self._last_seen(laid, old)) < track.arrival:
+            if (self._carried_off(laid, old) or self._gone_before(laid, old, track)) and (
+                seen := self._last_seen(laid, old)
+            ) < track.arrival:
                 carried.append(laid)
                 went = (min(went[0], old.last_t), max(went[1], seen))
             elif (away := self._gone_for(laid, old)) > t - track.arrival:
@@ -318,6 +324,19 @@ class Collection:
         if len(carried) + forgotten == len(trick) > 1:
             return []  # the whole trick went: collected (with a card never seen), not taken back
         return self._withdraw(carried, t)
+
+    def _gone_before(self, laid: Laid, old: Track, track: Track) -> bool:
+        """Was ``laid``, the trick's last counted card (shown by ``old``), gone a second
+        before ``track``, the next card, was first seen? Nothing was laid over it since it
+        counted, so what hid it was a hand, and a hand over a card it leaves lying moves on
+        within a second; a card still gone then was taken away. (The arm that took it is
+        not always seen: a pale arm on a pale cloth.)"""
+        trick = self._state.ledger.trick
+        return (
+            laid is trick[-1]
+            and old.missed >= self._state.config.collect_after_frames
+            and track.first_t - old.last_t >= LONG_GONE_FRAMES * self._state.frame_dt
+        )
 
     def _gone_for(self, laid: Laid, track: Track) -> float:
         """Roughly how long (seconds) ``laid`` has been away from where it lay or unseen:

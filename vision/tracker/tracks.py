@@ -143,6 +143,9 @@ class Track:
     covers: int | None = None
     #: The card laid squarely on this counted one: it takes this card's detections.
     covered_by: int | None = None
+    #: A counted card gone from where it lay and taken to be carried off (its player took
+    #: it back): a read of another card there is another card (``Collection.note_carried``).
+    carried_off: bool = False
     #: Ids of the tracks detected in a frame with this one: two tracks never seen together
     #: where one card lies are that card's reads taking turns, not two cards.
     seen_with: set[int] = field(default_factory=set)
@@ -300,6 +303,8 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
         return None
     if track.covered_by is not None:
         return None  # a card lies squarely on it: what shows there is that card
+    if track.carried_off and not names(det, track.card):
+        return None  # taken back by its player: the right card laid where it lay is another
     carried = track.missed > 0 and track.moving  # vanished while moving: swept or lifted, not under a hand
     if (
         track.state is TrackState.PLAYED
