@@ -222,6 +222,31 @@ def test_the_winner_leads_the_next_card_beside_or_on_the_trick_left_lying(where:
     assert flags == ()
 
 
+def test_the_trick_left_lying_swept_off_after_the_next_lead_gives_no_card() -> None:
+    # Seat 2 won and leads beside the trick left lying, then sweeps the old trick off: its
+    # cards, gathered in a pile on the way, start new tracks read as themselves. They are
+    # the collected trick's cards, not new cards with their old reads struck.
+    table = Table()
+    for seat, card in TRICK:
+        table.lay(card, seat, rest=8)
+    table.step(6)
+    table.lay("schellen-7", 2, at=(SPOTS[2][0] + 70, SPOTS[2][1] - 50), rest=8)
+    table.arms = {"top"}
+    for card in [c for _, c in TRICK]:
+        del table.cards[card]
+    pile = (CENTRE[0] + 180.0, CENTRE[1] - 150.0)  # the lead's seat gathers them off to the side
+    for _ in range(8):
+        table.extra.append(detection("rosen-6", pile, 15.0, 0.9, (("schilten-koenig", 0.08),)))
+        table.step()
+    table.arms = set()
+    table.step(6)
+    table.lay("schellen-ass", 3, at=(SPOTS[3][0] - 50, SPOTS[3][1] + 40), rest=8)
+    events = run(table)
+    tricks, flags = folded_trick_cards(events)
+    assert tricks == [TRICK, [(2, "schellen-7"), (3, "schellen-ass")]]
+    assert flags == ()
+
+
 def test_a_trick_picked_up_into_the_hand_is_collected() -> None:
     table = Table()
     for seat, card in TRICK:

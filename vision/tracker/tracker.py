@@ -46,6 +46,10 @@ from vision.tracker.seats import Seats
 from vision.tracker.state import CLEAR_SHARE, TableState, TrackerEvent
 from vision.tracker.tracks import Track, TrackState, associate
 
+#: Seconds after a trick was collected in which a track read firmly as one of its cards may
+#: be that card, swept off after the next lead was laid beside it (``_may_be_old_card``).
+SWEPT_AFTER_LEAD = 5.0
+
 __all__ = [
     "CLEAR_SHARE",
     "MIN_REREAD_READ",
@@ -483,11 +487,21 @@ class TrickTracker:
 
         Yes if it is a card of the trick on the table (the same card detected twice), or if
         the track was already there before the last trick was collected (a card of that
-        trick left lying, a pile). A card that turned up during this trick is a new card.
+        trick left lying, a pile), or if ``card`` is of the trick collected last and the
+        track turned up soon after (``SWEPT_AFTER_LEAD``): a trick left lying is collected
+        when the next lead comes, and swept off only then, and its cards on the move start
+        new tracks read as themselves. Any other card that turned up during this trick is a
+        new card.
         """
         if self._misreads.seen_twice_in_trick(track, card):
             return True
-        return self._ledger.last_collected_t is not None and track.first_t <= self._ledger.last_collected_t
+        collected = self._ledger.last_collected_t
+        if collected is None:
+            return False
+        if track.first_t <= collected:
+            return True
+        last = self._ledger.done[-1] if self._ledger.done else []
+        return any(c == card for _, c in last) and track.first_t <= collected + SWEPT_AFTER_LEAD
 
     def _is_shown(self, track: Track, leader: str | None) -> bool:
         """A card shown, not played: it lies where it was when it was shown.
