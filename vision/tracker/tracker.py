@@ -46,9 +46,9 @@ from vision.tracker.seats import Seats
 from vision.tracker.state import CLEAR_SHARE, TableState, TrackerEvent
 from vision.tracker.tracks import Track, TrackState, associate
 
-#: Seconds after a trick was collected in which a track read firmly as one of its cards may
-#: be that card, swept off after the next lead was laid beside it (``_may_be_old_card``).
-SWEPT_AFTER_LEAD = 5.0
+#: Seconds after a card of a trick left lying was last seen where it lay in which a track read
+#: firmly as it may be that card, swept off after the next lead (``_may_be_old_card``).
+SWEPT_AFTER_LEAD = 2.0
 
 __all__ = [
     "CLEAR_SHARE",
@@ -83,6 +83,9 @@ class TrickTracker:
         self._last_t: float | None = None
         self._last_detections: tuple[Detection, ...] = ()
         self._waiting = False  # set by _decide when a card waits for a clearer read
+        #: The cards of the trick collected last, with when each was last seen after that
+        #: (a trick left lying while the next is led; ``_may_be_old_card``).
+        self._lying_seen: dict[str, float] = {}
 
     # -- what the app may inspect -------------------------------------------------------
 
@@ -206,6 +209,7 @@ class TrickTracker:
         if self._ledger.contract is None or self.round_over:
             return []
         events: list[TrackerEvent] = []
+        self._note_lying(frame.t)
         self._collection.note_carried(frame.t)
         events += self._collection.check_collected(frame.t, self._count_swept)
         events += self._misreads.check_counted_reads(frame.t)
@@ -482,16 +486,27 @@ class TrickTracker:
         events.append(self._play(track, seat_guess.seat, reading, t, place))
         return events
 
+    def _note_lying(self, t: float) -> None:
+        """Keep in mind when each card of the trick collected last was last seen since."""
+        last = {c for _, c in self._ledger.done[-1]} if self._ledger.done else set()
+        collected = self._ledger.last_collected_t
+        self._lying_seen = {c: v for c, v in self._lying_seen.items() if c in last}
+        if collected is None:
+            return
+        for track in self._state.tracks:
+            if track.state is TrackState.RETIRED and track.card in last and track.last_t == t and t > collected:
+                self._lying_seen[track.card] = t
+
     def _may_be_old_card(self, track: Track, card: str) -> bool:
         """Could ``track``, read as the already played ``card``, really be that old card?
 
         Yes if it is a card of the trick on the table (the same card detected twice), or if
         the track was already there before the last trick was collected (a card of that
-        trick left lying, a pile), or if ``card`` is of the trick collected last and the
-        track turned up soon after (``SWEPT_AFTER_LEAD``): a trick left lying is collected
-        when the next lead comes, and swept off only then, and its cards on the move start
-        new tracks read as themselves. Any other card that turned up during this trick is a
-        new card.
+        trick left lying, a pile), or if ``card`` is of the trick collected last, still seen
+        lying after it was collected, and the track turned up as it went
+        (``SWEPT_AFTER_LEAD``): a trick left lying is collected when the next lead comes, and
+        swept off only then, and its cards on the move start new tracks read as themselves.
+        Any other card that turned up during this trick is a new card.
         """
         if self._misreads.seen_twice_in_trick(track, card):
             return True
@@ -501,7 +516,12 @@ class TrickTracker:
         if track.first_t <= collected:
             return True
         last = self._ledger.done[-1] if self._ledger.done else []
-        return any(c == card for _, c in last) and track.first_t <= collected + SWEPT_AFTER_LEAD
+        if not any(c == card for _, c in last):
+            return False
+        # Left lying: that card was still seen where it lay after the trick was collected,
+        # and this track turned up as it went.
+        seen = self._lying_seen.get(card)
+        return seen is not None and seen - 2 * self._state.frame_dt <= track.first_t <= seen + SWEPT_AFTER_LEAD
 
     def _is_shown(self, track: Track, leader: str | None) -> bool:
         """A card shown, not played: it lies where it was when it was shown.
