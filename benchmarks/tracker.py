@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import signal
 import statistics
 import sys
@@ -61,7 +62,7 @@ if TYPE_CHECKING:
 
     from scoring.events import Event
     from tests.tracker.near import NearGame
-    from vision.detection import Detection
+    from vision.detection import Detection, FrameDetections
     from vision.tracker.evaluate import Comparison
     from vision.tracker.tracker import TrackerEvent
 
@@ -256,6 +257,7 @@ def _run_recognizer(
     work: Path,
     layout: str = "near-centre",
     habits: bool = False,
+    detections: Path | None = None,
 ) -> GameResult:
     from jasscam.replay import replay_recording
     from vision.recording import Recording
@@ -263,6 +265,9 @@ def _run_recognizer(
     from vision.tracker.evaluate import compare
 
     folder = work / _folder_name(seed, habits)
+    kept = detections / f"{_folder_name(seed, habits)}.pickle" if detections is not None else None
+    if kept is not None and kept.is_file():
+        return _run_kept(seed, style, kept)
     if not _rendered(folder):
         render_game(seed, folder, style=style, fps=fps, size=size, layout=layout, overwrite=True, habits=habits)
     recording = Recording.open(folder)
@@ -270,10 +275,43 @@ def _run_recognizer(
 
     if isinstance(recognize, LearningRecognizer):  # each game is a new mounting: learn its card length afresh
         recognize = LearningRecognizer(recognize.recognizer)
-    result = replay_recording(recording, recognize)
+    record: list[FrameDetections] | None = [] if kept is not None else None
+    result = replay_recording(recording, recognize, record=record)
+    if kept is not None and record is not None:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        # Our own frames, read back only by this benchmark: a pickle keeps the types whole.
+        with kept.open("wb") as f:
+            pickle.dump({"frames": record, "truth": list(recording.events), "edges": list(recording.seat_edges)}, f)
     out = _fill(GameResult(seed, style), compare(recording.events, result.camera_events), recording.events)
     out.video_s, out.wall_s = result.video_s, result.wall_s
     out.recognised, out.frames = result.recognised, result.frames
+    return out
+
+
+def _run_kept(seed: int, style: str, kept: Path) -> GameResult:
+    """A game whose recogniser detections ``--detections`` kept: the tracker alone on them
+    (to weigh a tracker change on the same reads in seconds, not the video in minutes)."""
+    from scoring.events import RoundStarted
+    from vision.tracker import TableLayout, TrickTracker
+    from vision.tracker.evaluate import compare
+    from vision.tracker.reread import resolve_rereads
+
+    with kept.open("rb") as f:
+        data = pickle.load(f)
+    frames: list[FrameDetections] = data["frames"]
+    truth: list[Event] = data["truth"]
+    tracker = TrickTracker(TableLayout.from_dict({"edges": data["edges"]}))
+    rounds = [e for e in truth if isinstance(e, RoundStarted)]
+    events: list[TrackerEvent] = []
+    start = time.perf_counter()
+    for frame in frames:
+        while rounds and (rounds[0].t or 0.0) <= frame.t + 1e-9:
+            tracker.start_round(rounds.pop(0))
+        events += tracker.update(frame)
+    events += tracker.finish(frames[-1].t if frames else None)
+    out = _fill(GameResult(seed, style), compare(truth, resolve_rereads(events)), truth)
+    out.wall_s, out.frames = time.perf_counter() - start, len(frames)
+    out.video_s = frames[-1].t + 0.1 if frames else 0.0
     return out
 
 
@@ -378,6 +416,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="keep the rendered recordings in this folder and reuse those already there (default: a temporary one)",
     )
     parser.add_argument(
+        "--detections",
+        help="--mode recognizer: keep each game's per-frame detections in this folder, and for a game "
+        "kept there run the tracker alone on them (a tracker change weighed on the same reads)",
+    )
+    parser.add_argument(
         "--layout",
         choices=("near-centre", "apart"),
         default="near-centre",
@@ -452,7 +495,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                     )
                 else:
                     assert recognize is not None  # recognizer mode has made one
-                    res = _run_recognizer(seed, style, args.fps, (w, h), recognize, work, args.layout, args.habits)
+                    res = _run_recognizer(
+                        seed,
+                        style,
+                        args.fps,
+                        (w, h),
+                        recognize,
+                        work,
+                        args.layout,
+                        args.habits,
+                        Path(args.detections) if args.detections else None,
+                    )
             except GameTimeout:
                 res = GameResult(seed, style, error=f"ran past {args.timeout} s")
             except Exception as exc:  # a crash is a result to report, not a reason to stop

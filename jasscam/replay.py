@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from scoring.events import Event
     from scoring.game import GameState
-    from vision.detection import Detection
+    from vision.detection import Detection, FrameDetections
     from vision.recording import Recording
     from vision.tracker.evaluate import Comparison
 
@@ -51,11 +51,13 @@ def replay_frames(
     gate: bool = True,
     realtime: bool = False,
     fps: float = 10.0,
+    record: list[FrameDetections] | None = None,
 ) -> ReplayResult:
     """Run ``(t, frame)`` pairs through the recogniser and a fresh tracker.
 
     ``truth`` supplies the ``round_started`` events (by their ``t``); nothing else of it
-    reaches the tracker.
+    reaches the tracker. ``record``: each frame's detections, as the tracker got them, are
+    appended there (a benchmark keeps them to run the tracker again without the video).
     """
     from scoring.events import RoundStarted
     from vision.arms import ArmWatcher
@@ -86,7 +88,10 @@ def replay_frames(
             dets = recognize(frame)
             result.recognised += 1
         h, w = frame.shape[:2]
-        seen += tracker.update(FrameDetections(t, tuple(dets), w, h, arms.update(frame, t)))
+        detected = FrameDetections(t, tuple(dets), w, h, arms.update(frame, t))
+        if record is not None:
+            record.append(detected)
+        seen += tracker.update(detected)
         result.frames += 1
         last_t = t
     seen += tracker.finish(last_t)
@@ -102,6 +107,7 @@ def replay_recording(
     *,
     gate: bool = True,
     realtime: bool = False,
+    record: list[FrameDetections] | None = None,
 ) -> ReplayResult:
     """``recording``'s video through ``recognize`` and a tracker laid out as the table was."""
     return replay_frames(
@@ -112,6 +118,7 @@ def replay_recording(
         gate=gate,
         realtime=realtime,
         fps=recording.fps,
+        record=record,
     )
 
 

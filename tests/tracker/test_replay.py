@@ -10,7 +10,7 @@ import pytest
 
 from jasscam.replay import ReplayResult, format_comparison, format_sheet, format_tricks, replay_frames
 from tests.tracker.oracle import oracle_game
-from vision.detection import Detection
+from vision.detection import Detection, FrameDetections
 from vision.recording import Recording
 from vision.tracker.evaluate import compare, fold_accepting, merge
 
@@ -101,3 +101,22 @@ def test_realtime_replay_keeps_the_recordings_pace() -> None:
     assert result.frames == 6
     assert result.wall_s >= 0.5
     assert result.recognised == 1  # the still table is recognised once
+
+
+def test_replay_hands_back_each_frames_detections_as_the_tracker_got_them(
+    recorded: tuple[Path, list[tuple[Detection, ...]]],
+) -> None:
+    folder, per_frame = recorded
+    recording = Recording.open(folder)
+    record: list[FrameDetections] = []
+    index = {"i": -1}
+
+    def frames() -> Iterator[tuple[float, np.ndarray]]:
+        for i, (t, frame) in enumerate(recording.frames()):
+            index["i"] = i
+            yield t, frame
+
+    replay_frames(frames(), recording.events, lambda _f: list(per_frame[index["i"]]), gate=False, record=record)
+    assert len(record) == recording.frame_count
+    assert [r.detections for r in record] == [tuple(d) for d in per_frame]
+    assert all(r.width == recording.width and r.height == recording.height for r in record)
