@@ -147,41 +147,28 @@ def _take_back_under_the_hand(table: Table, card: str, seat: int, *, seen_going:
     table.step(14)
 
 
-@pytest.mark.parametrize("seen_going", [False, True])
-def test_a_card_taken_back_under_its_players_hand_is_withdrawn(seen_going: bool) -> None:
+@pytest.mark.parametrize(
+    ("seen_going", "arm_seen", "beside"),
+    [
+        # Lost where it lay under its own player's arm, then gone with no hand over the table.
+        (False, True, True),
+        # Seen once on its way out, read as itself.
+        (True, True, True),
+        # The right card laid just where the wrong one lay is a new card.
+        (False, True, False),
+        # A pale arm on a pale cloth: no arm seen; nothing was laid over it, and a hand
+        # leaving a card lying moves on within a second, so it was taken away.
+        (False, False, True),
+    ],
+)
+def test_a_card_taken_back_under_its_players_hand_is_withdrawn(seen_going: bool, arm_seen: bool, beside: bool) -> None:
     # A hand taking a card back covers it as it drags it off: its track is lost where it
-    # lay, as under any hand; but it vanished under its own player's arm and stays gone
-    # with no hand over the table, or it was seen once on its way out, read as itself.
+    # lay, as under any hand.
     table = Table()
     table.lay("rosen-6", 0, rest=8)
-    _take_back_under_the_hand(table, "schellen-ober", 1, seen_going=seen_going)
+    _take_back_under_the_hand(table, "schellen-ober", 1, seen_going=seen_going, arm_seen=arm_seen)
     x, y = SPOTS[1]
-    table.lay("rosen-ass", 1, at=(x + 10.0, y + 45.0), rest=8)  # the right card, beside where the wrong one lay
-    table.lay("eicheln-9", 2, rest=8)
-    events = run(table)
-    assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schellen-ober"]
-    assert folded_trick_cards(events) == ([TRICK[:3]], ())
-
-
-def test_the_right_card_laid_where_the_card_taken_back_lay_is_a_new_card() -> None:
-    table = Table()
-    table.lay("rosen-6", 0, rest=8)
-    _take_back_under_the_hand(table, "schellen-ober", 1, seen_going=False)
-    table.lay("rosen-ass", 1, rest=8)  # just where the Ober lay
-    table.lay("eicheln-9", 2, rest=8)
-    events = run(table)
-    assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schellen-ober"]
-    assert folded_trick_cards(events) == ([TRICK[:3]], ())
-
-
-def test_the_last_card_gone_a_second_before_the_next_came_was_taken_back_though_no_arm_was_seen() -> None:
-    # A pale arm on a pale cloth: the arm stage saw no hand take it. Nothing was laid over
-    # it, and a hand leaving a card lying moves on within a second: it was taken away.
-    table = Table()
-    table.lay("rosen-6", 0, rest=8)
-    _take_back_under_the_hand(table, "schellen-ober", 1, seen_going=False, arm_seen=False)
-    x, y = SPOTS[1]
-    table.lay("rosen-ass", 1, at=(x + 10.0, y + 45.0), rest=8)
+    table.lay("rosen-ass", 1, at=(x + 10.0, y + 45.0) if beside else None, rest=8)
     table.lay("eicheln-9", 2, rest=8)
     events = run(table)
     assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schellen-ober"]
