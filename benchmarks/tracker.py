@@ -35,6 +35,10 @@ right (>= 99.5 %), rounds with the exact score (>= 98 %), latency from a card co
 rest (ground truth ``t``) to its event (median <= 0.5 s, p95 <= 1 s), replay speed
 (>= 3x real time at 10 fps), and games that crashed or ran past ``--timeout``.
 
+``--detections DIR`` (recognizer mode) keeps each game's per-frame detections there, and
+runs the tracker alone on a game kept there: a tracker change is weighed on the very reads
+of the games in seconds (the speed it reports is then the tracker's alone).
+
     python -m benchmarks.tracker --games 20
 """
 
