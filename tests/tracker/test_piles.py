@@ -37,22 +37,6 @@ def test_a_card_laid_squarely_on_a_counted_card_is_the_next_card_named_from_its_
     assert [e for e in events if isinstance(e, TrickCollected)] == []
 
 
-def test_a_pile_read_with_the_covered_card_as_runner_up_is_still_a_pile() -> None:
-    # One crop holds both cards: the read of the pile often lists the covered card among its
-    # runners-up (an Eicheln 7 under an Eicheln Under read as the Eicheln Ass, the 7 at
-    # 0.14). That is no read of the 7 as itself.
-    table = three_cards_laid()
-    table.lay("rosen-10", 3, slide=3, at=table.cards["eicheln-9"].pos, angle=table.cards["eicheln-9"].angle, rest=0)
-    table.hidden = {"rosen-10"}
-    table.step()
-    table.hidden = {"eicheln-9"}
-    for runner_up in (0.0, 0.14, 0.0, 0.14, 0.14, 0.0, 0.14, 0.14, 0.14, 0.0) * 2:
-        table.reads_as["rosen-10"] = ("eicheln-6", 0.85, (("eicheln-9", runner_up),))
-        table.step()
-    events = run(table)
-    assert plays(events) == [*TRICK, (3, "rosen-10")]
-
-
 def test_the_trick_with_a_card_squarely_on_another_is_collected_once_with_four_cards() -> None:
     table = three_cards_laid()
     lay_squarely_on(table, "rosen-10", 3, under="eicheln-9", pile_read="eicheln-6")

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from vision.detection import Detection
 from vision.tracker.identity import resolve
 from vision.tracker.state import TableState
-from vision.tracker.tracks import Track, TrackState, at_own_outline
+from vision.tracker.tracks import Track, TrackState, at_own_outline, names
 
 #: A card seen coming in that vanished at most this many frames before the counted card's
 #: reads changed is the one laid on it.
@@ -82,10 +82,7 @@ class Piles:
         for track, det in matched:
             if track.id not in in_trick or track.state is not TrackState.PLAYED or track.card is None:
                 continue
-            if det.card == track.card or not at_own_outline(track, det):
-                # Read as itself first, or another outline: no card on it. (Both cards lie
-                # in one crop once one is laid on the other, so the covered card is often
-                # the runner-up of a read of the pile: that goes on the streak.)
+            if names(det, track.card) or not at_own_outline(track, det):
                 self._streaks.pop(track.id, None)
                 continue
             streak = self._streaks.get(track.id)
