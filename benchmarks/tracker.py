@@ -198,15 +198,23 @@ def _flags_planted(truth: Sequence[Any], camera: Sequence[Any], seat: int) -> bo
 
 
 def _track_near(game: NearGame) -> tuple[list[Event], float]:
+    return _track(game.frames, game.truth)
+
+
+def _track(
+    frames: Sequence[FrameDetections], truth: Sequence[Event], edges: Sequence[str] | None = None
+) -> tuple[list[Event], float]:
+    """The tracker alone on ``frames`` (its rounds started as ``truth`` has them, seats at
+    ``edges``): its events, rereads resolved, and the seconds it took."""
     from scoring.events import RoundStarted
-    from vision.tracker import TrickTracker
+    from vision.tracker import TableLayout, TrickTracker
     from vision.tracker.reread import resolve_rereads
 
-    tracker = TrickTracker()
-    rounds = [e for e in game.truth if isinstance(e, RoundStarted)]
+    tracker = TrickTracker(TableLayout.from_dict({"edges": list(edges)}) if edges else None)
+    rounds = [e for e in truth if isinstance(e, RoundStarted)]
     events: list[TrackerEvent] = []
     start = time.perf_counter()
-    for frame in game.frames:
+    for frame in frames:
         while rounds and (rounds[0].t or 0.0) <= frame.t + 1e-9:
             tracker.start_round(rounds.pop(0))
         events += tracker.update(frame)
@@ -295,26 +303,15 @@ def _run_recognizer(
 def _run_kept(seed: int, style: str, kept: Path) -> GameResult:
     """A game whose recogniser detections ``--detections`` kept: the tracker alone on them
     (to weigh a tracker change on the same reads in seconds, not the video in minutes)."""
-    from scoring.events import RoundStarted
-    from vision.tracker import TableLayout, TrickTracker
     from vision.tracker.evaluate import compare
-    from vision.tracker.reread import resolve_rereads
 
     with kept.open("rb") as f:
         data = pickle.load(f)
     frames: list[FrameDetections] = data["frames"]
     truth: list[Event] = data["truth"]
-    tracker = TrickTracker(TableLayout.from_dict({"edges": data["edges"]}))
-    rounds = [e for e in truth if isinstance(e, RoundStarted)]
-    events: list[TrackerEvent] = []
-    start = time.perf_counter()
-    for frame in frames:
-        while rounds and (rounds[0].t or 0.0) <= frame.t + 1e-9:
-            tracker.start_round(rounds.pop(0))
-        events += tracker.update(frame)
-    events += tracker.finish(frames[-1].t if frames else None)
-    out = _fill(GameResult(seed, style), compare(truth, resolve_rereads(events)), truth)
-    out.wall_s, out.frames = time.perf_counter() - start, len(frames)
+    camera, wall = _track(frames, truth, data["edges"])
+    out = _fill(GameResult(seed, style), compare(truth, camera), truth)
+    out.wall_s, out.frames = wall, len(frames)
     out.video_s = frames[-1].t + 0.1 if frames else 0.0
     return out
 

@@ -51,22 +51,19 @@ class Collection:
         state = self._state
         cfg = state.config
         trick = {laid.card: laid for laid in state.ledger.trick}
-        self._carried = {k: v for k, v in self._carried.items() if any(laid.track_id == k for laid in trick.values())}
+        ids = {laid.track_id for laid in trick.values()}
+        self._carried = {k: v for k, v in self._carried.items() if k in ids}
         arms = state.arm_history[-1][1] if state.arm_history and state.arm_history[-1][0] == t else frozenset()
-        counting: dict[int, int] = {}
+        before, self._unseen_armless = self._unseen_armless, {}
         for laid in trick.values():
             own = state.track(laid.track_id)
-            if own is None or own.missed == 0:
+            if own is None:
                 continue
             if own.missed == 1:
-                counting[laid.track_id] = 0 if state.layout.edges[laid.seat] in arms else -1
-            elif (n := self._unseen_armless.get(laid.track_id, -1)) >= 0:
-                counting[laid.track_id] = n + (0 if arms else 1)
-        self._unseen_armless = counting
-        for laid in trick.values():
-            own = state.track(laid.track_id)
-            if own is not None:
-                own.carried_off = own.missed > 0 and self._carried_off(laid, own)
+                self._unseen_armless[laid.track_id] = 0 if state.layout.edges[laid.seat] in arms else -1
+            elif own.missed > 1 and (n := before.get(laid.track_id, -1)) >= 0:
+                self._unseen_armless[laid.track_id] = n + (0 if arms else 1)
+            own.carried_off = own.missed > 0 and self._carried_off(laid, own)
         for track in state.tracks:
             if track.state is not TrackState.CANDIDATE or track.last_t != t:
                 continue
@@ -318,8 +315,6 @@ class Collection:
             # gather, after this card came down, does not count; nor one hidden long before,
             # under a card laid over it, or only well after the carried card had gone, under
             # the hand laying this card over it.)
-            return []
-        if gone_since and not carried:
             return []
         if len(carried) + forgotten == len(trick) > 1:
             return []  # the whole trick went: collected (with a card never seen), not taken back

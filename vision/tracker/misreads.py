@@ -40,6 +40,14 @@ def shares(votes: dict[str, float]) -> dict[str, float]:
     return {c: v / total for c, v in valid.items()} if total > 0 else {}
 
 
+def likeliest(rows: list[dict[str, float]], columns: list[str]) -> tuple[list[str], list[list[float]]]:
+    """The likeliest naming of the tracks whose vote shares are ``rows`` by distinct cards of
+    ``columns`` (the product of the shares, a card nobody read at ``REREAD_FLOOR``), and the
+    cost matrix it minimised (minus the logarithm of each share)."""
+    cost = [[-math.log(max(row.get(c, 0.0), REREAD_FLOOR)) for c in columns] for row in rows]
+    return [columns[j] for j in assign(cost)], cost
+
+
 def rename_order(changes: dict[str, str]) -> list[tuple[str, str]] | None:
     """The renames in an order where each new name is free when it is applied (a chain
     a->b, b->c goes b->c first); None for a cycle, which names cannot express."""
@@ -138,8 +146,7 @@ class Misreads:
         if any(count is None for count in counts) or any(card not in left for card in open_cards):
             return None
         rows = [shares(count.votes) for count in counts if count is not None] + [shares(track.votes)]
-        cost = [[-math.log(max(row.get(c, 0.0), REREAD_FLOOR)) for c in left] for row in rows]
-        named = [left[j] for j in assign(cost)]
+        named, _ = likeliest(rows, left)
         changed = {was: now for was, now in zip(open_cards, named[:-1], strict=True) if was != now}
         order = rename_order(changed)
         return (named[-1], order) if order is not None else None
@@ -157,9 +164,7 @@ class Misreads:
         rows = [shares(count.votes) for _, count in counted] + [own]
         if len(rows) > len(columns):
             return None  # more cards than the deck has: a card is surely seen twice
-        cost = [[-math.log(max(row.get(c, 0.0), REREAD_FLOOR)) for c in columns] for row in rows]
-        best = assign(cost)
-        named = [columns[j] for j in best]
+        named, cost = likeliest(rows, columns)
         if named[:-1] == [card for card, _ in counted]:
             return None  # the earlier cards stand
         if own.get(named[-1], 0.0) < MIN_REREAD_READ:
@@ -171,7 +176,7 @@ class Misreads:
         status_quo += -math.log(
             max(own.get(reading.card, 0.0) if reading.card not in ledger.played else 0.0, REREAD_FLOOR)
         )
-        if sum(cost[i][j] for i, j in enumerate(best)) > status_quo - math.log(REREAD_ODDS):
+        if sum(cost[i][columns.index(c)] for i, c in enumerate(named)) > status_quo - math.log(REREAD_ODDS):
             return None
         order = rename_order(changed)
         return (named[-1], order) if order is not None else None
