@@ -240,6 +240,16 @@ def test_a_court_cards_inner_frame_with_paper_around_it_is_widened_to_the_card()
     np.testing.assert_allclose(refine_to_edges(img, truth.corners[0]), truth.corners[0], atol=1e-3)
 
 
+def test_a_court_card_held_in_a_hand_is_cut_at_its_edge_not_at_its_frame(recognizer: Recognizer) -> None:
+    # a hand beside one long side gives an edge further out there than the card's: the card's edge
+    # is the pair of edges at the same distance from the frame on both sides, paper between
+    for card in ("rosen-under", "schilten-koenig"):
+        img, truth = _photo_of("flat-swiss", card, 7)
+        found = pictures_from_frame(img, recognizer, photo=True)
+        assert len(found) == 1, card
+        assert _corner_error(found[0][1], truth) < 0.03, card
+
+
 def test_a_card_whose_end_band_meets_a_background_of_its_shade_is_cut_whole(recognizer: Recognizer) -> None:
     # a dark blue band on a dark cloth: the band's outer edge is faint beside its inner edge
     img, truth = _photo_of("flat-swiss", "schilten-6", 7)

@@ -306,7 +306,9 @@ def _refine(img: np.ndarray, quad: np.ndarray, frames: bool) -> np.ndarray:
         lft, r = _moved(left + 1.0, ox, gw), _moved(right + 1.0, ox + gw, gw)
     grown = aspect * (b - t) / gh * gw / (r - lft)
     if frames and lft == ox and CARD_SHAPE[0] <= grown <= CARD_SHAPE[1]:
-        wider = _inner_frame(flat, (ox, oy, gw, gh), left + 1.0, right + 1.0)
+        left_edges = [p + 1.0 for p in _peaks(np.median(gx[y0:y1, : int(ox + REACH_IN * gw)], axis=0))]
+        right_edges = [p + inner_x + 1.0 for p in _peaks(np.median(gx[y0:y1, inner_x:], axis=0))]
+        wider = _inner_frame(flat, (ox, oy, gw, gh), left_edges, right_edges)
         if wider is not None:  # the card's width, then its ends looked for again from there
             box = np.array([[wider[0], t], [wider[1], t], [wider[1], b], [wider[0], b]], np.float64)
             frame = cv2.perspectiveTransform(box.reshape(-1, 1, 2), np.linalg.inv(m)).reshape(4, 2)
@@ -348,11 +350,14 @@ def _both_ends(t: float, b: float, drawn_t: float, side: float, aspect: float) -
 STRIP_LEVEL = 0.75
 STRIP_TINT = 0.35
 STRIP_SPREAD = 0.08
+#: The spread a strip between an inner frame and a pair of edges at the same distance may have: the
+#: pair is evidence already, and a narrow margin lit from one side spreads more than a wide one.
+PAIR_SPREAD = 0.12
 #: The long sides of an inner frame lie this close (share of the frame's width) to mirror images.
 FRAME_SYMMETRY = 0.04
 
 
-def _paper_strip(flat: np.ndarray, rows: slice, cols: slice, paper: float) -> bool:
+def _paper_strip(flat: np.ndarray, rows: slice, cols: slice, paper: float, spread_max: float = STRIP_SPREAD) -> bool:
     strip = flat[rows, cols].reshape(-1, 3).astype(np.float32)
     if flat[rows, cols].shape[1] < 2 or len(strip) < 20:
         return False
@@ -361,36 +366,78 @@ def _paper_strip(flat: np.ndarray, rows: slice, cols: slice, paper: float) -> bo
     tint = float(np.median((strip.max(axis=1) - strip.min(axis=1)) / np.maximum(grey, 1.0)))
     rows_grey = flat[rows, cols].astype(np.float32).mean(axis=2)
     spread = float(np.median(rows_grey.std(axis=1) / np.maximum(np.median(rows_grey, axis=1), 1.0)))
-    return med >= STRIP_LEVEL * paper and tint <= STRIP_TINT and spread <= STRIP_SPREAD
+    return med >= STRIP_LEVEL * paper and tint <= STRIP_TINT and spread <= spread_max
 
 
 def _inner_frame(
-    flat: np.ndarray, frame: tuple[float, float, float, float], left: float, right: float
+    flat: np.ndarray, frame: tuple[float, float, float, float], lefts: list[float], rights: list[float]
 ) -> tuple[float, float] | None:
     """The card's long sides, where the card-shaped outline (``frame``: x, y, width, height in ``flat``,
     the outline's frame grown by ``REACH_OUT``) is a court card's inner frame; None where it is the card.
 
     An inner frame is told by what lies outside it: the card's paper, alike on both long sides, up to
-    an edge (``left``, ``right``: the outermost found) beyond which no paper lies. Outside a card's own
-    outline lies the table, a cloth or a hand; a white sheet under it is paper-like, but it reaches no
-    edge at the same distance on both sides."""
+    an edge at the same distance on both sides (``lefts``, ``rights``: the edges found left and right
+    of it), beyond which lies something else than that paper. The innermost such pair is the card's
+    edge: a hand holding the card, or the cloth's pattern, gives edges further out on one side only.
+    Outside a card's own outline lies the table, a cloth or a hand; a white sheet under it is
+    paper-like, but it reaches no edge at the same distance on both sides, and beyond a line printed
+    on the card's margin the same paper goes on."""
     ox, oy, gw, gh = frame
-    if left > ox - KEEP_WITHIN * gw or right < ox + gw + KEEP_WITHIN * gw:
-        return None
-    if abs((ox - left) - (right - ox - gw)) > FRAME_SYMMETRY * gw:
-        return None
     rows = slice(int(oy + 0.2 * gh), int(oy + 0.8 * gh))
     inside = flat[rows, int(ox + 0.05 * gw) : int(ox + 0.95 * gw)].astype(np.float32).mean(axis=2)
     paper = float(np.quantile(inside, 0.95))
+    lab = cv2.cvtColor(flat, cv2.COLOR_BGR2LAB).astype(np.float32)
     pad = 2
-    near = [slice(int(left) + pad, int(ox) - pad), slice(int(ox + gw) + pad, int(right) - pad)]
     beyond = int(0.04 * gw)
-    far = [slice(max(0, int(left) - pad - beyond), int(left) - pad), slice(int(right) + pad, int(right) + pad + beyond)]
-    if not all(_paper_strip(flat, rows, c, paper) for c in near):
-        return None
-    if any(_paper_strip(flat, rows, c, paper) for c in far):
-        return None
-    return left, right
+    pairs = sorted(
+        ((ox - a) + (b - ox - gw), a, b)
+        for a in lefts
+        for b in rights
+        if a <= ox - KEEP_WITHIN * gw
+        and b >= ox + gw + KEEP_WITHIN * gw
+        and abs((ox - a) - (b - ox - gw)) <= FRAME_SYMMETRY * gw
+    )
+    for _reach, left, right in pairs:
+        near = [_between(left, ox), _between(ox + gw, right)]
+        far = [
+            slice(max(0, int(left) - pad - beyond), int(left) - pad),
+            slice(int(right) + pad, int(right) + pad + beyond),
+        ]
+        if not all(_paper_strip(flat, rows, c, paper, PAIR_SPREAD) for c in near):
+            continue
+        if any(_paper_strip(flat, rows, f, paper) and _alike(lab, rows, n, f) for n, f in zip(near, far, strict=True)):
+            continue  # the same paper goes on beyond it: a line on the card's margin, or a sheet under the card
+        return left, right
+    return None
+
+
+def _between(a: float, b: float) -> slice:
+    """The columns between two edges, a fifth of the gap (at least 2 px) kept off each: a court card's
+    frame is drawn with a line, and the card's edge is blurred."""
+    keep = max(2, int(0.2 * (b - a)))
+    return slice(int(a) + keep, int(b) - keep)
+
+
+#: Two strips whose mean Lab colours lie closer than this are the same paper.
+SAME_PAPER = 8.0
+
+
+def _alike(lab: np.ndarray, rows: slice, a: slice, b: slice) -> bool:
+    ma = lab[rows, a].reshape(-1, 3).mean(axis=0)
+    mb = lab[rows, b].reshape(-1, 3).mean(axis=0)
+    return bool(np.linalg.norm(ma - mb) < SAME_PAPER)
+
+
+def _peaks(profile: np.ndarray, share: float = FAINT_EDGE_SHARE) -> list[int]:
+    """Indices of the local peaks of ``profile`` at least ``share`` of its largest (none if flat)."""
+    if len(profile) < 3 or float(profile.max()) < 6.0:
+        return []
+    top = float(profile.max())
+    return [
+        i
+        for i in range(1, len(profile) - 1)
+        if profile[i] >= profile[i - 1] and profile[i] >= profile[i + 1] and profile[i] >= share * top
+    ]
 
 
 def paper_margins(img: np.ndarray, quad: np.ndarray) -> bool:
