@@ -111,7 +111,7 @@ def scan_folder(
                 picture, aspect = card_in_image(read_image(path), detector)
                 scan.samples.append(Sample(labels[0], picture, rel, aspect))
                 continue
-            cards = cards_in_image(read_image(path), detector)
+            cards = cards_in_image(read_image(path), detector, expected=len(labels))
             if len(cards) != len(labels):
                 raise EnrollImageError(
                     f"the name lists {len(labels)} cards but {len(cards)} face-up cards were found; lay them apart"

@@ -20,6 +20,7 @@ from vision.enroll.crops import EnrollImageError, alpha_quad, flatten_alpha, ful
 from vision.enroll.cutout import (
     ASPECT_RANGE,
     CARD_SHAPE,
+    MIN_AREA,
     even_light,
     find_card_quads,
     paper_margins,
@@ -44,7 +45,9 @@ class Embedder(Protocol):
 
 
 class Detector(Embedder, Protocol):
-    def detect_quads(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+    def detect_quads(
+        self, frame: np.ndarray, card_length: float | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
 
 
 @dataclass
@@ -90,13 +93,18 @@ def pictures_in_image(img: np.ndarray, detector: Detector | None = None) -> list
     return [p for p, _ in cards_in_image(img, detector)]
 
 
-def cards_in_image(img: np.ndarray, detector: Detector | None = None) -> list[tuple[np.ndarray, float | None]]:
+def cards_in_image(
+    img: np.ndarray, detector: Detector | None = None, expected: int | None = None
+) -> list[tuple[np.ndarray, float | None]]:
     """``pictures_in_image`` with each card's long over short side where the image shows its own
-    outline (a PNG's opaque part, a scan taken whole); None for cards found in a photo."""
+    outline (a PNG's opaque part, a scan taken whole); None for cards found in a photo.
+    ``expected``: how many cards the photo's name lists, where it is known."""
     quad = alpha_quad(img)
     if quad is not None:
         return [(rectify_picture(img, quad), _proportions(quad))]
-    found = pictures_from_frame(flatten_alpha(img), detector, photo=True) if detector is not None else []
+    found = (
+        pictures_from_frame(flatten_alpha(img), detector, photo=True, expected=expected) if detector is not None else []
+    )
     scan = _scan(img, found)
     if scan is not None:
         return [scan]
@@ -208,20 +216,23 @@ def reading_order(quads: np.ndarray) -> list[int]:
 
 
 def pictures_from_frame(
-    frame: np.ndarray, detector: Detector, photo: bool = False
+    frame: np.ndarray, detector: Detector, photo: bool = False, expected: int | None = None
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Every face-up card in a camera frame, in reading order: (upright BGRA picture, quad in frame pixels).
 
     ``photo``: the frame is a phone photo of cards laid out to be learnt: where the
     detector finds none, the cards are looked for by their outlines (``find_card_quads``),
     and every picture's light is evened out (``even_light``), since the photo's light is
-    not the table's.
+    not the table's. A photo that shows fewer cards than ``expected`` (by default one) is
+    read again (``_photo_quads_again``).
     """
-    quads, _scores, is_back = detector.detect_quads(frame)
-    keep = [i for i in range(len(quads)) if not is_back[i]]
-    quads = quads[keep]
+    found, _scores, is_back = detector.detect_quads(frame)
+    quads = found[~np.asarray(is_back, bool)]
     if photo:
-        quads = photo_quads(frame, list(quads))
+        # a card laid out to be learnt is not a speck of the photo: those are its cloth's pattern or print
+        quads = _large_enough(photo_quads(frame, list(quads)), frame.shape)
+        if len(quads) < (expected or 1):
+            quads = _photo_quads_again(frame, detector, list(found), quads, expected or 1)
     if len(quads) == 0:
         return []
     crops = np.stack([rectify(frame, q) for q in quads])
@@ -232,6 +243,38 @@ def pictures_from_frame(
         picture = rectify_picture(frame, q)
         out.append((even_light(picture) if photo else picture, q))
     return out
+
+
+#: Card lengths, as shares of a phone photo's short side, at which a photo that showed too few cards
+#: is read again: from nine cards laid in rows to one card filling the picture.
+PHOTO_LENGTHS = (0.2, 0.3, 0.45, 0.65)
+
+
+def _photo_quads_again(
+    photo: np.ndarray, detector: Detector, detected: list[np.ndarray], quads: np.ndarray, expected: int
+) -> np.ndarray:
+    """The cards of a phone photo that showed fewer than ``expected``: also the outlines the detector
+    took for backs, and the detector's outlines at the card lengths a phone photo gives.
+
+    Every card of a labelled enrolment photo is a card to learn, and the label says which: a face
+    of large flat fills (a court card's panel) is a back to a detector that learnt backs from the
+    training deck, and a cloth's dots or weave can set the card length the detector's search
+    finds. Kept only when it finds more cards; then the ``expected`` best.
+    """
+    short = float(min(photo.shape[:2]))
+    more = list(detected)
+    for share in PHOTO_LENGTHS:
+        more.extend(detector.detect_quads(photo, share * short)[0])
+    again = _large_enough(photo_quads(photo, more), photo.shape)
+    if len(again) <= len(quads):
+        return quads
+    return again[:expected]
+
+
+def _large_enough(quads: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """The outlines of at least ``cutout.MIN_AREA`` of a photo, the smallest card the edge finder takes."""
+    least = MIN_AREA * shape[0] * shape[1]
+    return quads[[quad_area(q) >= least for q in quads]] if len(quads) else quads
 
 
 def photo_quads(photo: np.ndarray, detected: list[np.ndarray]) -> np.ndarray:
