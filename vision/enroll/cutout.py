@@ -353,11 +353,20 @@ STRIP_SPREAD = 0.08
 #: The spread a strip between an inner frame and a pair of edges at the same distance may have: the
 #: pair is evidence already, and a narrow margin lit from one side spreads more than a wide one.
 PAIR_SPREAD = 0.12
+#: And the share of the frame's brightest paper it must reach: a glare spot on the panel sets that high.
+PAIR_LEVEL = 0.6
 #: The long sides of an inner frame lie this close (share of the frame's width) to mirror images.
 FRAME_SYMMETRY = 0.04
 
 
-def _paper_strip(flat: np.ndarray, rows: slice, cols: slice, paper: float, spread_max: float = STRIP_SPREAD) -> bool:
+def _paper_strip(
+    flat: np.ndarray,
+    rows: slice,
+    cols: slice,
+    paper: float,
+    spread_max: float = STRIP_SPREAD,
+    level: float = STRIP_LEVEL,
+) -> bool:
     strip = flat[rows, cols].reshape(-1, 3).astype(np.float32)
     if flat[rows, cols].shape[1] < 2 or len(strip) < 20:
         return False
@@ -366,7 +375,7 @@ def _paper_strip(flat: np.ndarray, rows: slice, cols: slice, paper: float, sprea
     tint = float(np.median((strip.max(axis=1) - strip.min(axis=1)) / np.maximum(grey, 1.0)))
     rows_grey = flat[rows, cols].astype(np.float32).mean(axis=2)
     spread = float(np.median(rows_grey.std(axis=1) / np.maximum(np.median(rows_grey, axis=1), 1.0)))
-    return med >= STRIP_LEVEL * paper and tint <= STRIP_TINT and spread <= spread_max
+    return med >= level * paper and tint <= STRIP_TINT and spread <= spread_max
 
 
 def _inner_frame(
@@ -403,7 +412,7 @@ def _inner_frame(
             slice(max(0, int(left) - pad - beyond), int(left) - pad),
             slice(int(right) + pad, int(right) + pad + beyond),
         ]
-        if not all(_paper_strip(flat, rows, c, paper, PAIR_SPREAD) for c in near):
+        if not all(_paper_strip(flat, rows, c, paper, PAIR_SPREAD, PAIR_LEVEL) for c in near):
             continue
         if any(_paper_strip(flat, rows, f, paper) and _alike(lab, rows, n, f) for n, f in zip(near, far, strict=True)):
             continue  # the same paper goes on beyond it: a line on the card's margin, or a sheet under the card
