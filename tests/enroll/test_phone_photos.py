@@ -71,6 +71,28 @@ def test_the_photos_uneven_light_is_evened_out_on_the_cards_paper() -> None:
     assert same_print(flat, picture)
 
 
+def test_a_soft_shadow_on_the_cards_paper_is_evened_out_too() -> None:
+    # a phone's or a hand's shadow is a soft patch, not the smooth slope a lamp gives
+    picture = _art_picture("paris", "rosen-6")
+    h, w = picture.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    shade = 1.0 - 0.35 * np.exp(-(((xx - 0.3 * w) / (0.12 * w)) ** 2 + ((yy - 0.7 * h) / (0.12 * w)) ** 2))
+    shaded = picture.copy()
+    shaded[..., :3] = (picture[..., :3] * shade[..., None]).astype(np.uint8)
+    flat = even_light(shaded)
+    grey = picture[..., :3].astype(np.float32).mean(axis=2)
+    paper = grey >= np.quantile(grey, 0.5)  # the paper is most of a number card
+
+    def shadow_depth(p: np.ndarray) -> float:
+        g = p[..., :3].astype(np.float32).mean(axis=2)
+        in_shadow = paper & (shade < 0.8)
+        return 1.0 - float(np.median(g[in_shadow])) / float(np.median(g[paper & (shade > 0.99)]))
+
+    assert shadow_depth(shaded) > 0.25
+    assert shadow_depth(flat) < 0.1
+    assert same_print(flat, picture)
+
+
 def _lit_unevenly(picture: np.ndarray) -> np.ndarray:
     """The picture under light dimmer on its left and top, and warm."""
     h, w = picture.shape[:2]

@@ -234,8 +234,34 @@ def even_light(picture: np.ndarray) -> np.ndarray:
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         light = np.clip(_light_basis(xx / w - 0.5, yy / h - 0.5) @ coef.astype(np.float32), 8.0, None)
     colour = (paper_tint / paper_tint.mean()).astype(np.float32)
+    light = light * _shading(bgr / (light[..., None] * colour))
     out = np.clip(bgr / (light[..., None] * colour) * target, 0, 255).astype(np.uint8)
     return np.dstack([out, picture[..., 3]]) if picture.shape[2] == 4 else out
+
+
+#: The paper's own shading left after the smooth fit is followed this closely (Gaussian sigma, share of
+#: the picture's width): a hand's or phone's shadow, a lamp's spot, a glare on the paper.
+SHADING_SIGMA = 0.05
+#: A pixel is the paper's when its colour is the paper's within this much per channel (share of its grey
+#: level) and its brightness this share of the fitted light or more: ink is darker, a fill has a colour.
+SHADING_TINT = 0.08
+SHADING_LEAST = 0.6
+#: Weight of the fitted light itself where no paper lies near (a court card's panel): the shading is
+#: followed where there is paper to follow, and left to the fit elsewhere.
+SHADING_PRIOR = 0.05
+
+
+def _shading(flat: np.ndarray) -> np.ndarray:
+    """The paper's brightness over a picture already divided by a smooth light (about 1 on paper), spread
+    from the paper's pixels over the picture (normalised convolution): the shadows and spots of a real
+    photo's light that a quadratic does not follow. 1 where no paper lies near."""
+    grey = flat.mean(axis=2)
+    tint = flat / np.maximum(grey, 1e-3)[..., None]
+    paper = ((np.abs(tint - 1.0).max(axis=2) <= SHADING_TINT) & (grey >= SHADING_LEAST)).astype(np.float32)
+    sigma = SHADING_SIGMA * flat.shape[1]
+    num = cv2.GaussianBlur(paper * grey, (0, 0), sigma)
+    den = cv2.GaussianBlur(paper, (0, 0), sigma)
+    return np.asarray((num + SHADING_PRIOR) / (den + SHADING_PRIOR), np.float32)
 
 
 #: How far out from a found outline its card's edge is looked for (share of the card's side), and in.
