@@ -244,7 +244,7 @@ def even_light(picture: np.ndarray) -> np.ndarray:
 SHADING_SIGMA = 0.05
 #: A pixel is the paper's when its colour is the paper's within this much per channel (share of its grey
 #: level) and its brightness this share of the fitted light or more: ink is darker, a fill has a colour.
-SHADING_TINT = 0.08
+SHADING_TINT = 0.12
 SHADING_LEAST = 0.6
 #: Weight of the fitted light itself where no paper lies near (a court card's panel): the shading is
 #: followed where there is paper to follow, and left to the fit elsewhere.
