@@ -298,6 +298,19 @@ def test_a_photo_names_as_many_cards_as_it_shows_and_no_speck_of_it(recognizer: 
     assert min(ALL_CARD_IDS, key=differs) == "schellen-koenig"
 
 
+def test_a_photo_with_no_card_in_it_is_refused_with_what_to_do(recognizer: Recognizer, tmp_path: Path) -> None:
+    # read again at every card length a phone photo gives, a bare cloth still shows no card (a 3:2
+    # image with no card in it would be a scan of one)
+    rng = np.random.default_rng(5)
+    cloth = cv2.GaussianBlur(rng.integers(60, 200, (960, 1280, 3), dtype=np.uint8), (0, 0), 3)  # not card-shaped
+    cv2.imwrite(str(tmp_path / "rosen-6.jpg"), cloth)
+    scan = scan_folder(tmp_path, recognizer, suits="swiss")
+    assert scan.samples == []
+    assert len(scan.errors) == 1
+    assert scan.errors[0].startswith("rosen-6.jpg: no face-up card found")
+    assert "photograph the card again" in scan.errors[0]
+
+
 def test_a_card_whose_end_band_meets_a_background_of_its_shade_is_cut_whole(recognizer: Recognizer) -> None:
     # a dark blue band on a dark cloth: the band's outer edge is faint beside its inner edge
     img, truth = _photo_of("flat-swiss", "schilten-6", 7)

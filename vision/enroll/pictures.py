@@ -131,7 +131,10 @@ def card_in_image(img: np.ndarray, detector: Detector | None = None) -> tuple[np
     if not found:
         if detector is None:
             raise EnrollImageError("the image is not card-shaped and no detector was given to find the card in it")
-        raise EnrollImageError("no face-up card found in the image")
+        raise EnrollImageError(
+            "no face-up card found in the image; photograph the card again from above, whole, on a plain"
+            " background of another shade than its paper"
+        )
     return max(found, key=lambda f: quad_area(f[1]))[0], None
 
 
