@@ -265,8 +265,9 @@ def test_a_court_cards_inner_frame_with_paper_around_it_is_widened_to_the_card()
 def test_a_court_card_held_in_a_hand_is_cut_at_its_edge_not_at_its_frame(recognizer: Recognizer) -> None:
     # a hand beside one long side gives an edge further out there than the card's: the card's edge
     # is the pair of edges at the same distance from the frame on both sides, paper between
-    for card in ("rosen-under", "schilten-koenig"):
-        img, truth = _photo_of("flat-swiss", card, 7)
+    # (and a dark panel's strong frame edge does not make the card's edge on a cream cloth look faint)
+    for card, seed in (("rosen-under", 7), ("schilten-koenig", 7), ("schilten-ober", 3)):
+        img, truth = _photo_of("flat-swiss", card, seed)
         found = pictures_from_frame(img, recognizer, photo=True)
         assert len(found) == 1, card
         assert _corner_error(found[0][1], truth) < 0.03, card

@@ -332,8 +332,13 @@ def _refine(img: np.ndarray, quad: np.ndarray, frames: bool) -> np.ndarray:
         lft, r = _moved(left + 1.0, ox, gw), _moved(right + 1.0, ox + gw, gw)
     grown = aspect * (b - t) / gh * gw / (r - lft)
     if frames and lft == ox and CARD_SHAPE[0] <= grown <= CARD_SHAPE[1]:
-        left_edges = [p + 1.0 for p in _peaks(np.median(gx[y0:y1, : int(ox + REACH_IN * gw)], axis=0))]
-        right_edges = [p + inner_x + 1.0 for p in _peaks(np.median(gx[y0:y1, inner_x:], axis=0))]
+        # the edges outside the frame, judged against the strongest out there: the frame's own
+        # edge (a dark panel on the paper) would make the card's edge on a pale cloth look faint
+        out_left, out_right = int(ox - KEEP_WITHIN * gw), int(ox + gw + KEEP_WITHIN * gw) - inner_x
+        left_edges = [p + 1.0 for p in _peaks(np.median(gx[y0:y1, :out_left], axis=0))]
+        right_edges = [
+            p + out_right + inner_x + 1.0 for p in _peaks(np.median(gx[y0:y1, inner_x:], axis=0)[out_right:])
+        ]
         wider = _inner_frame(flat, (ox, oy, gw, gh), left_edges, right_edges)
         if wider is not None:  # the card's width, then its ends looked for again from there
             box = np.array([[wider[0], t], [wider[1], t], [wider[1], b], [wider[0], b]], np.float64)
@@ -381,6 +386,8 @@ STRIP_SPREAD = 0.08
 PAIR_SPREAD = 0.12
 #: And the share of the frame's brightest paper it must reach: a glare spot on the panel sets that high.
 PAIR_LEVEL = 0.6
+#: And the tint: a cream paper under a warm lamp, in a margin a few pixels wide.
+PAIR_TINT = 0.45
 #: The long sides of an inner frame lie this close (share of the frame's width) to mirror images.
 FRAME_SYMMETRY = 0.04
 
@@ -392,6 +399,7 @@ def _paper_strip(
     paper: float,
     spread_max: float = STRIP_SPREAD,
     level: float = STRIP_LEVEL,
+    tint_max: float = STRIP_TINT,
 ) -> bool:
     strip = flat[rows, cols].reshape(-1, 3).astype(np.float32)
     if flat[rows, cols].shape[1] < 2 or len(strip) < 20:
@@ -401,7 +409,7 @@ def _paper_strip(
     tint = float(np.median((strip.max(axis=1) - strip.min(axis=1)) / np.maximum(grey, 1.0)))
     rows_grey = flat[rows, cols].astype(np.float32).mean(axis=2)
     spread = float(np.median(rows_grey.std(axis=1) / np.maximum(np.median(rows_grey, axis=1), 1.0)))
-    return med >= level * paper and tint <= STRIP_TINT and spread <= spread_max
+    return med >= level * paper and tint <= tint_max and spread <= spread_max
 
 
 def _inner_frame(
@@ -438,7 +446,7 @@ def _inner_frame(
             slice(max(0, int(left) - pad - beyond), int(left) - pad),
             slice(int(right) + pad, int(right) + pad + beyond),
         ]
-        if not all(_paper_strip(flat, rows, c, paper, PAIR_SPREAD, PAIR_LEVEL) for c in near):
+        if not all(_paper_strip(flat, rows, c, paper, PAIR_SPREAD, PAIR_LEVEL, PAIR_TINT) for c in near):
             continue
         if any(_paper_strip(flat, rows, f, paper) and _alike(lab, rows, n, f) for n, f in zip(near, far, strict=True)):
             continue  # the same paper goes on beyond it: a line on the card's margin, or a sheet under the card
