@@ -471,9 +471,13 @@ def _alike(lab: np.ndarray, rows: slice, a: slice, b: slice) -> bool:
     return bool(np.linalg.norm(ma - mb) < SAME_PAPER)
 
 
+#: A gradient profile whose strongest step is under this (Lab units summed) shows no edge at all.
+FLAT_PROFILE = 6.0
+
+
 def _peaks(profile: np.ndarray, share: float = FAINT_EDGE_SHARE) -> list[int]:
     """Indices of the local peaks of ``profile`` at least ``share`` of its largest (none if flat)."""
-    if len(profile) < 3 or float(profile.max()) < 6.0:
+    if len(profile) < 3 or float(profile.max()) < FLAT_PROFILE:
         return []
     top = float(profile.max())
     return [
@@ -501,16 +505,9 @@ def paper_margins(img: np.ndarray, quad: np.ndarray) -> bool:
 
 def _outermost(profile: np.ndarray, outward: int, share: float = EDGE_SHARE) -> int | None:
     """Index of the outermost local peak of ``profile`` at least ``share`` of its largest (None if flat)."""
-    if len(profile) < 3:
+    if len(profile) < 3 or float(profile.max()) < FLAT_PROFILE:
         return None
-    top = float(profile.max())
-    if top < 6.0:
-        return None
-    peaks = [
-        i
-        for i in range(1, len(profile) - 1)
-        if profile[i] >= profile[i - 1] and profile[i] >= profile[i + 1] and profile[i] >= share * top
-    ]
+    peaks = _peaks(profile, share)
     if not peaks:
         return int(np.argmax(profile))
     return peaks[0] if outward < 0 else peaks[-1]
