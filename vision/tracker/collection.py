@@ -16,11 +16,8 @@ from scoring.events import Event, TrickCollected
 from vision.tracker.ledger import TRICKS_PER_ROUND, Laid
 from vision.tracker.reread import CardWithdrawn
 from vision.tracker.state import TableState, TrackerEvent
-from vision.tracker.tracks import Track, TrackState
+from vision.tracker.tracks import LONG_GONE_FRAMES, Track, TrackState
 
-#: Frames every counted card of a trick must have been unseen, with no arm in view, for the
-#: trick to be taken as collected with a card never read (``_gone_in_plain_view``).
-LONG_GONE_FRAMES = 10
 #: Counts a card swept with the trick before it counted (the façade's forced decision).
 CountSwept = Callable[[Track, float], list[TrackerEvent]]
 
@@ -37,6 +34,10 @@ class Collection:
         #: arm, with the frames since in which no arm was in view while they stayed unseen
         #: (``note_carried``).
         self._unseen_armless: dict[int, int] = {}
+        #: Track ids of counted cards of the trick judged carried off, with when each was
+        #: last seen: kept after the track itself is forgotten (a card taken back long
+        #: before its player lays the right one is out of mind by then).
+        self._went_off: dict[int, float] = {}
 
     def note_carried(self, t: float) -> None:
         """Note each counted card of the trick that shows, read as itself, carried well
@@ -53,6 +54,7 @@ class Collection:
         trick = {laid.card: laid for laid in state.ledger.trick}
         ids = {laid.track_id for laid in trick.values()}
         self._carried = {k: v for k, v in self._carried.items() if k in ids}
+        self._went_off = {k: v for k, v in self._went_off.items() if k in ids}
         arms = state.arm_history[-1][1] if state.arm_history and state.arm_history[-1][0] == t else frozenset()
         before, self._unseen_armless = self._unseen_armless, {}
         for laid in trick.values():
@@ -64,6 +66,8 @@ class Collection:
             elif own.missed > 1 and (n := before.get(laid.track_id, -1)) >= 0:
                 self._unseen_armless[laid.track_id] = n + (0 if arms else 1)
             own.carried_off = own.missed > 0 and self._carried_off(laid, own)
+            if own.carried_off:
+                self._went_off[laid.track_id] = self._last_seen(laid, own)
         for track in state.tracks:
             if track.state is not TrackState.CANDIDATE or track.last_t != t:
                 continue
@@ -297,6 +301,10 @@ class Collection:
             if old is track:
                 return []
             if old is None:
+                if (gone := self._went_off.get(laid.track_id)) is not None and gone < track.arrival:
+                    carried.append(laid)  # carried off, then forgotten while its player chose again
+                    went = (min(went[0], gone), max(went[1], gone))
+                    continue
                 # Forgotten, long unseen (a card laid over it): no telling how it went, nor
                 # any sign of a gathering if the others still lie there.
                 forgotten += 1

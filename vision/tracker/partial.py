@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from dataclasses import dataclass
 from typing import Literal
 
 from scoring.cards import CARD_INDEX, parse_card
@@ -38,6 +39,19 @@ MISREAD_SHIFT = 0.25
 RUNNER_UP_SHARE = 0.03
 #: What ``take_over`` returns while the whole card's read is not yet clear enough.
 WAIT: Literal["wait"] = "wait"
+#: Seconds a glimpsed card is kept in mind after it was last seen (``glimpsed_under``): the
+#: next player's card lands on it within the "together" of two cards laid at once.
+GLIMPSE_KEEP = 2.0
+
+
+@dataclass(frozen=True)
+class Glimpse:
+    """A card seen a moment, clearly and whole, while the player whose turn it was reached
+    in, then hidden before it lay still long enough to count; ``turn`` is (tricks done,
+    cards counted in the trick) when it was seen."""
+
+    track: Track
+    turn: tuple[int, int]
 
 
 def alike(a: str | None, b: str | None) -> bool:
@@ -56,6 +70,8 @@ class PartialViews:
         self._misreads = misreads
         #: Sizes (pixels) of recently counted cards: how big a whole card looks here.
         self._card_sizes: deque[float] = deque(maxlen=16)
+        #: Cards seen a moment before a card laid almost together hid them (``note_dropped``).
+        self._glimpses: list[Glimpse] = []
 
     def looks_partial(self, track: Track) -> bool:
         """The card looks clearly smaller than the cards counted so far: part of it is
@@ -367,8 +383,72 @@ class PartialViews:
                 or other.leading_identity()[0] == track.leading_identity()[0]
                 or not state.layout.in_play_area(other.settled, *state.size)
                 or self.looks_partial(other)  # part of a card under a hand: take_over
-                or math.dist(other.settled, track.settled) <= cfg.match_distance * track.size
+                or (
+                    math.dist(other.settled, track.settled) <= cfg.match_distance * track.size
+                    and not self._laid_over(other, track)
+                )
             ):
                 continue
             out.append(other)
         return sorted(out, key=lambda tr: (tr.arrival, tr.id))
+
+    def note_dropped(self, tracks: list[Track], t: float) -> None:
+        """Keep in mind the ``tracks`` the tracker forgets now that were glimpses of the card
+        whose turn it is: read clearly as one card, whole, in the trick's area, while that
+        player's arm was in view. Two cards laid almost together: the second lands on the
+        first before the first has lain still for the frames a card needs to count, and
+        the first is gone from view for good."""
+        state = self._state
+        ledger = state.ledger
+        cfg = state.config
+        turn = (len(ledger.done), len(ledger.trick))
+        self._glimpses = [g for g in self._glimpses if g.turn == turn and t - g.track.last_t <= GLIMPSE_KEEP]
+        expected = ledger.expected_seat() if ledger.contract is not None and len(ledger.trick) < 4 else None
+        if expected is None:
+            return
+        edge = state.layout.edges[expected]
+        for track in tracks:
+            card, share = track.leading_identity()
+            if (
+                track.state is TrackState.CANDIDATE
+                and track.missed > 0
+                and track.id not in ledger.shown
+                and edge in track.arm_frames
+                and card is not None
+                and card not in ledger.played
+                and share >= CLEAR_SHARE
+                and track.rest_read_confidence >= cfg.clear_read_confidence
+                and state.layout.in_play_area(track.anchor, *state.size)
+                and not self.looks_partial(track)
+            ):
+                self._glimpses.append(Glimpse(track, turn))
+
+    def glimpsed_under(self, track: Track) -> list[Track]:
+        """Glimpsed cards (``note_dropped``) that ``track``, about to count, lies on: laid
+        before it, in this turn, and hidden by it. They count first."""
+        ledger = self._state.ledger
+        turn = (len(ledger.done), len(ledger.trick))
+        name = track.leading_identity()[0]
+        size = card_size(track.settled_corners)
+        under = [
+            g.track
+            for g in self._glimpses
+            if g.turn == turn
+            and g.track.last_t < track.first_t
+            and g.track.leading_identity()[0] not in (name, *ledger.played)
+            and math.dist(g.track.anchor, track.settled) <= self._state.config.match_distance * track.size
+            and outline_shift(g.track.anchor_corners, track.settled_corners) >= SAME_OUTLINE * size
+        ]
+        self._glimpses = [g for g in self._glimpses if g.track not in under]
+        return sorted(under, key=lambda tr: (tr.first_t, tr.id))[:1]
+
+    @staticmethod
+    def _laid_over(under: Track, track: Track) -> bool:
+        """Was ``under``, a whole card read clearly where ``track`` now lies, hidden by
+        ``track`` laid over it? It lay still at an outline of its own and was last seen
+        before ``track`` first showed: the next card laid almost together on top of it.
+        A view of ``track`` itself in the hand that laid it lies where ``track`` ends up, or
+        is still seen as ``track`` shows."""
+        return under.last_t < track.first_t and outline_shift(
+            under.settled_corners, track.settled_corners
+        ) >= SAME_OUTLINE * card_size(track.settled_corners)

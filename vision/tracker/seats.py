@@ -323,6 +323,40 @@ class Seats:
             other.rest_frames < cfg.minimum_consecutive_frames and other.arrival >= track.arrival for other in partners
         )
 
+    def awaits_earlier(self, track: Track) -> bool:
+        """Wait (within twice the latency budget) while a card that came to rest clearly
+        before ``track`` (more than ``together_window`` before: cards laid almost together
+        settle in any order, ``order_together``), and was seen beside it, is still to be
+        counted: that card was laid first, and counts first.
+
+        Its read may still be too vague to count (a card whose outline jitters keeps
+        coming to rest anew), and ``track`` laid next to it then read clearly: counted
+        first, ``track`` would take the earlier card's seat, and the earlier card, soon
+        half hidden under it, would follow in the next seat. Two tracks seen in one frame
+        are two cards, so this is not a view of ``track`` itself in the hand that laid it.
+        Not for a card that itself waits for the turn's card laid hidden
+        (``turn_card_hidden``): that one, seen late, was laid first.
+        """
+        state = self._state
+        cfg = state.config
+        first, _ = self.upcoming()
+        if first is None or track.rest_frames >= 2 * cfg.maximum_decision_frames:
+            return False
+        name = track.leading_identity()[0]
+        return any(
+            other is not track
+            and other.state is TrackState.CANDIDATE
+            and other.id not in state.ledger.shown
+            and other.id in track.seen_with
+            and other.arrived_t is not None
+            and other.arrival < track.arrival - cfg.together_window
+            and other.missed <= cfg.maximum_decision_frames
+            and other.leading_identity()[0] not in (None, name)
+            and state.layout.in_play_area(other.settled, *state.size)
+            and not self.turn_card_hidden(other)  # it waits for this one, laid hidden before it
+            for other in state.tracks
+        )
+
     def order_together(self, ready: list[Track]) -> list[Track]:
         """``ready`` in the order to count them: when the first of them was laid almost
         together with others, the one of the group that should come first is the one

@@ -28,6 +28,7 @@ back (``collection.Collection``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from scoring.cards import CARD_INDEX
@@ -44,7 +45,7 @@ from vision.tracker.partial import PUSHED_SIZE_RATIO, WAIT, PartialViews
 from vision.tracker.piles import Piles
 from vision.tracker.seats import Seats
 from vision.tracker.state import CLEAR_SHARE, TableState, TrackerEvent
-from vision.tracker.tracks import Track, TrackState, associate
+from vision.tracker.tracks import SAME_OUTLINE, Track, TrackState, associate, card_size, outline_shift
 
 #: Seconds after a card of a trick left lying was last seen where it lay in which a track read
 #: firmly as it may be that card, swept off after the next lead (``_may_be_old_card``).
@@ -86,6 +87,9 @@ class TrickTracker:
         #: The cards of the trick collected last, with when each was last seen after that
         #: (a trick left lying while the next is led; ``_may_be_old_card``).
         self._lying_seen: dict[str, float] = {}
+        #: Where each card of the trick on the table and of the trick collected last lay,
+        #: while it was last seen there (not once it was seen leaving).
+        self._laid_outline: dict[str, tuple[tuple[float, float], ...]] = {}
 
     # -- what the app may inspect -------------------------------------------------------
 
@@ -229,7 +233,7 @@ class TrickTracker:
             if self.round_over:
                 break
             self._waiting = False
-            if self._seats.awaits_partner(track):
+            if self._seats.awaits_partner(track) or self._seats.awaits_earlier(track):
                 break
             if self._seats.no_hand_laid(track):
                 if track.missed == 0:
@@ -242,7 +246,7 @@ class TrickTracker:
                     break
                 ready = [track, *(tr for tr in ready if tr is not showing[0])]
                 track = showing[0]
-            for hidden in self._partial.overlooked(track):
+            for hidden in [*self._partial.glimpsed_under(track), *self._partial.overlooked(track)]:
                 events += self._decide(hidden, frame.t, forced=True)
             events += self._decide(track, frame.t, forced=False)
             if self._waiting and track.missed == 0:
@@ -308,7 +312,10 @@ class TrickTracker:
             if track.id in together:
                 track.seen_with |= together - {track.id}
         in_trick = {laid.track_id for laid in self._ledger.trick}
-        self._state.tracks = [tr for tr in self._state.tracks if self._worth_keeping(tr, frame.t, in_trick)]
+        kept = [tr for tr in self._state.tracks if self._worth_keeping(tr, frame.t, in_trick)]
+        if self._ledger.contract is not None and not self.round_over:
+            self._partial.note_dropped([tr for tr in self._state.tracks if tr not in kept], frame.t)
+        self._state.tracks = kept
 
     def _new_id(self) -> int:
         self._next_id += 1
@@ -487,10 +494,22 @@ class TrickTracker:
         return events
 
     def _note_lying(self, t: float) -> None:
-        """Keep in mind when each card of the trick collected last was last seen since."""
+        """Keep in mind when each card of the trick collected last was last seen since, and
+        where each card of it and of the trick on the table lay."""
         last = {c for _, c in self._ledger.done[-1]} if self._ledger.done else set()
         collected = self._ledger.last_collected_t
         self._lying_seen = {c: v for c, v in self._lying_seen.items() if c in last}
+        trick = {laid.track_id for laid in self._ledger.trick}
+        self._laid_outline = {c: v for c, v in self._laid_outline.items() if c in last or c in self._ledger.played}
+        for track in self._state.tracks:
+            if track.card is None or track.missed > 0:
+                continue
+            if not (track.id in trick or (track.state is TrackState.RETIRED and track.card in last)):
+                continue
+            if math.dist(track.centre, track.settled) <= self.config.match_distance * track.size:
+                self._laid_outline[track.card] = track.settled_corners
+            else:
+                self._laid_outline.pop(track.card, None)  # seen leaving its place: swept or taken
         if collected is None:
             return
         for track in self._state.tracks:
@@ -500,7 +519,8 @@ class TrickTracker:
     def _may_be_old_card(self, track: Track, card: str) -> bool:
         """Could ``track``, read as the already played ``card``, really be that old card?
 
-        Yes if it is a card of the trick on the table (the same card detected twice), or if
+        Yes if it is a card of the trick on the table (the same card detected twice), if it lies
+        where that card of the trick collected last lay, or if
         the track was already there before the last trick was collected (a card of that
         trick left lying, a pile), or if ``card`` is of the trick collected last, still seen
         lying after it was collected, and the track turned up as it went
@@ -518,6 +538,12 @@ class TrickTracker:
         last = self._ledger.done[-1] if self._ledger.done else []
         if not any(c == card for _, c in last):
             return False
+        lay = self._laid_outline.get(card)
+        if lay is not None and outline_shift(lay, track.settled_corners) < SAME_OUTLINE * card_size(lay):
+            # Left lying: it lies outline for outline where that card lay when its trick was
+            # collected (misread there a moment as the next card was led, so a track of its
+            # own began).
+            return True
         # Left lying: that card was still seen where it lay after the trick was collected,
         # and this track turned up as it went.
         seen = self._lying_seen.get(card)

@@ -35,6 +35,9 @@ SAME_OUTLINE = 0.15
 #: A runner-up below this share does not name a card: the identifier lists three
 #: runners-up for every read, most of them at a share of nothing.
 RUNNER_UP = 0.05
+#: Frames a counted card must have been unseen to be taken as gone from where it lay: a hand
+#: over a card it leaves lying moves on within a second (at the appliance's 10 frames a second).
+LONG_GONE_FRAMES = 10
 
 
 def names(det: Detection, card: str | None) -> bool:
@@ -305,6 +308,32 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
         return None  # a card lies squarely on it: what shows there is that card
     if track.carried_off and not names(det, track.card):
         return None  # taken back by its player: the right card laid where it lay is another
+    if (
+        track.state is TrackState.PLAYED
+        and track.missed >= LONG_GONE_FRAMES
+        and det.card != track.card
+        and not at_own_outline(track, det)
+    ):
+        # Gone from where it lay longer than a hand lingers over a card it leaves there: its
+        # player took it back (a wrong card), and a card read otherwise, off its outline, is
+        # the one laid instead (its runner-ups say little: a new card's first read in the
+        # hand is vague). Taken for the gone card, it would hide both the take-back and the
+        # card laid in its place.
+        return None
+    if (
+        track.state is TrackState.CANDIDATE
+        and track.missed > 0
+        and track.rest_frames >= 2
+        and det.confidence >= 0.5
+        and not at_own_outline(track, det)
+    ):
+        lead, share = track.leading_identity()
+        if lead is not None and share >= 0.6 and not names(det, lead):
+            # A card lying still, read as itself, hidden since, and now a clear read of
+            # another card off its outline: the next card laid on it (two laid almost
+            # together), not this one moved. Taken for it, the two cards' reads would mix
+            # into one track and one of them would never count.
+            return None
     carried = track.missed > 0 and track.moving  # vanished while moving: swept or lifted, not under a hand
     if (
         track.state is TrackState.PLAYED
