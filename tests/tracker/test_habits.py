@@ -234,6 +234,33 @@ def test_the_trick_left_lying_swept_off_after_the_next_lead_gives_no_card() -> N
     assert flags == ()
 
 
+def test_a_card_of_the_trick_left_lying_misread_where_it_lies_as_the_lead_comes_is_no_card() -> None:
+    # Seat 2 leads beside the trick left lying; as its hand passes, the Ass of that trick
+    # is jogged a pixel, hidden a frame and then read once as the Schilten König, which
+    # starts a track of its own at the Ass's outline; the Ass is read as itself there from
+    # then on.
+    table = Table()
+    for seat, card in TRICK:
+        table.lay(card, seat, rest=8)
+    table.step(6)
+    table.arms = {"top"}
+    table.lay("schellen-7", 2, at=(SPOTS[2][0] + 70, SPOTS[2][1] - 50), rest=2)
+    table.hidden = {"rosen-ass"}
+    table.step()
+    table.hidden = set()
+    x, y = table.cards["rosen-ass"].pos
+    table.cards["rosen-ass"].pos = (x + 1.5, y)  # the hand passing jogs it a little
+    table.misreads["rosen-ass"] = ("schilten-koenig", 0.45, ())
+    table.step(6)
+    table.arms = set()
+    table.step(14)
+    table.lay("schellen-ass", 3, at=(SPOTS[3][0] - 50, SPOTS[3][1] + 40), rest=8)
+    events = run(table)
+    tricks, flags = folded_trick_cards(events)
+    assert tricks == [TRICK, [(2, "schellen-7"), (3, "schellen-ass")]]
+    assert flags == ()
+
+
 def test_a_trick_picked_up_into_the_hand_is_collected() -> None:
     table = Table()
     for seat, card in TRICK:

@@ -233,8 +233,10 @@ class TrickTracker:
             if self.round_over:
                 break
             self._waiting = False
-            if self._seats.awaits_partner(track) or self._seats.awaits_earlier(track):
+            if self._seats.awaits_partner(track):
                 break
+            if self._seats.awaits_earlier(track):
+                continue  # the card laid before it may be among the ready ones: it goes first
             if self._seats.no_hand_laid(track):
                 if track.missed == 0:
                     break  # cards count in the order they came to rest: the later ones wait

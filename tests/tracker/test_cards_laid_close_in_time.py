@@ -1,0 +1,91 @@
+"""Two players laying their cards close together and close in time: the first card laid
+counts first, for its own player.
+
+Rendered games with players' habits lost tricks three ways: the first card, seen a moment,
+was hidden under the second before it could count; the first card's track took over the
+second card's reads once the second lay on it; and a first card still read unsurely waited
+while the second, read clearly, counted in its seat.
+"""
+
+from __future__ import annotations
+
+from tests.tracker.table import SPOTS, Table, _Card, run
+from tests.tracker.test_habits import folded_trick_cards
+
+LEAD = (0, "rosen-6")
+CENTRE_SPOT = (330.0, 250.0)
+
+
+def test_a_card_seen_a_moment_before_the_next_card_lands_on_it_counts_first() -> None:
+    # Seat 1's Ass is seen whole for one frame, its player's arm in view; then seat 2 lays
+    # the 9 right on it, a third of a card off, and the Ass is never seen again.
+    table = Table()
+    table.lay(*LEAD[::-1], rest=8)
+    table.arms = {"right"}
+    table.step(3)
+    table.cards["rosen-ass"] = _Card("rosen-ass", CENTRE_SPOT, 90.0)
+    table.step()
+    table.hidden = {"rosen-ass"}
+    table.arms = {"right", "top"}
+    table.step(2)
+    table.arms = {"top"}
+    table.lay("eicheln-9", 2, at=(CENTRE_SPOT[0] + 10.0, CENTRE_SPOT[1] - 18.0), rest=3)
+    table.arms = set()
+    table.step(10)
+    events = run(table)
+    tricks, flags = folded_trick_cards(events)
+    assert tricks == [[LEAD, (1, "rosen-ass"), (2, "eicheln-9")]]
+    assert flags == ()
+
+
+def test_a_card_hidden_under_the_next_does_not_take_over_the_next_cards_reads() -> None:
+    # Seat 1's Ass lies still two frames, read clearly, then seat 2's 9 lands on it (its
+    # hand hid the 9 on the way in): the 9 is another card, not the Ass moved.
+    table = Table()
+    table.lay(*LEAD[::-1], rest=8)
+    table.arms = {"right"}
+    table.hidden = {"rosen-ass"}
+    table.lay("rosen-ass", 1, at=CENTRE_SPOT)
+    table.hidden = set()
+    table.step(2)
+    table.hidden = {"rosen-ass", "eicheln-9"}
+    table.arms = {"right", "top"}
+    table.lay("eicheln-9", 2, at=(CENTRE_SPOT[0] + 10.0, CENTRE_SPOT[1] - 18.0))
+    table.hidden = {"rosen-ass"}
+    table.step(3)
+    table.arms = set()
+    table.step(10)
+    events = run(table)
+    tricks, flags = folded_trick_cards(events)
+    assert tricks == [[LEAD, (1, "rosen-ass"), (2, "eicheln-9")]]
+    assert flags == ()
+
+
+def test_a_card_read_unsurely_that_came_to_rest_well_before_the_next_counts_first() -> None:
+    # Seat 1's Ass is read unsurely and its outline jitters, so it keeps coming to rest
+    # anew; seat 2's 9, laid beside it most of a second later, is read clearly at once.
+    table = Table()
+    table.lay(*LEAD[::-1], rest=8)
+    x, y = SPOTS[1]
+    table.unsure["rosen-ass"] = (0.6, (("rosen-koenig", 0.3),))
+    table.arms = {"right"}
+    table.lay("rosen-ass", 1, at=(x - 40.0, y), rest=2)
+
+    def jitter(frames: int) -> None:
+        for k in range(frames):
+            table.cards["rosen-ass"].pos = (x - 40.0 + (10.0 if k % 4 < 2 else 0.0), y)
+            table.step()
+
+    jitter(4)
+    table.arms = {"top"}
+    jitter(4)
+    table.cards["eicheln-9"] = _Card("eicheln-9", (x - 60.0, y - 60.0), 0.0)
+    jitter(2)
+    table.arms = set()
+    jitter(4)
+    del table.unsure["rosen-ass"]
+    table.step(12)
+    events = run(table)
+    tricks, flags = folded_trick_cards(events)
+    assert tricks == [[LEAD, (1, "rosen-ass"), (2, "eicheln-9")]]
+    assert flags == ()

@@ -1,0 +1,81 @@
+"""A wrong card taken back, and the right one laid by the same hand soon after or long after.
+
+Rendered games with players' habits lost tricks to both: the right card, laid a little off
+where the wrong one lay, was taken for the wrong one come back (so neither the take-back
+nor the right card counted), and a trick's fourth card taken back was forgotten by the
+time its player chose again (so the right card led a trick of its own).
+"""
+
+from __future__ import annotations
+
+from scoring.events import CardPlayed
+from tests.tracker.table import EDGE, SPOTS, Table, detection, run
+from tests.tracker.test_habits import TRICK, folded_trick_cards
+from vision.tracker.reread import CardWithdrawn
+
+EDGE_NAME = {0: "bottom", 1: "right", 2: "top", 3: "left"}
+
+
+def take_back(table: Table, card: str, seat: int, *, armless: int, seen_going: bool = False) -> None:
+    """``seat`` lays ``card``; its hand comes back over it and takes it off the table,
+    covering it all the way; then no hand is over the table for ``armless`` frames."""
+    table.lay(card, seat, rest=12)
+    table.arms = {EDGE_NAME[seat]}
+    table.hidden = {card}
+    table.step(2)
+    del table.cards[card]
+    table.hidden = set()
+    if seen_going:
+        x, y = SPOTS[seat]
+        ex, ey = EDGE[seat]
+        table.extra.append(detection(card, (x + 0.8 * (ex - x), y + 0.8 * (ey - y)), 0.0, 0.8))
+    table.step(2)
+    table.arms = set()
+    table.step(armless)
+
+
+def lay_by_hand(
+    table: Table, card: str, seat: int, at: tuple[float, float] | None = None, first_read: str | None = None
+) -> None:
+    """``seat``'s hand lays ``card``, hiding it until it lies (``first_read``: the first read
+    there names that card as the runner-up, as a vague first read may)."""
+    table.arms = {EDGE_NAME[seat]}
+    table.hidden = {card}
+    table.lay(card, seat, at=at)
+    table.hidden = set()
+    if first_read is not None:
+        table.misreads[card] = (card, 0.68, ((first_read, 0.16),))
+    table.step(3)
+    table.arms = set()
+    table.step(8)
+
+
+def test_the_right_card_laid_near_the_wrong_ones_place_soon_after_it_was_taken_back_counts_instead() -> None:
+    # The hand is away less than a second, and lays the right card a third of a card off
+    # where the wrong one lay: the wrong one, hidden since, was taken back.
+    table = Table()
+    table.lay("rosen-6", 0, rest=8)
+    take_back(table, "schellen-ober", 1, armless=7)
+    x, y = SPOTS[1]
+    lay_by_hand(table, "rosen-ass", 1, at=(x + 18.0, y + 6.0), first_read="schellen-ober")
+    lay_by_hand(table, "eicheln-9", 2)
+    events = run(table)
+    assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schellen-ober"]
+    assert folded_trick_cards(events) == ([TRICK[:3]], ())
+
+
+def test_a_fourth_card_taken_back_and_forgotten_before_its_player_chose_again_is_withdrawn() -> None:
+    # The trick's fourth card is seen once on its way back to the hand; its player thinks
+    # for five seconds, longer than the tracker keeps a lost card in mind, then lays the
+    # right card. The trick stays the trick, and the right card is its fourth.
+    table = Table()
+    for seat, card in TRICK[:3]:
+        table.lay(card, seat, rest=8)
+    take_back(table, "schilten-7", 3, armless=50, seen_going=True)
+    lay_by_hand(table, "rosen-10", 3)
+    events = run(table)
+    assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schilten-7"]
+    assert [(e.seat, e.card) for e in events if isinstance(e, CardPlayed)][-1] == (3, "rosen-10")
+    tricks, flags = folded_trick_cards(events)
+    assert tricks[0] == TRICK
+    assert flags == ()
