@@ -188,10 +188,11 @@ class Misreads:
         A card counts a few frames after it comes to rest, sometimes on reads made while
         the hand still covered part of it or it was still sliding; it then lies still and
         whole for seconds. When those later reads outweigh the ones it counted on (twice
-        over), or it counted from a partial view and now shows whole, and they name one
-        unplayed card clearly, that card is what lies there. The same as a partial view
-        replaced by a new track (``PartialViews.take_over``), for when the whole card's
-        detections continue the counted track itself.
+        over, or once for a card counted on a split vote), or it counted from a partial
+        view and now shows whole, and they name one unplayed card clearly, that card is
+        what lies there. The same as a partial view replaced by a new track
+        (``PartialViews.take_over``), for when the whole card's detections continue the
+        counted track itself.
         """
         state = self._state
         ledger = state.ledger
@@ -206,7 +207,10 @@ class Misreads:
             partial = laid.size < cfg.partial_size_ratio * track.rest_size
             if partial:
                 events += self._seats.check_seat(laid, track, t)
-            if not partial and sum(since.values()) < 2.0 * sum(count.votes.values()):
+            # Twice over a clear count; a count forced on a split vote (the hand still over
+            # the card for most of its reads) is outweighed by as much again.
+            outweigh = 2.0 if count.confidence >= cfg.decide_confidence else 1.0
+            if not partial and sum(since.values()) < outweigh * sum(count.votes.values()):
                 continue
             if not partial and ledger.covered_by_later(laid):
                 # A card laid after it lies over part of it: what it is read as since is

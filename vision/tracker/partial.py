@@ -42,6 +42,10 @@ WAIT: Literal["wait"] = "wait"
 #: Seconds a glimpsed card is kept in mind after it was last seen (``glimpsed_under``): the
 #: next player's card lands on it within the "together" of two cards laid at once.
 GLIMPSE_KEEP = 2.0
+#: The share of its vote a glimpsed card's leading read needs: a card half under the next
+#: one is read vaguely, and its seat in the turn matters more than its name (which the
+#: table is asked for when unsure).
+GLIMPSE_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -416,7 +420,7 @@ class PartialViews:
                 and edge in track.arm_frames
                 and card is not None
                 and card not in ledger.played
-                and share >= CLEAR_SHARE
+                and share >= GLIMPSE_SHARE
                 and track.rest_read_confidence >= cfg.clear_read_confidence
                 and state.layout.in_play_area(track.anchor, *state.size)
                 and not self.looks_partial(track)
