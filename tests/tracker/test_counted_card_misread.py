@@ -275,3 +275,20 @@ def test_a_card_unlike_the_counted_one_showing_in_its_place_still_leads() -> Non
     # read as it: what showed there is a new card, the next trick's lead, as before.
     events = run(gathered_with_a_misread("schellen-9"), contract="rosen")
     assert plays(events)[:5] == [*GATHERED, (3, "schellen-9")]
+
+
+def test_a_card_counted_on_a_split_vote_is_reread_from_its_clear_reads_before_the_next_covers_it() -> None:
+    # Seat 1's hand rests on its Ass for a second: what shows reads as the König, unsurely,
+    # until the card counts on that split vote. The hand goes, the Ass reads clearly for
+    # eight frames, then seat 2's card is laid half over it and what shows of it is no
+    # clearer look. Those eight clear frames outweigh the split vote it counted on.
+    table = Table()
+    table.lay("rosen-6", 0, rest=8)
+    table.reads_as["rosen-ass"] = ("rosen-koenig", 0.5, (("rosen-ass", 0.45),))
+    table.lay("rosen-ass", 1, rest=8)
+    del table.reads_as["rosen-ass"]
+    table.step(8)
+    x, y = SPOTS[1]
+    table.lay("eicheln-9", 2, at=(x - 20.0, y - 30.0), rest=10)
+    events = run(table)
+    assert corrected(events) == [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9")]
