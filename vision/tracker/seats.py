@@ -334,7 +334,8 @@ class Seats:
         first, ``track`` would take the earlier card's seat, and the earlier card, soon
         half hidden under it, would follow in the next seat. Two tracks seen in one frame
         are two cards, so this is not a view of ``track`` itself in the hand that laid it.
-        Not for a card that itself waits for the turn's card laid hidden
+        Not for a card read as one already played (a card of a trick left lying, seen
+        again), nor for one that itself waits for the turn's card laid hidden
         (``turn_card_hidden``): that one, seen late, was laid first.
         """
         state = self._state
@@ -351,7 +352,7 @@ class Seats:
             and other.arrived_t is not None
             and other.arrival < track.arrival - cfg.together_window
             and other.missed <= cfg.maximum_decision_frames
-            and other.leading_identity()[0] not in (None, name)
+            and other.leading_identity()[0] not in (None, name, *state.ledger.played)
             and state.layout.in_play_area(other.settled, *state.size)
             and not self.turn_card_hidden(other)  # it waits for this one, laid hidden before it
             for other in state.tracks
