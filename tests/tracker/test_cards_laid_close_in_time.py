@@ -89,3 +89,24 @@ def test_a_card_read_unsurely_that_came_to_rest_well_before_the_next_counts_firs
     tricks, flags = folded_trick_cards(events)
     assert tricks == [[LEAD, (1, "rosen-ass"), (2, "eicheln-9")]]
     assert flags == ()
+
+
+def test_the_next_card_laid_on_a_card_just_counted_is_a_new_card_not_that_one_misread() -> None:
+    # Seat 1's Ass counts and is read as itself twice more; then seat 2's 9 lands on it, a
+    # fifth of a card off its outline, read clearly, and the Ass is hidden from then on.
+    table = Table()
+    table.lay(*LEAD[::-1], rest=8)
+    table.arms = {"right"}
+    table.lay("rosen-ass", 1, at=CENTRE_SPOT, rest=5)
+    table.hidden = {"rosen-ass"}
+    table.arms = {"top"}
+    table.hidden = {"rosen-ass", "eicheln-9"}
+    table.lay("eicheln-9", 2, at=(CENTRE_SPOT[0] + 8.0, CENTRE_SPOT[1] - 10.0))
+    table.hidden = {"rosen-ass"}
+    table.step(3)
+    table.arms = set()
+    table.step(10)
+    events = run(table)
+    tricks, flags = folded_trick_cards(events)
+    assert tricks == [[LEAD, (1, "rosen-ass"), (2, "eicheln-9")]]
+    assert flags == ()

@@ -26,9 +26,11 @@ MOVING_VOTE_WEIGHT = 0.5
 #: Added to the matching cost when a detection clearly reads as another card.
 IDENTITY_PENALTY = 0.35
 #: A read this sure of another card where a counted card lies is a new card on top of it,
-#: once the counted card has been read as itself this many times since it counted.
+#: once the counted card has been read as itself this many times since it counted. Two:
+#: the next card is often laid on one within a few frames of its counting (two cards laid
+#: almost together), and a counted card misread off its own outline is rarer than that.
 CLEAR_OTHER_READ = 0.6
-COVERED_AFTER_READS = 5
+COVERED_AFTER_READS = 2
 #: ... unless its outline lies within this share of the card's size of the counted card's:
 #: then it is the counted card, read from the part another card leaves in view.
 SAME_OUTLINE = 0.15
