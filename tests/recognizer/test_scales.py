@@ -188,3 +188,39 @@ def test_resizing_to_the_frames_own_size_returns_a_copy() -> None:
     assert out.shape == frame.shape and out is not frame
     with pytest.raises(ValueError, match="positive"):
         resized(frame, 0, 10)
+
+
+@pytest.mark.parametrize("seed", [SEED + 311, SEED + 336])
+def test_a_frame_of_unknown_mounting_is_read_at_a_finer_length_too(seed: int) -> None:
+    """Two large cards in a 640 x 480 frame, their length unknown: the length search takes
+    one length for the frame, at which one card is missed; read again for cards 0.62 of it
+    (``RecognizerSettings.finer_scale``), both are found, and nothing that is no card."""
+    scene = render_scene(seed, style="mixed", geometry=Geometry(640, 480, (0.45, 0.45), "module3", 0.3))
+    one = Recognizer(settings=RecognizerSettings(threads=1, finer_scale=0.0))
+    both = Recognizer(settings=RecognizerSettings(threads=1))
+    cards, found_once, _ = _found(one.recognize(scene.image), scene)
+    dets = both.recognize(scene.image)
+    assert (cards, found_once) == (2, 1)
+    assert _found(dets, scene)[:2] == (2, 2)
+    # Every outline lies on a card (some on cards mostly hidden, which the count leaves out).
+    assert all(max(quad_iou(np.array(d.corners), c.corners) for c in scene.cards) >= 0.3 for d in dets)
+
+
+def test_a_frame_read_at_a_known_length_is_read_once(recognizer: Recognizer, guide_scenes: list[Scene]) -> None:
+    """The finer reading is for frames whose card length is unknown: the appliance, once it
+    has learnt its mounting, reads each frame once (its speed)."""
+    scene = guide_scenes[0]
+    length = recognizer.find_card_length(scene.image)
+    calls: list[tuple[int, ...]] = []
+    run = recognizer.detector.run
+
+    def counted(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        calls.append(image.shape)
+        return run(image)
+
+    recognizer.detector.run = counted  # type: ignore[method-assign]
+    try:
+        recognizer.recognize(scene.image, length)
+    finally:
+        del recognizer.detector.run
+    assert len(calls) == 1

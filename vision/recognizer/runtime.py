@@ -189,8 +189,31 @@ class Recognizer:
         not have them dropped on its word (``RecognizerSettings.reject_below``).
         """
         frame = check_frame(frame)
-        if card_length is None and self.any_size:
+        searched = card_length is None and self.any_size
+        if searched:
             card_length = self.find_card_length(frame)
+        out = self._outlines_at(frame, card_length)
+        s = self.settings
+        if not (searched and card_length is not None and s.finer_scale > 0 and out[3] is not None):
+            return out
+        finer = self._outlines_at(frame, card_length * s.finer_scale)
+        assert finer[3] is not None
+        rank = [o[1] ** (1.0 - s.rank_weight) * o[3] ** s.rank_weight for o in (out, finer)]  # type: ignore[operator]
+        extra = rank[1] >= s.finer_least
+        quads = np.concatenate([out[0], finer[0][extra]])
+        keep = nms_quads(quads, np.concatenate([rank[0], rank[1][extra]]), s.nms_iou)[: s.max_cards]
+        return (
+            quads[keep],
+            np.concatenate([out[1], finer[1][extra]])[keep],
+            np.concatenate([out[2], finer[2][extra]])[keep],
+            np.concatenate([out[3], finer[3][extra]])[keep],
+        )
+
+    def _outlines_at(
+        self, frame: np.ndarray, card_length: float | None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        """``detect_outlines`` with the frame read for cards ``card_length`` long (None: the
+        settings' share of the short side)."""
         s = self.settings
         verify = self.verifier is not None
         threshold, nms = (
