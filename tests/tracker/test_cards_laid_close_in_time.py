@@ -9,7 +9,7 @@ while the second, read clearly, counted in its seat.
 
 from __future__ import annotations
 
-from tests.tracker.table import SPOTS, Table, _Card, run
+from tests.tracker.table import SPOTS, Table, _Card, corrected, run
 from tests.tracker.test_habits import folded_trick_cards
 
 LEAD = (0, "rosen-6")
@@ -110,3 +110,34 @@ def test_the_next_card_laid_on_a_card_just_counted_is_a_new_card_not_that_one_mi
     tricks, flags = folded_trick_cards(events)
     assert tricks == [[LEAD, (1, "rosen-ass"), (2, "eicheln-9")]]
     assert flags == ()
+
+
+def test_a_card_counted_from_a_partial_view_keeps_its_seat_when_the_next_hand_covers_it() -> None:
+    # Seat 2 leads at the centre; its hand stays over part of the card as it counts. Seat 3
+    # lays beside it; then seat 0's hand covers the lead while laying its own card, and the
+    # lead shows again a little off, outlined whole. The arm in view then is seat 0's: no
+    # evidence that the lead was seat 0's card (the card is weighed again, as one counted
+    # from a partial view that now shows larger).
+    table = Table()
+    table.arms = {"top"}
+    table.cards["rosen-under"] = _Card("rosen-under", CENTRE_SPOT, 0.0, scale=0.8, confidence=0.9)
+    table.rest_times["rosen-under"] = round(table.t, 6)
+    table.step(6)
+    table.arms = set()
+    table.cards["rosen-under"] = _Card("rosen-under", CENTRE_SPOT, 0.0)
+    table.step(6)
+    table.arms = {"left"}
+    table.lay("rosen-ober", 3, at=(CENTRE_SPOT[0] - 70.0, CENTRE_SPOT[1] + 10.0), rest=3)
+    table.arms = set()
+    table.step(6)
+    table.arms = {"bottom"}
+    table.hidden = {"rosen-under"}
+    table.step(3)
+    # Outlined around what shows and some of the card over it: larger, and off its place.
+    table.cards["rosen-under"] = _Card("rosen-under", (CENTRE_SPOT[0] + 2.0, CENTRE_SPOT[1] + 9.0), 0.0, scale=1.2)
+    table.hidden = set()
+    table.lay("rosen-ass", 0, at=(CENTRE_SPOT[0] + 10.0, CENTRE_SPOT[1] + 80.0), rest=3)
+    table.arms = set()
+    table.step(10)
+    events = run(table, forehand=2)
+    assert corrected(events) == [(2, "rosen-under"), (3, "rosen-ober"), (0, "rosen-ass")]

@@ -239,7 +239,13 @@ class Track:
                 self.rest_size_sum += card_size(det.corners)
                 self.rest_reads += 1
         else:
-            if back:
+            if back and self.state is TrackState.PLAYED:
+                # A counted card gone a moment and back a little off: the cards laid over it
+                # since change the outline drawn around what shows, or a hand moved it. The
+                # hand that laid it stays the evidence of whose it is: the arm in view now
+                # is the one laying the next card.
+                self.settled, self.settled_corners, self.settled_frames = centre, tuple(det.corners), 0
+            elif back:
                 # Gone, and back elsewhere: laid anew, from a hand that was not seen.
                 self.arrived_t = None
                 self.origin = centre
