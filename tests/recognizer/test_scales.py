@@ -191,26 +191,24 @@ def test_resizing_to_the_frames_own_size_returns_a_copy() -> None:
 
 
 @pytest.mark.parametrize("seed", [SEED + 311, SEED + 336])
-def test_a_frame_of_unknown_mounting_is_read_at_a_finer_length_too(seed: int) -> None:
-    """Two large cards in a 640 x 480 frame, their length unknown: the length search takes
-    one length for the frame, at which one card is missed; read again for cards 0.62 of it
+def test_a_photo_of_unknown_card_length_is_read_at_a_finer_length_too(seed: int) -> None:
+    """Two large cards in a 640 x 480 photo, their length unknown: the length search takes
+    one length for it, at which one card is missed; read again for cards 0.62 of it
     (``RecognizerSettings.finer_scale``), both are found, and nothing that is no card."""
     scene = render_scene(seed, style="mixed", geometry=Geometry(640, 480, (0.45, 0.45), "module3", 0.3))
-    one = Recognizer(settings=RecognizerSettings(threads=1, finer_scale=0.0))
-    both = Recognizer(settings=RecognizerSettings(threads=1))
-    cards, found_once, _ = _found(one.recognize(scene.image), scene)
-    dets = both.recognize(scene.image)
+    rec = Recognizer(settings=RecognizerSettings(threads=1))
+    cards, found_once, _ = _found(rec.recognize(scene.image), scene)
+    dets = rec.recognize(scene.image, photo=True)
     assert (cards, found_once) == (2, 1)
     assert _found(dets, scene)[:2] == (2, 2)
     # Every outline lies on a card (some on cards mostly hidden, which the count leaves out).
     assert all(max(quad_iou(np.array(d.corners), c.corners) for c in scene.cards) >= 0.3 for d in dets)
 
 
-def test_a_frame_read_at_a_known_length_is_read_once(recognizer: Recognizer, guide_scenes: list[Scene]) -> None:
-    """The finer reading is for frames whose card length is unknown: the appliance, once it
-    has learnt its mounting, reads each frame once (its speed)."""
+def test_only_a_photo_is_read_twice(recognizer: Recognizer, guide_scenes: list[Scene]) -> None:
+    """A camera frame is read once at the length searched for (until the appliance has
+    learnt its mounting) or known; a photo of unknown card length once more, finer."""
     scene = guide_scenes[0]
-    length = recognizer.find_card_length(scene.image)
     calls: list[tuple[int, ...]] = []
     run = recognizer.detector.run
 
@@ -220,7 +218,14 @@ def test_a_frame_read_at_a_known_length_is_read_once(recognizer: Recognizer, gui
 
     recognizer.detector.run = counted  # type: ignore[method-assign]
     try:
-        recognizer.recognize(scene.image, length)
+        length = recognizer.find_card_length(scene.image)
+        search = len(calls)
+        for kwargs in ({}, {"photo": True}):
+            calls.clear()
+            recognizer.recognize(scene.image, **kwargs)
+            assert len(calls) == search + 1 + len(kwargs)
+        calls.clear()
+        recognizer.recognize(scene.image, length, photo=True)
+        assert len(calls) == 1
     finally:
         del recognizer.detector.run
-    assert len(calls) == 1

@@ -181,12 +181,22 @@ class Recognizer:
         self,
         frame: np.ndarray,
         card_length: float | None = None,
+        *,
+        photo: bool = False,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
         """``detect_quads`` and the verifier's coverage of each outline (None without a verifier).
 
         Enrolment reads the coverage of a new deck's cards laid on a table: a deck whose
         cards the verifier does not take for cards (an inner frame on a coloured card) must
         not have them dropped on its word (``RecognizerSettings.reject_below``).
+
+        ``photo``: a single picture, no mounting to learn its card length from. With the
+        length unknown it is read at the length found and again for cards
+        ``RecognizerSettings.finer_scale`` as long. Not for the camera's frames: the
+        appliance learns its card length from the sure cards of its first frames
+        (``vision.recognizer.scale.LearningRecognizer``), and the second reading's cards
+        moved the length it learnt, and so the reads of every frame after (a rendered game
+        lost two tricks).
         """
         frame = check_frame(frame)
         searched = card_length is None and self.any_size
@@ -194,7 +204,7 @@ class Recognizer:
             card_length = self.find_card_length(frame)
         out = self._outlines_at(frame, card_length)
         s = self.settings
-        if not (searched and card_length is not None and s.finer_scale > 0 and out[3] is not None):
+        if not (photo and searched and card_length is not None and s.finer_scale > 0 and out[3] is not None):
             return out
         finer = self._outlines_at(frame, card_length * s.finer_scale)
         assert finer[3] is not None
@@ -298,14 +308,15 @@ class Recognizer:
         keep = nms_quads(quads, scores ** (1.0 - s.rank_weight) * cover**s.rank_weight, s.nms_iou)
         return quads[keep], scores[keep], is_back[keep], cover[keep]
 
-    def recognize(self, frame: np.ndarray, card_length: float | None = None) -> list[Detection]:
+    def recognize(self, frame: np.ndarray, card_length: float | None = None, *, photo: bool = False) -> list[Detection]:
         """Every card in the frame, best first: id (or ``"back"``), confidence, box, corners, alternatives.
 
         ``frame``: the camera's full resolution (the identifier crops from it). ``card_length``:
         a card's long side in its pixels when known (see ``detector_scale``); without it a
         detector that reads any size first finds it on this frame (``find_card_length``).
+        ``photo``: a single picture rather than a camera frame (``detect_outlines``).
         """
-        quads, scores, is_back, cover = self.detect_outlines(frame, card_length)
+        quads, scores, is_back, cover = self.detect_outlines(frame, card_length, photo=photo)
         if len(quads) == 0:
             return []
         quads = self.prototypes.card_outlines(quads)

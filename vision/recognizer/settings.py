@@ -143,9 +143,9 @@ class RecognizerSettings:
     #: than ``min_input_side`` on its short side.
     max_input_side: int = setting(1280, Range(64, 4096, integer=True))
     min_input_side: int = setting(96, Range(64, 4096, integer=True))
-    #: A frame whose card length the caller does not know (a photo, the first frames at a
-    #: new mounting) is read at the length ``Recognizer.find_card_length`` chooses and again
-    #: for cards this share of it; the second reading's outlines ranked (detector score and
+    #: A photo whose card length the caller does not know (``Recognizer.recognize(photo=True)``)
+    #: is read at the length ``Recognizer.find_card_length`` chooses and again for cards
+    #: this share of it; the second reading's outlines ranked (detector score and
     #: verifier coverage, as ``rank_weight`` weighs them) at least ``finer_least`` join the
     #: first's. The search chooses one length per frame, and on real photos it often chose
     #: one for a few cards fanned or side by side that it took for one card. 0 turns it off.
