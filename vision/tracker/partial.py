@@ -50,8 +50,8 @@ GLIMPSE_SHARE = 0.5
 
 @dataclass(frozen=True)
 class Glimpse:
-    """A card seen a moment, clearly and whole, while the player whose turn it was reached
-    in, then hidden before it lay still long enough to count; ``turn`` is (tricks done,
+    """A card seen a moment, surely read and whole, while the player whose turn it was
+    reached in, then hidden before it lay still long enough to count; ``turn`` is (tricks done,
     cards counted in the trick) when it was seen."""
 
     track: Track
@@ -398,10 +398,11 @@ class PartialViews:
 
     def note_dropped(self, tracks: list[Track], t: float) -> None:
         """Keep in mind the ``tracks`` the tracker forgets now that were glimpses of the card
-        whose turn it is: read clearly as one card, whole, in the trick's area, while that
-        player's arm was in view. Two cards laid almost together: the second lands on the
-        first before the first has lain still for the frames a card needs to count, and
-        the first is gone from view for good."""
+        whose turn it is: each read sure (the vote between cards may still be split,
+        ``GLIMPSE_SHARE``), whole, in the trick's area, while that player's arm was in
+        view. Two cards laid almost together: the second lands on the first before the
+        first has lain still for the frames a card needs to count, and the first is gone
+        from view for good."""
         state = self._state
         ledger = state.ledger
         cfg = state.config
