@@ -16,6 +16,25 @@ LEAD = (0, "rosen-6")
 CENTRE_SPOT = (330.0, 250.0)
 
 
+def nine_laid_on_the_ass(table: Table, offset: tuple[float, float], arms: set[str]) -> None:
+    """Seat 2's hand lays the 9 ``offset`` off the Ass at ``CENTRE_SPOT``, hiding it on the
+    way in (``arms`` in view); the Ass stays hidden under it from then on."""
+    table.arms = arms
+    table.hidden = {"rosen-ass", "eicheln-9"}
+    table.lay("eicheln-9", 2, at=(CENTRE_SPOT[0] + offset[0], CENTRE_SPOT[1] + offset[1]))
+    table.hidden = {"rosen-ass"}
+    table.step(3)
+    table.arms = set()
+    table.step(10)
+
+
+def assert_counted_in_turn(table: Table) -> None:
+    """The lead, seat 1's Ass and seat 2's 9 are the trick, in turn, and nothing is flagged."""
+    tricks, flags = folded_trick_cards(run(table))
+    assert tricks == [[LEAD, (1, "rosen-ass"), (2, "eicheln-9")]]
+    assert flags == ()
+
+
 def test_a_card_seen_a_moment_before_the_next_card_lands_on_it_counts_first() -> None:
     # Seat 1's Ass is seen whole for one frame, its player's arm in view; then seat 2 lays
     # the 9 right on it, a third of a card off, and the Ass is never seen again.
@@ -32,10 +51,7 @@ def test_a_card_seen_a_moment_before_the_next_card_lands_on_it_counts_first() ->
     table.lay("eicheln-9", 2, at=(CENTRE_SPOT[0] + 10.0, CENTRE_SPOT[1] - 18.0), rest=3)
     table.arms = set()
     table.step(10)
-    events = run(table)
-    tricks, flags = folded_trick_cards(events)
-    assert tricks == [[LEAD, (1, "rosen-ass"), (2, "eicheln-9")]]
-    assert flags == ()
+    assert_counted_in_turn(table)
 
 
 def test_a_card_hidden_under_the_next_does_not_take_over_the_next_cards_reads() -> None:
@@ -48,17 +64,8 @@ def test_a_card_hidden_under_the_next_does_not_take_over_the_next_cards_reads() 
     table.lay("rosen-ass", 1, at=CENTRE_SPOT)
     table.hidden = set()
     table.step(2)
-    table.hidden = {"rosen-ass", "eicheln-9"}
-    table.arms = {"right", "top"}
-    table.lay("eicheln-9", 2, at=(CENTRE_SPOT[0] + 10.0, CENTRE_SPOT[1] - 18.0))
-    table.hidden = {"rosen-ass"}
-    table.step(3)
-    table.arms = set()
-    table.step(10)
-    events = run(table)
-    tricks, flags = folded_trick_cards(events)
-    assert tricks == [[LEAD, (1, "rosen-ass"), (2, "eicheln-9")]]
-    assert flags == ()
+    nine_laid_on_the_ass(table, (10.0, -18.0), {"right", "top"})
+    assert_counted_in_turn(table)
 
 
 def test_a_card_read_unsurely_that_came_to_rest_well_before_the_next_counts_first() -> None:
@@ -85,10 +92,7 @@ def test_a_card_read_unsurely_that_came_to_rest_well_before_the_next_counts_firs
     jitter(4)
     del table.unsure["rosen-ass"]
     table.step(12)
-    events = run(table)
-    tricks, flags = folded_trick_cards(events)
-    assert tricks == [[LEAD, (1, "rosen-ass"), (2, "eicheln-9")]]
-    assert flags == ()
+    assert_counted_in_turn(table)
 
 
 def test_the_next_card_laid_on_a_card_just_counted_is_a_new_card_not_that_one_misread() -> None:
@@ -98,18 +102,8 @@ def test_the_next_card_laid_on_a_card_just_counted_is_a_new_card_not_that_one_mi
     table.lay(*LEAD[::-1], rest=8)
     table.arms = {"right"}
     table.lay("rosen-ass", 1, at=CENTRE_SPOT, rest=5)
-    table.hidden = {"rosen-ass"}
-    table.arms = {"top"}
-    table.hidden = {"rosen-ass", "eicheln-9"}
-    table.lay("eicheln-9", 2, at=(CENTRE_SPOT[0] + 8.0, CENTRE_SPOT[1] - 10.0))
-    table.hidden = {"rosen-ass"}
-    table.step(3)
-    table.arms = set()
-    table.step(10)
-    events = run(table)
-    tricks, flags = folded_trick_cards(events)
-    assert tricks == [[LEAD, (1, "rosen-ass"), (2, "eicheln-9")]]
-    assert flags == ()
+    nine_laid_on_the_ass(table, (8.0, -10.0), {"top"})
+    assert_counted_in_turn(table)
 
 
 def test_a_card_counted_from_a_partial_view_keeps_its_seat_when_the_next_hand_covers_it() -> None:

@@ -127,11 +127,13 @@ def test_a_hand_resting_over_a_card_while_the_next_is_laid_is_not_a_card_taken_b
 EDGE_NAME = {0: "bottom", 1: "right", 2: "top", 3: "left"}
 
 
-def _take_back_under_the_hand(table: Table, card: str, seat: int, *, seen_going: bool, arm_seen: bool = True) -> None:
+def take_back_under_the_hand(
+    table: Table, card: str, seat: int, *, seen_going: bool, arm_seen: bool = True, armless: int = 14
+) -> None:
     """``seat`` lays ``card``; later its hand comes back over it and drags it off, covering
     it all the way, so that it vanishes where it lay (``seen_going``: the detector catches it
     once on the way out, near the edge; ``arm_seen``: the arm stage sees that hand). Then no
-    hand is over the table for a while."""
+    hand is over the table for ``armless`` frames."""
     table.lay(card, seat, rest=12)
     table.arms = {EDGE_NAME[seat]} if arm_seen else set()
     table.hidden = {card}
@@ -144,7 +146,7 @@ def _take_back_under_the_hand(table: Table, card: str, seat: int, *, seen_going:
         table.extra.append(detection(card, (x + 0.8 * (ex - x), y + 0.8 * (ey - y)), 0.0, 0.8))
     table.step(2)
     table.arms = set()
-    table.step(14)
+    table.step(armless)
 
 
 @pytest.mark.parametrize(
@@ -166,7 +168,7 @@ def test_a_card_taken_back_under_its_players_hand_is_withdrawn(seen_going: bool,
     # lay, as under any hand.
     table = Table()
     table.lay("rosen-6", 0, rest=8)
-    _take_back_under_the_hand(table, "schellen-ober", 1, seen_going=seen_going, arm_seen=arm_seen)
+    take_back_under_the_hand(table, "schellen-ober", 1, seen_going=seen_going, arm_seen=arm_seen)
     x, y = SPOTS[1]
     table.lay("rosen-ass", 1, at=(x + 10.0, y + 45.0) if beside else None, rest=8)
     table.lay("eicheln-9", 2, rest=8)

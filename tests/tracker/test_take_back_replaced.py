@@ -9,29 +9,9 @@ time its player chose again (so the right card led a trick of its own).
 from __future__ import annotations
 
 from scoring.events import CardPlayed
-from tests.tracker.table import EDGE, SPOTS, Table, detection, run
-from tests.tracker.test_habits import TRICK, folded_trick_cards
+from tests.tracker.table import SPOTS, Table, run
+from tests.tracker.test_habits import EDGE_NAME, TRICK, folded_trick_cards, take_back_under_the_hand
 from vision.tracker.reread import CardWithdrawn
-
-EDGE_NAME = {0: "bottom", 1: "right", 2: "top", 3: "left"}
-
-
-def take_back(table: Table, card: str, seat: int, *, armless: int, seen_going: bool = False) -> None:
-    """``seat`` lays ``card``; its hand comes back over it and takes it off the table,
-    covering it all the way; then no hand is over the table for ``armless`` frames."""
-    table.lay(card, seat, rest=12)
-    table.arms = {EDGE_NAME[seat]}
-    table.hidden = {card}
-    table.step(2)
-    del table.cards[card]
-    table.hidden = set()
-    if seen_going:
-        x, y = SPOTS[seat]
-        ex, ey = EDGE[seat]
-        table.extra.append(detection(card, (x + 0.8 * (ex - x), y + 0.8 * (ey - y)), 0.0, 0.8))
-    table.step(2)
-    table.arms = set()
-    table.step(armless)
 
 
 def lay_by_hand(
@@ -55,7 +35,7 @@ def test_the_right_card_laid_near_the_wrong_ones_place_soon_after_it_was_taken_b
     # where the wrong one lay: the wrong one, hidden since, was taken back.
     table = Table()
     table.lay("rosen-6", 0, rest=8)
-    take_back(table, "schellen-ober", 1, armless=7)
+    take_back_under_the_hand(table, "schellen-ober", 1, seen_going=False, armless=7)
     x, y = SPOTS[1]
     lay_by_hand(table, "rosen-ass", 1, at=(x + 18.0, y + 6.0), first_read="schellen-ober")
     lay_by_hand(table, "eicheln-9", 2)
@@ -71,7 +51,7 @@ def test_a_fourth_card_taken_back_and_forgotten_before_its_player_chose_again_is
     table = Table()
     for seat, card in TRICK[:3]:
         table.lay(card, seat, rest=8)
-    take_back(table, "schilten-7", 3, armless=50, seen_going=True)
+    take_back_under_the_hand(table, "schilten-7", 3, seen_going=True, armless=50)
     lay_by_hand(table, "rosen-10", 3)
     events = run(table)
     assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schilten-7"]

@@ -208,7 +208,7 @@ class Recognizer:
             return out
         finer = self._outlines_at(frame, card_length * s.finer_scale)
         assert finer[3] is not None
-        rank = [o[1] ** (1.0 - s.rank_weight) * o[3] ** s.rank_weight for o in (out, finer)]  # type: ignore[operator]
+        rank = [self._rank(out[1], out[3]), self._rank(finer[1], finer[3])]
         extra = rank[1] >= s.finer_least
         quads = np.concatenate([out[0], finer[0][extra]])
         keep = nms_quads(quads, np.concatenate([rank[0], rank[1][extra]]), s.nms_iou)[: s.max_cards]
@@ -218,6 +218,12 @@ class Recognizer:
             np.concatenate([out[2], finer[2][extra]])[keep],
             np.concatenate([out[3], finer[3][extra]])[keep],
         )
+
+    def _rank(self, scores: np.ndarray, cover: np.ndarray) -> np.ndarray:
+        """How overlapping outlines the detector was sure of compete: its score blended with
+        the verifier's coverage (``RecognizerSettings.rank_weight``)."""
+        w = self.settings.rank_weight
+        return np.asarray(scores ** (1.0 - w) * cover**w)
 
     def _outlines_at(
         self, frame: np.ndarray, card_length: float | None
@@ -268,7 +274,7 @@ class Recognizer:
             sure = judged >= s.score_threshold
             # Of two overlapping outlines the one that covers a card better wins: an outline
             # across two cards scored a little over the card's own no longer hides it.
-            rank = np.where(doubted, judged, scores ** (1.0 - s.rank_weight) * cover**s.rank_weight)
+            rank = np.where(doubted, judged, self._rank(scores, cover))
             quads, scores, rank, is_back, cover = quads[sure], scores[sure], rank[sure], is_back[sure], cover[sure]
             keep = nms_quads(quads, rank, s.nms_iou)[: s.max_cards]
             quads, scores, is_back, cover = quads[keep], scores[keep], is_back[keep], cover[keep]
@@ -305,7 +311,7 @@ class Recognizer:
         )
         if not moved.any():
             return quads, scores, is_back, cover
-        keep = nms_quads(quads, scores ** (1.0 - s.rank_weight) * cover**s.rank_weight, s.nms_iou)
+        keep = nms_quads(quads, self._rank(scores, cover), s.nms_iou)
         return quads[keep], scores[keep], is_back[keep], cover[keep]
 
     def recognize(self, frame: np.ndarray, card_length: float | None = None, *, photo: bool = False) -> list[Detection]:

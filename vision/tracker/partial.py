@@ -444,7 +444,8 @@ class PartialViews:
             and math.dist(g.track.anchor, track.settled) <= self._state.config.match_distance * track.size
             and outline_shift(g.track.anchor_corners, track.settled_corners) >= SAME_OUTLINE * size
         ]
-        self._glimpses = [g for g in self._glimpses if g.track not in under]
+        taken = {tr.id for tr in under}
+        self._glimpses = [g for g in self._glimpses if g.track.id not in taken]
         return sorted(under, key=lambda tr: (tr.first_t, tr.id))[:1]
 
     @staticmethod

@@ -314,9 +314,12 @@ class TrickTracker:
             if track.id in together:
                 track.seen_with |= together - {track.id}
         in_trick = {laid.track_id for laid in self._ledger.trick}
-        kept = [tr for tr in self._state.tracks if self._worth_keeping(tr, frame.t, in_trick)]
-        if self._ledger.contract is not None and not self.round_over:
-            self._partial.note_dropped([tr for tr in self._state.tracks if tr not in kept], frame.t)
+        kept: list[Track] = []
+        dropped: list[Track] = []
+        for tr in self._state.tracks:
+            (kept if self._worth_keeping(tr, frame.t, in_trick) else dropped).append(tr)
+        if dropped and self._ledger.contract is not None and not self.round_over:
+            self._partial.note_dropped(dropped, frame.t)
         self._state.tracks = kept
 
     def _new_id(self) -> int:
@@ -502,7 +505,7 @@ class TrickTracker:
         collected = self._ledger.last_collected_t
         self._lying_seen = {c: v for c, v in self._lying_seen.items() if c in last}
         trick = {laid.track_id for laid in self._ledger.trick}
-        self._laid_outline = {c: v for c, v in self._laid_outline.items() if c in last or c in self._ledger.played}
+        self._laid_outline = {c: v for c, v in self._laid_outline.items() if c in self._ledger.played}
         for track in self._state.tracks:
             if track.card is None or track.missed > 0:
                 continue
@@ -521,10 +524,10 @@ class TrickTracker:
     def _may_be_old_card(self, track: Track, card: str) -> bool:
         """Could ``track``, read as the already played ``card``, really be that old card?
 
-        Yes if it is a card of the trick on the table (the same card detected twice), if it lies
-        where that card of the trick collected last lay, or if
-        the track was already there before the last trick was collected (a card of that
-        trick left lying, a pile), or if ``card`` is of the trick collected last, still seen
+        Yes if it is a card of the trick on the table (the same card detected twice), if it
+        lies outline for outline where that card of the trick collected last lay, if the
+        track was already there before the last trick was collected (a card of that trick
+        left lying, a pile), or if ``card`` is of the trick collected last, still seen
         lying after it was collected, and the track turned up as it went
         (``SWEPT_AFTER_LEAD``): a trick left lying is collected when the next lead comes, and
         swept off only then, and its cards on the move start new tracks read as themselves.
