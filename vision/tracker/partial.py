@@ -230,6 +230,19 @@ class PartialViews:
             and outline_shift(counted.settled_corners, track.settled_corners) >= SAME_OUTLINE * counted.size
         )
 
+    def beside(self, track: Track, counted: Track) -> bool:
+        """Were ``track`` and the counted card detected in one frame, at outlines well apart
+        (twice the shift within which two outlines are taken for one card)? Then they are two
+        cards, however unsurely ``track`` is read and however often it drops out (a card laid
+        overlapping the counted one, part of it under that card's edge): not the counted card
+        misread for a moment, which is never seen beside itself. A track read as a card
+        already played is left to the rules for old cards (a trick left lying lies beside it)."""
+        return (
+            track.leading_identity()[0] not in self._state.ledger.played
+            and counted.id in track.seen_with
+            and outline_shift(counted.settled_corners, track.settled_corners) >= 2 * SAME_OUTLINE * counted.size
+        )
+
     def _next_hand_since(self, laid: Laid) -> bool:
         """Since ``laid``, the last card counted, the arm of the player whose turn it is has
         reached in and its own player's has not: a card showing where it lay came in that

@@ -402,11 +402,13 @@ class TrickTracker:
                 return self._shows_again(laid, track)
             # Read as another card right where a counted card lies, which is hidden since:
             # the next card laid on top of it, or that card misread for a few frames. A
-            # misread ends and the counted card shows again; a card on top stays.
+            # misread ends and the counted card shows again; a card on top stays. A card
+            # seen beside the counted one in the same frame is neither.
             if (
                 under.missed == 0
                 and track.missed > 0
                 and (not self._partial.clearly_another(track, under) or self._partial.takes_turns(track, under))
+                and not self._partial.beside(track, under)
             ):
                 track.state = TrackState.IGNORED
                 return []
