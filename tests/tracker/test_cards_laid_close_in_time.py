@@ -165,3 +165,55 @@ def test_a_card_beside_a_counted_one_counts_at_once_though_it_flickers() -> None
     tricks, flags = folded_trick_cards(events)
     assert tricks[0] == [LEAD, (1, "rosen-ass"), (2, "eicheln-9"), (3, "eicheln-koenig")]
     assert flags == ()
+
+
+def lead_read_vaguely_under_the_next_hand(table: Table) -> None:
+    """Seat 0 leads the Schellen 10 at ``CENTRE_SPOT``; seat 1's hand comes in over it at
+    once, so that it is read as itself only unsurely, and then as the Under and König."""
+    table.arms = {"bottom"}
+    table.unsure["schellen-10"] = (0.6, (("schellen-under", 0.25),))
+    table.lay("schellen-10", 0, at=CENTRE_SPOT, rest=1)
+    table.arms = {"bottom", "right"}
+    table.step()
+    table.arms = {"right"}
+    for read, confidence in (("schellen-under", 0.5), ("schellen-koenig", 0.6), ("schellen-under", 0.4)):
+        table.misreads["schellen-10"] = (read, confidence, (("schellen-10", 0.2),))
+        table.step()
+
+
+def test_a_lead_read_vaguely_and_covered_at_once_by_the_next_card_counts_first_in_its_seat() -> None:
+    # Seat 1's hand lays the Rosen 10 straight on the lead, a third of a card off, and the
+    # lead is never seen again. The lead's hand brought it, and only seat 1's hand was in
+    # view when the 10 showed: two hands, two cards. The lead counts first, for seat 0,
+    # from its vague reads (the table is asked to confirm it); the 10 is seat 1's.
+    table = Table()
+    lead_read_vaguely_under_the_next_hand(table)
+    table.cards["rosen-10"] = _Card("rosen-10", (CENTRE_SPOT[0] + 18.0, CENTRE_SPOT[1] - 24.0), 90.0)
+    table.hidden = {"schellen-10"}
+    table.step(3)
+    table.arms = set()
+    table.step(12)
+    tricks, flags = folded_trick_cards(run(table))
+    assert tricks == [[(0, "schellen-10"), (1, "rosen-10")]]
+    assert flags == ()
+
+
+def test_a_vague_view_under_its_own_players_hand_is_not_a_card_of_its_own() -> None:
+    # Seat 1's hand lays its König and lingers over it: a part of it is read vaguely a
+    # moment, off its place, and then the whole card shows with the same hand still in view.
+    table = Table()
+    table.lay(*LEAD[::-1], rest=8)
+    table.arms = {"right"}
+    x, y = CENTRE_SPOT
+    table.cards["eicheln-koenig"] = _Card("eicheln-koenig", (x + 20.0, y), 90.0, scale=0.6, confidence=0.5)
+    table.step(4)
+    table.hidden = {"eicheln-koenig"}
+    table.step()
+    table.hidden = set()
+    table.cards["eicheln-koenig"] = _Card("eicheln-koenig", (x, y), 90.0)
+    table.step(3)
+    table.arms = set()
+    table.step(12)
+    tricks, flags = folded_trick_cards(run(table))
+    assert tricks == [[LEAD, (1, "eicheln-koenig")]]
+    assert flags == ()

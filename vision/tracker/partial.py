@@ -395,8 +395,13 @@ class PartialViews:
                 or other.missed == 0
                 or other.rest_frames < 2
                 or other.arrival >= track.arrival
-                or other.rest_read_confidence < cfg.clear_read_confidence
-                or other.leading_identity()[1] < CLEAR_SHARE
+                or not (
+                    (
+                        other.rest_read_confidence >= cfg.clear_read_confidence
+                        and other.leading_identity()[1] >= CLEAR_SHARE
+                    )
+                    or self._turns_own_card(other, track)
+                )
                 or other.leading_identity()[0] == track.leading_identity()[0]
                 or not state.layout.in_play_area(other.settled, *state.size)
                 or self.looks_partial(other)  # part of a card under a hand: take_over
@@ -408,6 +413,26 @@ class PartialViews:
                 continue
             out.append(other)
         return sorted(out, key=lambda tr: (tr.arrival, tr.id))
+
+    def _turns_own_card(self, other: Track, track: Track) -> bool:
+        """Was ``other``, read only vaguely, the card of the player whose turn it is, and
+        ``track`` another player's? ``other`` lay still a moment, brought in by the turn's
+        hand, and ``track`` first showed with only other hands in view. Two hands, two
+        cards: the turn's card, hidden under its player's withdrawing hand and then under
+        the next card laid straight on it, is read only from what shows (a Schellen 10 as
+        the Schellen Under and König), yet it was laid first, in that seat."""
+        state = self._state
+        ledger = state.ledger
+        if ledger.contract is None or len(ledger.trick) >= 4 or other.rest_frames < 3:
+            return False
+        expected = ledger.expected_seat()
+        if expected is None:
+            return False
+        edge = state.layout.edges[expected]
+        if edge not in other.arms(state.config.arm_min_frames) or other.leading_identity()[0] in ledger.played:
+            return False
+        at_first = [arms for t, arms in state.arm_history if t <= track.first_t + 1e-6]
+        return bool(at_first) and bool(at_first[-1]) and edge not in at_first[-1]
 
     def note_dropped(self, tracks: list[Track], t: float) -> None:
         """Keep in mind the ``tracks`` the tracker forgets now that were glimpses of the card

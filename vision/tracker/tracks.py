@@ -40,6 +40,8 @@ RUNNER_UP = 0.05
 #: Frames a counted card must have been unseen to be taken as gone from where it lay: a hand
 #: over a card it leaves lying moves on within a second (at the appliance's 10 frames a second).
 LONG_GONE_FRAMES = 10
+#: A read this sure of a card that a resting card's reads never named is another card.
+SURE_OTHER_READ = 0.8
 
 
 def names(det: Detection, card: str | None) -> bool:
@@ -341,6 +343,21 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
             # another card off its outline: the next card laid on it (two laid almost
             # together), not this one moved. Taken for it, the two cards' reads would mix
             # into one track and one of them would never count.
+            return None
+    if (
+        track.state is TrackState.CANDIDATE
+        and track.missed == 0
+        and track.rest_frames >= 3
+        and det.confidence >= SURE_OTHER_READ
+        and not at_own_outline(track, det)
+        and track.votes
+    ):
+        total = sum(track.votes.values())
+        if not any(names(det, card) for card, v in track.votes.items() if v >= 0.2 * total):
+            # Lying still, read unsurely as one card or another under the hand that laid
+            # it, and now a sure read, off its outline, of a card none of those reads
+            # named: the next card laid straight over it. Taken for it, the next card would
+            # count in this card's seat and this card never.
             return None
     carried = track.missed > 0 and track.moving  # vanished while moving: swept or lifted, not under a hand
     if (
