@@ -217,3 +217,28 @@ def test_a_vague_view_under_its_own_players_hand_is_not_a_card_of_its_own() -> N
     tricks, flags = folded_trick_cards(run(table))
     assert tricks == [[LEAD, (1, "eicheln-koenig")]]
     assert flags == ()
+
+
+def test_a_card_hidden_under_the_next_players_hand_for_seconds_is_not_taken_back() -> None:
+    # Seat 2's 9 counts; seat 3's hand then reaches in over it and stays there more than
+    # a second and a half while its player thinks, and lays the König over it as it
+    # withdraws. The 9 was never seen again, but only its own player takes a card back, and
+    # that player's hand never came: it is still the trick's card, and the König seat 3's.
+    table = Table()
+    table.lay(*LEAD[::-1], rest=8)
+    table.arms = {"right"}
+    table.lay("rosen-ass", 1, rest=3)
+    table.arms = {"top"}
+    table.lay("eicheln-9", 2, at=CENTRE_SPOT, rest=3)
+    table.arms = set()
+    table.step(3)
+    table.arms = {"left"}
+    table.hidden = {"eicheln-9"}
+    table.step(16)
+    table.cards["eicheln-koenig"] = _Card("eicheln-koenig", (CENTRE_SPOT[0] - 10.0, CENTRE_SPOT[1] + 8.0), 90.0)
+    table.step(2)
+    table.arms = set()
+    table.step(12)
+    tricks, flags = folded_trick_cards(run(table))
+    assert tricks[0] == [LEAD, (1, "rosen-ass"), (2, "eicheln-9"), (3, "eicheln-koenig")]
+    assert flags == ()

@@ -339,7 +339,23 @@ class Collection:
             laid is trick[-1]
             and old.missed >= self._state.config.collect_after_frames
             and track.first_t - old.last_t >= LONG_GONE_FRAMES * self._state.frame_dt
+            and not self._under_other_hands(laid, old.last_t, track.first_t)
         )
+
+    def _under_other_hands(self, laid: Laid, since: float, until: float) -> bool:
+        """Was an arm in view in every frame from ``since`` until the hands withdrew, just
+        before ``until`` (within ``arm_lead``), and never the arm of ``laid``'s own player?
+        Then the card lay under the other players' hands all that while (the next player
+        reaching in and thinking over the trick, the next card laid over it as the hand
+        withdrew), not taken back: only its own player takes a card back."""
+        edge = self._state.layout.edges[laid.seat]
+        frames = [(t, arms) for t, arms in self._state.arm_log if since < t < until]
+        if not frames or any(edge in arms for _, arms in frames):
+            return False
+        held = [t for t, arms in frames if arms]
+        if not held or held[-1] < until - self._state.config.arm_lead:
+            return False
+        return all(arms for t, arms in frames if t <= held[-1])
 
     def _gone_for(self, laid: Laid, track: Track) -> float:
         """Roughly how long (seconds) ``laid`` has been away from where it lay or unseen:

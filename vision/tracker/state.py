@@ -23,6 +23,9 @@ from vision.tracker.tracks import Track
 TrackerEvent = Event | CardReread | CardWithdrawn
 #: The share of its vote a card's leading read needs to be called clear.
 CLEAR_SHARE = 0.8
+#: Seconds of frames' arms kept in ``TableState.arm_log``: longer than a counted card stays
+#: out of sight before it is judged taken back (``LONG_GONE_FRAMES`` frames and a hand's lay).
+ARM_LOG_SECONDS = 4.0
 
 
 @dataclass
@@ -45,12 +48,18 @@ class TableState:
     #: (time, arms) of the last ``config.arm_lead`` seconds of frames, for the arm that
     #: brought a card first seen now.
     arm_history: deque[tuple[float, frozenset[str]]] = field(default_factory=deque)
+    #: (time, arms) of the last ``ARM_LOG_SECONDS`` of frames: which hands were over the
+    #: table while a counted card was out of sight.
+    arm_log: deque[tuple[float, frozenset[str]]] = field(default_factory=deque)
 
     def saw_arms(self, t: float, arms: frozenset[str]) -> None:
         """Keep the arms a frame at ``t`` shows in mind."""
         self.arm_history.append((t, arms))
         while self.arm_history[0][0] < t - self.config.arm_lead:
             self.arm_history.popleft()
+        self.arm_log.append((t, arms))
+        while self.arm_log[0][0] < t - ARM_LOG_SECONDS:
+            self.arm_log.popleft()
         for edge in arms:
             self.turn_arms[edge] = self.turn_arms.get(edge, 0) + 1
             self.turn_arms_since.setdefault(edge, t)
