@@ -242,3 +242,29 @@ def test_a_card_hidden_under_the_next_players_hand_for_seconds_is_not_taken_back
     tricks, flags = folded_trick_cards(run(table))
     assert tricks[0] == [LEAD, (1, "rosen-ass"), (2, "eicheln-9"), (3, "eicheln-koenig")]
     assert flags == ()
+
+
+def test_a_card_seen_beside_the_lead_before_it_counts_is_not_taken_for_a_view_of_it() -> None:
+    # Seat 0's lead is read unsurely, so it counts only after a wait. Meanwhile seat 1's
+    # Ober shows beside it, read clearly in two frames together with it, and then seat 2's
+    # 6 is laid over the Ober, which is never seen again. The Ober is no view of the lead
+    # (it shares neither its suit nor its rank, and both were seen at once): it counts in
+    # seat 1, before the 6.
+    x, y = CENTRE_SPOT
+    table = Table()
+    table.arms = {"bottom"}
+    table.unsure["schellen-under"] = (0.6, (("schellen-ober", 0.2),))
+    table.lay("schellen-under", 0, at=CENTRE_SPOT, rest=1)
+    table.arms = {"bottom", "right"}
+    table.cards["eicheln-ober"] = _Card("eicheln-ober", (x + 22.0, y - 14.0), 90.0)
+    table.step(2)
+    table.arms = {"right", "top"}
+    table.hidden = {"eicheln-ober"}
+    table.step(2)
+    table.cards["schellen-6"] = _Card("schellen-6", (x + 30.0, y - 22.0), 0.0)
+    table.step(2)
+    table.arms = set()
+    table.step(12)
+    tricks, flags = folded_trick_cards(run(table))
+    assert tricks == [[(0, "schellen-under"), (1, "eicheln-ober"), (2, "schellen-6")]]
+    assert flags == ()

@@ -106,8 +106,20 @@ class PartialViews:
         hand withdraws and the whole card is seen. Once the card counts, such a track is
         known to have been that card, and must never be counted itself later.
         """
+        cfg = self._state.config
         for track in self._state.tracks:
             if track is counted or track.state is not TrackState.CANDIDATE or track.missed == 0:
+                continue
+            name, share = track.leading_identity()
+            if (
+                counted.id in track.seen_with
+                and share >= CLEAR_SHARE
+                and track.rest_read_confidence >= cfg.clear_read_confidence
+                and not alike(name, counted.card)
+            ):
+                # Seen beside it, and read clearly as a card sharing neither suit nor rank
+                # with it (what shows of a card under a hand reads like that card): another
+                # card, laid almost together with it and hidden since, not a view of it.
                 continue
             dx, dy = track.settled[0] - place[0], track.settled[1] - place[1]
             if (dx * dx + dy * dy) ** 0.5 <= counted.size:
