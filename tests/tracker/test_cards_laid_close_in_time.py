@@ -268,3 +268,27 @@ def test_a_card_seen_beside_the_lead_before_it_counts_is_not_taken_for_a_view_of
     tricks, flags = folded_trick_cards(run(table))
     assert tricks == [[(0, "schellen-under"), (1, "eicheln-ober"), (2, "schellen-6")]]
     assert flags == ()
+
+
+def test_a_card_that_lay_for_seconds_is_not_taken_for_a_view_of_the_next_card() -> None:
+    # Seat 0's lead lies three seconds, read as itself in every frame, outlined a little
+    # small (part of it under the edge of a glass). Then seat 1's hand covers it and lays
+    # the Under beside it, a third of a card off. The lead was the whole card, not a view
+    # of the Under under the hand that laid it: both count, the lead unchanged.
+    x, y = CENTRE_SPOT
+    table = Table()
+    table.arms = {"bottom"}
+    table.cards["rosen-ass"] = _Card("rosen-ass", CENTRE_SPOT, 0.0, scale=0.8)
+    table.step(3)
+    table.arms = set()
+    table.step(30)
+    table.arms = {"right"}
+    table.hidden = {"rosen-ass"}
+    table.step(3)
+    table.cards["rosen-under"] = _Card("rosen-under", (x + 15.0, y + 20.0), 90.0)
+    table.step(4)
+    table.arms = set()
+    table.step(12)
+    tricks, flags = folded_trick_cards(run(table))
+    assert tricks == [[(0, "rosen-ass"), (1, "rosen-under")]]
+    assert flags == ()

@@ -46,6 +46,9 @@ GLIMPSE_KEEP = 2.0
 #: one is read vaguely, and its seat in the turn matters more than its name (which the
 #: table is asked for when unsure).
 GLIMPSE_SHARE = 0.5
+#: A counted card that lay still this many decision windows, read as itself as many
+#: times, was no view of a card under a hand (``PartialViews.take_over``).
+LAY_AS_ITSELF = 3
 
 
 @dataclass(frozen=True)
@@ -171,6 +174,8 @@ class PartialViews:
             )
             if not near or not (smaller or pushed) or self.looks_partial(track):
                 continue
+            if old is not None and self._lay_as_itself(old):
+                continue
             reading = resolve(track.votes, state.ledger.played - {laid.card}, replay_share=2.0)
             if reading is None:
                 return None
@@ -194,6 +199,14 @@ class PartialViews:
             track.card = laid.card
             return events
         return None
+
+    def _lay_as_itself(self, counted: Track) -> bool:
+        """Did the counted card lie still for seconds, read as itself again and again? A
+        view of a card under the hand laying it lasts as long as the hand lingers, a
+        moment; a card that lay that long was the whole card, and what shows up beside it
+        once it is hidden is the next card, not it."""
+        most = self._state.config.maximum_decision_frames
+        return counted.rest_frames >= LAY_AS_ITSELF * most and counted.confirmed >= LAY_AS_ITSELF * most
 
     @staticmethod
     def _interrupted(track: Track, counted: Track) -> bool:
