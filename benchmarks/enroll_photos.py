@@ -2,7 +2,9 @@
 
 ``python -m benchmarks enroll_photos``. For each deck: 37 phone photos rendered by
 ``vision.synth.phone_photos`` (every face and the back; one card a photo, or
-``BENCH_PHOTOS_PER_PHOTO=9`` cards laid in rows), on tables, cloths, grey card and in a
+``BENCH_PHOTOS_PER_PHOTO=9`` cards laid in rows; ``BENCH_PHOTOS_PER_CARD=2``: a second
+round of photos of every card, ``kreuz-7-2.jpg``; ``BENCH_PHOTOS_SEED``: the first round's
+photo seed, default 7), on tables, cloths, grey card and in a
 hand, a few degrees of perspective, uneven light, shadows, glare, paper grain, JPEG.
 The folder is enrolled as ``jasscam enroll`` does (``scan_folder`` + ``Enroller.build``),
 timed from the files to the finished profile. Then identity of face-up cards >= 70 %
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -46,6 +49,20 @@ def guide_scenes(deck: str, n: int) -> list[Any]:
     return [render_scene(SCENE_SEED + k, style="mixed", deck=deck, geometry=GUIDE) for k in range(n)]
 
 
+def write_photo_sessions(deck: str, folder: Path, seed: int, per_photo: int, per_card: int) -> None:
+    """``per_card`` photos of every card into ``folder``, each round taken apart (its own
+    tables, light and hands: photo seeds ``seed``, ``seed + 1``, ...), the later rounds
+    named as a player adds them (``kreuz-7-2.jpg``)."""
+    from vision.synth.phone_photos import write_photo_deck
+
+    write_photo_deck(deck, folder, seed=seed, per_photo=per_photo)
+    for k in range(2, per_card + 1):
+        extra = folder.parent / f"{folder.name}-round-{k}"
+        for path in write_photo_deck(deck, extra, seed=seed + k - 1, per_photo=per_photo):
+            path.rename(folder / f"{path.stem}-{k}{path.suffix}")
+        shutil.rmtree(extra)
+
+
 def enrol_photos(rec: Recognizer, folder: Path, deck: str) -> tuple[Any, Any, float, list[str]]:
     from vision.enroll import Enroller, scan_folder
 
@@ -56,22 +73,29 @@ def enrol_photos(rec: Recognizer, folder: Path, deck: str) -> tuple[Any, Any, fl
 
 
 def main() -> int:
-    from vision.synth.phone_photos import write_photo_deck
 
     n_scenes = int(os.environ.get("BENCH_PHOTOS_SCENES", "120"))
     games = int(os.environ.get("BENCH_PHOTOS_GAMES", "3"))
     per_photo = int(os.environ.get("BENCH_PHOTOS_PER_PHOTO", "1"))
+    per_card = int(os.environ.get("BENCH_PHOTOS_PER_CARD", "1"))
+    seed = int(os.environ.get("BENCH_PHOTOS_SEED", str(PHOTO_SEED)))
     decks = tuple(d for d in os.environ.get("BENCH_PHOTOS_DECKS", ",".join(DECKS)).split(",") if d)
     rec = Recognizer(models_dir(), settings=RecognizerSettings(threads=2))
     builtin = rec.prototypes
-    result: dict[str, Any] = {"scenes_per_deck": n_scenes, "games": games, "per_photo": per_photo}
+    result: dict[str, Any] = {
+        "scenes_per_deck": n_scenes,
+        "games": games,
+        "per_photo": per_photo,
+        "per_card": per_card,
+        "photo_seed": seed,
+    }
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(os.environ.get("BENCH_ENROLL_WORK") or Path(tmp) / "games")
         if games and "swiss-xvii" in decks:
             result["builtin_prototypes_tricks"] = trick_accuracy("swiss-xvii", rec.recognize, work, games)
         for deck in decks:
             folder = Path(tmp) / "photos" / deck
-            write_photo_deck(deck, folder, seed=PHOTO_SEED, per_photo=per_photo)
+            write_photo_sessions(deck, folder, seed, per_photo, per_card)
             profile, report, seconds, errors = enrol_photos(rec, folder, deck)
             rec.prototypes = profile.prototypes
             scenes = guide_scenes(deck, n_scenes)
