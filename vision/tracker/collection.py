@@ -349,7 +349,10 @@ class Collection:
         reaching in and thinking over the trick, the next card laid over it as the hand
         withdrew), not taken back: only its own player takes a card back."""
         edge = self._state.layout.edges[laid.seat]
-        frames = [(t, arms) for t, arms in self._state.arm_log if since < t < until]
+        log = self._state.arm_log
+        if not log or log[0][0] > since:
+            return False  # out of sight longer than the log reaches: no telling whose hands
+        frames = [(t, arms) for t, arms in log if since < t < until]
         if not frames or any(edge in arms for _, arms in frames):
             return False
         held = [t for t, arms in frames if arms]
