@@ -199,17 +199,21 @@ def test_a_lead_read_vaguely_and_covered_at_once_by_the_next_card_counts_first_i
 
 
 def test_a_vague_view_under_its_own_players_hand_is_not_a_card_of_its_own() -> None:
-    # Seat 1's hand lays its König and lingers over it: a part of it is read vaguely a
-    # moment, off its place, and then the whole card shows with the same hand still in view.
+    # Seat 1's hand lays its König and lingers over it: the card is read vaguely, as the
+    # Ober, a moment; then the hand pushes it into place, most of a card further in, and
+    # the whole card shows, read surely, with the same hand still in view. One hand, one
+    # card: the vague view does not count as a card of its own before the König.
     table = Table()
     table.lay(*LEAD[::-1], rest=8)
     table.arms = {"right"}
     x, y = CENTRE_SPOT
-    table.cards["eicheln-koenig"] = _Card("eicheln-koenig", (x + 20.0, y), 90.0, scale=0.6, confidence=0.5)
+    table.reads_as["eicheln-koenig"] = ("eicheln-ober", 0.5, (("eicheln-koenig", 0.2),))
+    table.cards["eicheln-koenig"] = _Card("eicheln-koenig", (x + 45.0, y), 90.0)
     table.step(4)
     table.hidden = {"eicheln-koenig"}
     table.step()
     table.hidden = set()
+    del table.reads_as["eicheln-koenig"]
     table.cards["eicheln-koenig"] = _Card("eicheln-koenig", (x, y), 90.0)
     table.step(3)
     table.arms = set()
