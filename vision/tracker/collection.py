@@ -55,7 +55,7 @@ class Collection:
         ids = {laid.track_id for laid in trick.values()}
         self._carried = {k: v for k, v in self._carried.items() if k in ids}
         self._went_off = {k: v for k, v in self._went_off.items() if k in ids}
-        arms = state.arm_history[-1][1] if state.arm_history and state.arm_history[-1][0] == t else frozenset()
+        arms = state.arm_log[-1][1] if state.arm_log and state.arm_log[-1][0] == t else frozenset()
         before, self._unseen_armless = self._unseen_armless, {}
         for laid in trick.values():
             own = state.track(laid.track_id)

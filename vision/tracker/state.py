@@ -45,20 +45,23 @@ class TableState:
     turn_arms: dict[str, int] = field(default_factory=dict)
     #: When an arm first reached in from each edge since the last card counted.
     turn_arms_since: dict[str, float] = field(default_factory=dict)
-    #: (time, arms) of the last ``config.arm_lead`` seconds of frames, for the arm that
-    #: brought a card first seen now.
-    arm_history: deque[tuple[float, frozenset[str]]] = field(default_factory=deque)
-    #: (time, arms) of the last ``ARM_LOG_SECONDS`` of frames: which hands were over the
-    #: table while a counted card was out of sight.
+    #: (time, arms) of the last ``ARM_LOG_SECONDS`` (at least ``config.arm_lead``) of
+    #: frames: which hands were over the table while a counted card was out of sight.
     arm_log: deque[tuple[float, frozenset[str]]] = field(default_factory=deque)
+
+    @property
+    def arm_history(self) -> list[tuple[float, frozenset[str]]]:
+        """(time, arms) of the last ``config.arm_lead`` seconds of frames, for the arm that
+        brought a card first seen now."""
+        if not self.arm_log:
+            return []
+        since = self.arm_log[-1][0] - self.config.arm_lead
+        return [entry for entry in self.arm_log if entry[0] >= since]
 
     def saw_arms(self, t: float, arms: frozenset[str]) -> None:
         """Keep the arms a frame at ``t`` shows in mind."""
-        self.arm_history.append((t, arms))
-        while self.arm_history[0][0] < t - self.config.arm_lead:
-            self.arm_history.popleft()
         self.arm_log.append((t, arms))
-        while self.arm_log[0][0] < t - ARM_LOG_SECONDS:
+        while self.arm_log[0][0] < t - max(ARM_LOG_SECONDS, self.config.arm_lead):
             self.arm_log.popleft()
         for edge in arms:
             self.turn_arms[edge] = self.turn_arms.get(edge, 0) + 1
