@@ -29,6 +29,16 @@ def nine_laid_on_the_ass(table: Table, offset: tuple[float, float], arms: set[st
     table.step(10)
 
 
+def settled_tricks(table: Table) -> list[list[tuple[int, str]]]:
+    """The hands withdraw and the table lies still a while; the tricks the tracker's
+    events fold to (done and on the table), none of them flagged."""
+    table.arms = set()
+    table.step(12)
+    tricks, flags = folded_trick_cards(run(table))
+    assert flags == ()
+    return tricks
+
+
 def assert_counted_in_turn(table: Table) -> None:
     """The lead, seat 1's Ass and seat 2's 9 are the trick, in turn, and nothing is flagged."""
     tricks, flags = folded_trick_cards(run(table))
@@ -191,11 +201,8 @@ def test_a_lead_read_vaguely_and_covered_at_once_by_the_next_card_counts_first_i
     table.cards["rosen-10"] = _Card("rosen-10", (CENTRE_SPOT[0] + 18.0, CENTRE_SPOT[1] - 24.0), 90.0)
     table.hidden = {"schellen-10"}
     table.step(3)
-    table.arms = set()
-    table.step(12)
-    tricks, flags = folded_trick_cards(run(table))
+    tricks = settled_tricks(table)
     assert tricks == [[(0, "schellen-10"), (1, "rosen-10")]]
-    assert flags == ()
 
 
 def test_a_vague_view_under_its_own_players_hand_is_not_a_card_of_its_own() -> None:
@@ -216,11 +223,8 @@ def test_a_vague_view_under_its_own_players_hand_is_not_a_card_of_its_own() -> N
     del table.reads_as["eicheln-koenig"]
     table.cards["eicheln-koenig"] = _Card("eicheln-koenig", (x, y), 90.0)
     table.step(3)
-    table.arms = set()
-    table.step(12)
-    tricks, flags = folded_trick_cards(run(table))
+    tricks = settled_tricks(table)
     assert tricks == [[LEAD, (1, "eicheln-koenig")]]
-    assert flags == ()
 
 
 def test_a_card_hidden_under_the_next_players_hand_for_seconds_is_not_taken_back() -> None:
@@ -241,11 +245,8 @@ def test_a_card_hidden_under_the_next_players_hand_for_seconds_is_not_taken_back
     table.step(16)
     table.cards["eicheln-koenig"] = _Card("eicheln-koenig", (CENTRE_SPOT[0] - 10.0, CENTRE_SPOT[1] + 8.0), 90.0)
     table.step(2)
-    table.arms = set()
-    table.step(12)
-    tricks, flags = folded_trick_cards(run(table))
+    tricks = settled_tricks(table)
     assert tricks[0] == [LEAD, (1, "rosen-ass"), (2, "eicheln-9"), (3, "eicheln-koenig")]
-    assert flags == ()
 
 
 def test_a_card_seen_beside_the_lead_before_it_counts_is_not_taken_for_a_view_of_it() -> None:
@@ -267,11 +268,8 @@ def test_a_card_seen_beside_the_lead_before_it_counts_is_not_taken_for_a_view_of
     table.step(2)
     table.cards["schellen-6"] = _Card("schellen-6", (x + 30.0, y - 22.0), 0.0)
     table.step(2)
-    table.arms = set()
-    table.step(12)
-    tricks, flags = folded_trick_cards(run(table))
+    tricks = settled_tricks(table)
     assert tricks == [[(0, "schellen-under"), (1, "eicheln-ober"), (2, "schellen-6")]]
-    assert flags == ()
 
 
 def test_a_card_that_lay_for_seconds_is_not_taken_for_a_view_of_the_next_card() -> None:
@@ -291,8 +289,5 @@ def test_a_card_that_lay_for_seconds_is_not_taken_for_a_view_of_the_next_card() 
     table.step(3)
     table.cards["rosen-under"] = _Card("rosen-under", (x + 15.0, y + 20.0), 90.0)
     table.step(4)
-    table.arms = set()
-    table.step(12)
-    tricks, flags = folded_trick_cards(run(table))
+    tricks = settled_tricks(table)
     assert tricks == [[(0, "rosen-ass"), (1, "rosen-under")]]
-    assert flags == ()
