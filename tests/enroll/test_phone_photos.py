@@ -3,17 +3,19 @@ duplicate check judged by the print, the photo's light evened out, the profile f
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from scoring.cards import ALL_CARD_IDS
+from tests.decks import PARIS
 from vision.enroll import scan_folder
 from vision.enroll.cutout import even_light, paper_margins, refine_to_edges, upright
 from vision.enroll.formats import FORMAT_VERSION, FORMATS, profile_format
 from vision.enroll.head import DeckPrototypes
-from vision.enroll.pictures import photo_quads, pictures_from_frame, rectify_picture
+from vision.enroll.pictures import card_in_image, photo_quads, pictures_from_frame, rectify_picture
 from vision.enroll.profile import DeckProfile
 from vision.enroll.same_card import print_difference, same_print
 from vision.recognizer import Recognizer
@@ -312,6 +314,23 @@ def test_a_photo_with_no_card_in_it_is_refused_with_what_to_do(recognizer: Recog
     assert "photograph the card again" in scan.errors[0]
 
 
+def test_a_second_photo_with_no_card_in_it_is_left_out_with_a_warning_when_the_card_has_another(
+    recognizer: Recognizer, tmp_path: Path
+) -> None:
+    # the player photographed each card twice; one photo missed the card: the deck loses nothing
+    shutil.copy(PARIS / "herz-6.png", tmp_path / "herz-6.png")
+    rng = np.random.default_rng(5)
+    cloth = cv2.GaussianBlur(rng.integers(60, 200, (960, 1280, 3), dtype=np.uint8), (0, 0), 3)
+    cv2.imwrite(str(tmp_path / "herz-6-2.jpg"), cloth)
+    cv2.imwrite(str(tmp_path / "herz-7+herz-6.jpg"), cloth)  # the Herz 7 has no other picture
+    scan = scan_folder(tmp_path, recognizer)
+    assert [s.label for s in scan.samples] == ["rosen-6"]
+    assert len(scan.warnings) == 1
+    assert scan.warnings[0].startswith("herz-6-2.jpg: no face-up card found")
+    assert scan.warnings[0].endswith("left out, since herz-6 (Herz 6) is learnt from other pictures")
+    assert len(scan.errors) == 1 and scan.errors[0].startswith("herz-7+herz-6.jpg:")
+
+
 def test_a_card_whose_end_band_meets_a_background_of_its_shade_is_cut_whole(recognizer: Recognizer) -> None:
     # a dark blue band on a dark cloth: the band's outer edge is faint beside its inner edge
     img, truth = _photo_of("flat-swiss", "schilten-6", 7)
@@ -343,3 +362,17 @@ def test_of_two_card_shaped_outlines_of_one_card_the_one_with_paper_at_its_margi
 def _grown(quad: np.ndarray, share: float) -> np.ndarray:
     centre = quad.mean(axis=0)
     return (centre + (quad - centre) * (1.0 + share)).astype(np.float32)
+
+
+def test_an_outline_stretched_to_the_photos_edge_gives_way_to_the_cards_own_edge(recognizer: Recognizer) -> None:
+    # a yellow-bordered card on a pale background: the detector, unsure of the card's lower end,
+    # stretches its outline to the photo's edge; the edge finder's outline of the card's size lies clear
+    img, truth = _photo_of("flat-swiss", "schellen-ober", 11)
+    detected = list(recognizer.detect_quads(img)[0])
+    assert any(_corner_error(q, truth) > 0.03 for q in detected)  # what made the case
+    quads = photo_quads(img, detected)
+    assert len(quads) == 1
+    assert _corner_error(quads[0], truth) < 0.03
+    # and the photo is not taken whole as a scan of the card
+    picture, aspect = card_in_image(img, recognizer)
+    assert aspect is None

@@ -305,10 +305,30 @@ def photo_quads(photo: np.ndarray, detected: list[np.ndarray]) -> np.ndarray:
     kept: list[np.ndarray] = []
     for q in candidates:
         c = q.mean(axis=0)
-        if any(
-            cv2.pointPolygonTest(k.reshape(-1, 1, 2).astype(np.float32), (float(c[0]), float(c[1])), False) >= 0
-            for k in kept
-        ):
-            continue
-        kept.append(q)
+        inside = [
+            n
+            for n, k in enumerate(kept)
+            if cv2.pointPolygonTest(k.reshape(-1, 1, 2).astype(np.float32), (float(c[0]), float(c[1])), False) >= 0
+        ]
+        if not inside:
+            kept.append(q)
+        elif _runs_off(kept[inside[0]], q, photo.shape):
+            kept[inside[0]] = q
     return np.array(kept, np.float32).reshape(-1, 4, 2)
+
+
+#: Two outlines of one card whose areas differ by less than this factor are two takes of its whole outline.
+SAME_SIZE = 1.25
+
+
+def _runs_off(kept: np.ndarray, other: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Is ``kept`` an outline of the card run off to the photo's border, where ``other`` of about its size lies clear?
+
+    A card laid out to be learnt lies in the photo; the detector, unsure of a card's
+    faint end on a pale background, can stretch the outline to the photo's edge (the
+    card's length is then kept, so both pass as card-shaped). The edge finder's outline of
+    the same size, clear of every border, is the card's own edge. An outline much smaller
+    than the kept one is a court card's inner frame and does not replace it.
+    """
+    ratio = quad_area(kept) / max(quad_area(other), 1.0)
+    return _sides_touched(kept, shape) > 0 and _sides_touched(other, shape) == 0 and 1 / SAME_SIZE <= ratio <= SAME_SIZE
