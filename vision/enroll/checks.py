@@ -21,6 +21,16 @@ from vision.enroll.same_card import same_print
 #: Two labels whose held-out views go to each other this often (summed both ways) are one card:
 #: about 1.0 for one picture under two labels, at most 0.6 for a 7 and an 8 of one suit at 8 views.
 DUPLICATE_SHARE = 0.75
+#: A picture this much closer (cosine) to another card's picture than to its own card's other
+#: pictures shows that other card. Two phone photos of one card, taken in other light, lie
+#: further apart than some decks' look-alike cards: on correctly labelled decks photographed
+#: twice the largest such lead was 0.19 (a flat-coloured deck's Eicheln and Schellen court
+#: cards); a picture of another card leads by far more (models/README.md, "Two or three
+#: photos a card"). A smaller lead is told as a warning, the two pictures side by side.
+MISLABEL_MARGIN = 0.25
+#: A lead below this is the spread of two photos of one card, not worth a warning: on those
+#: decks 12 of 74 pictures led by less, 5 by more.
+CONFUSABLE_MARGIN = 0.1
 
 
 @dataclass(frozen=True)
@@ -101,6 +111,7 @@ def check(
     sims = means @ means.T
     # Mislabelled: closer to another card than to the other pictures of its own card.
     flagged: set[int] = set()
+    alike: set[frozenset[str]] = set()
     for i, c in enumerate(labels):
         own = [j for j in range(len(labels)) if j != i and labels[j] == c]
         if not own:
@@ -116,7 +127,9 @@ def check(
         best = max(others, key=lambda n: others[n][0])
         best_sim, j = others[best]
         # Closer to another card than to its own, and as close to it as one card's own views.
-        if best_sim > own_sim and best_sim >= 0.5 * (radius[i] + radius[j]):
+        if best_sim <= own_sim or best_sim < 0.5 * (radius[i] + radius[j]):
+            continue
+        if best_sim - own_sim >= MISLABEL_MARGIN and _print_says_other(i, j, own, pictures):
             flagged.add(i)
             report.issues.append(
                 Issue(
@@ -124,6 +137,18 @@ def check(
                     (c, best),
                     f"{sources[i]} is labelled {named(c, suits)} but looks like {named(best, suits)}",
                     (sources[i],),
+                )
+            )
+        elif best_sim - own_sim >= CONFUSABLE_MARGIN and frozenset((c, best)) not in alike:
+            alike.add(frozenset((c, best)))
+            report.issues.append(
+                Issue(
+                    "confusable",
+                    (c, best),
+                    f"{sources[i]} ({named(c, suits)}) looks more like {sources[j]} ({named(best, suits)}) than like"
+                    f" its other pictures: if both labels are right, the appliance may mix up {named(c, suits)} and"
+                    f" {named(best, suits)} at the table; a clearer photo of each, in even light, helps",
+                    (sources[i], sources[j]),
                 )
             )
     # Duplicates: two pictures with different labels as close as views of one picture.
@@ -164,3 +189,11 @@ def check(
         if best_n:
             report.nearest[n] = (best_n, best_s)
     return report
+
+
+def _print_says_other(i: int, j: int, own: list[int], pictures: list[np.ndarray] | None) -> bool:
+    """Does picture ``i``'s print allow it to be picture ``j``'s card and rule out its own card's
+    pictures ``own``? True where no pictures are given (the embedding alone decides)."""
+    if pictures is None:
+        return True
+    return same_print(pictures[i], pictures[j]) and not any(same_print(pictures[i], pictures[k]) for k in own)
