@@ -166,3 +166,23 @@ def test_a_scan_measures_the_cards_proportions_and_photos_do_not(tmp_path: Path,
     assert not scan.errors and [s.aspect for s in scan.samples] == [pytest.approx(460 / 290, rel=1e-3)] * 2
     assert deck_aspect(scan.samples) == pytest.approx(460 / 290, rel=1e-3)
     assert deck_aspect([dataclasses.replace(s, aspect=None) for s in scan.samples]) is None
+
+
+@pytest.mark.slow  # phone photos cut out and enrolled through the CLI, twice
+def test_a_deck_taught_from_one_phone_photo_a_card_is_told_a_second_photo_helps(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from benchmarks.enroll_photos import write_photo_sessions
+    from jasscam.commands.enroll import TWO_PHOTOS
+
+    kept = ("eicheln-6", "eicheln-7", "rosen-ober")
+    for rounds in (1, 2):
+        folder = tmp_path / f"photos-{rounds}"
+        write_photo_sessions("paris", folder, 3, 1, rounds)
+        for path in folder.glob("*.jpg"):
+            if path.stem.removesuffix("-2") not in kept:
+                path.unlink()
+        assert enroll_cli(folder, tmp_path / f"state-{rounds}", views=4) == 1  # cards are missing
+        out = capsys.readouterr().out
+        assert "missing: no picture of eicheln-8 (Eicheln 8)" in out
+        assert (TWO_PHOTOS in out) == (rounds == 1), out

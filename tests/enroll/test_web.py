@@ -163,3 +163,27 @@ def test_a_decompression_bomb_is_refused_from_its_header_before_decoding(client:
     assert client.get("/enroll/api/session").get_json()["samples"] == []
     with pytest.raises(EnrollImageError, match="megapixels"):
         decode_image(png_bomb(20000, 2600), "bomb.png")
+
+
+def test_after_every_card_once_the_dashboard_asks_for_a_second_round_and_the_back_only_once() -> None:
+    from web.enroll.session import PLAN, EnrollSession
+
+    session = EnrollSession("Paris", "french")
+    picture = np.full((40, 26, 3), 200, np.uint8)
+    for group in PLAN:
+        assert session.next_group() == group
+        session.add([picture] * len(group), session.next_group(), "camera")
+    view = session.view("en")
+    assert view["cards_done"] == 36 and view["round"] == 2 and view["cards_twice"] == 0
+    # the same rows again, the back not asked for twice
+    assert [c["own_id"] for c in view["next"]] == ["kreuz-6", "kreuz-7", "kreuz-8", "kreuz-9", "kreuz-10"]
+    for _ in range(len(PLAN) - 1):
+        group = session.next_group()
+        assert group and "back" not in group
+        session.add([picture] * len(group), group, "camera")
+    view = session.view("en")
+    assert view["next"] == [] and view["cards_twice"] == 36 and view["round"] == 2
+    # a picture of the second round removed is asked for again
+    second = max(c.id for c in session.samples.values() if c.sample.label == "rosen-ober")
+    session.remove(second)
+    assert session.next_group() == ("rosen-ober",)

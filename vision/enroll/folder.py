@@ -18,17 +18,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from vision.enroll.crops import IMAGE_SUFFIXES, EnrollImageError, read_image
-from vision.enroll.names import SUIT_SYSTEMS, CardNameError, label_from_filename, parse_label
+from vision.enroll.names import SUIT_SYSTEMS, CardNameError, label_from_filename, named, parse_label
 from vision.enroll.pictures import Detector, Sample, card_in_image, cards_in_image
 
 
 @dataclass
 class FolderScan:
-    """What a folder holds: labelled samples, the suit system their names imply, and the files that failed."""
+    """What a folder holds: labelled samples, the suit system their names imply, and the files that failed.
+
+    ``errors`` stop the deck being stored. ``warnings`` are files left out whose cards
+    are all learnt from other pictures: a player who photographed each card twice
+    loses nothing when one photo of a card shows no card the cutter can find, and is
+    told which file to take again.
+    """
 
     samples: list[Sample] = field(default_factory=list)
     suits: str = "swiss"
     errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
 #: Joins the cards of a photo of several in its file name, in reading order.
@@ -102,6 +109,7 @@ def scan_folder(
     grouped: dict[Path, list[str]] = {}
     for path, label, _ in files:
         grouped.setdefault(path, []).append(label)
+    failed: list[tuple[str, list[str], str]] = []
     for done, (path, labels) in enumerate(grouped.items()):
         rel = str(path.relative_to(folder))
         if progress is not None:
@@ -120,5 +128,13 @@ def scan_folder(
             for k, (label, (picture, aspect)) in enumerate(zip(labels, cards, strict=True)):
                 scan.samples.append(Sample(label, picture, f"{rel}#{k + 1}", aspect))
         except EnrollImageError as exc:
-            scan.errors.append(f"{rel}: {exc}")
+            failed.append((rel, labels, str(exc)))
+    learnt = {s.label for s in scan.samples}
+    for rel, labels, message in failed:
+        if all(label in learnt for label in labels):
+            which = ", ".join(named(label, suits) for label in labels)
+            verb = "is" if len(labels) == 1 else "are"
+            scan.warnings.append(f"{rel}: {message}; left out, since {which} {verb} learnt from other pictures")
+        else:
+            scan.errors.append(f"{rel}: {message}")
     return scan

@@ -31,7 +31,15 @@ ENROLL_STRINGS: Final[dict[str, dict[str, str]]] = {
         "enroll_done": "Gespeichert",
         "enroll_cancel": "Abbrechen",
         "enroll_found": "Gefunden",
-        "enroll_all_done": "Alle 36 Karten erfasst. Weitere Aufnahmen helfen, sind aber nicht nötig.",
+        "enroll_all_done": (
+            "Alle 36 Karten erfasst: das Spiel kann gespeichert werden. Ein zweites Bild jeder Karte, "
+            "an anderer Stelle oder in anderem Licht, liest das Spiel sicherer."
+        ),
+        "enroll_lay_again": (
+            "Zweite Runde (empfohlen): lege diese Karten nochmals hin, an einer anderen Stelle oder in "
+            "anderem Licht, von links nach rechts:"
+        ),
+        "enroll_twice_done": "Jede Karte zweimal erfasst: jetzt speichern.",
         "enroll_count_mismatch": "Anzahl stimmt nicht: bitte die Karten unten beschriften.",
     },
     "fr": {
@@ -60,7 +68,15 @@ ENROLL_STRINGS: Final[dict[str, dict[str, str]]] = {
         "enroll_done": "Enregistré",
         "enroll_cancel": "Annuler",
         "enroll_found": "Trouvées",
-        "enroll_all_done": "Les 36 cartes sont saisies. D'autres prises aident, sans être nécessaires.",
+        "enroll_all_done": (
+            "Les 36 cartes sont saisies : le jeu peut être enregistré. Une deuxième image de chaque "
+            "carte, ailleurs ou sous une autre lumière, le lit plus sûrement."
+        ),
+        "enroll_lay_again": (
+            "Deuxième tour (conseillé) : reposez ces cartes, ailleurs sur la table ou sous une autre "
+            "lumière, de gauche à droite :"
+        ),
+        "enroll_twice_done": "Chaque carte est saisie deux fois : enregistrez le jeu.",
         "enroll_count_mismatch": "Le nombre ne correspond pas : nommez les cartes ci-dessous.",
     },
     "en": {
@@ -89,7 +105,15 @@ ENROLL_STRINGS: Final[dict[str, dict[str, str]]] = {
         "enroll_done": "Saved",
         "enroll_cancel": "Cancel",
         "enroll_found": "Found",
-        "enroll_all_done": "All 36 cards captured. More captures help but are not needed.",
+        "enroll_all_done": (
+            "All 36 cards captured: the deck can be saved. A second picture of each card, elsewhere or "
+            "in other light, reads it more surely."
+        ),
+        "enroll_lay_again": (
+            "Second round (recommended): lay these cards again, elsewhere on the table or in other "
+            "light, left to right:"
+        ),
+        "enroll_twice_done": "Every card captured twice: save the deck now.",
         "enroll_count_mismatch": "The count does not match: please label the cards below.",
     },
 }

@@ -41,6 +41,11 @@ PLAN: tuple[tuple[str, ...], ...] = tuple(
     tuple(f"{suit}-{rank}" for rank in group) for suit in SUITS for group in (NUMBER_RANKS, COURT_RANKS)
 ) + ((BACK,),)
 MAX_SAMPLES = 400
+#: Rounds of pictures the dashboard asks for: every face twice, the second round elsewhere on the
+#: table or in other light. A deck can be saved after the first; the second makes its prototypes
+#: from two looks at each card (rendered phone photos of a look-alike deck: 0.86 of its cards
+#: named right from one photo a card, 0.94 from two; models/README.md).
+ROUNDS = 2
 
 
 @dataclass
@@ -90,12 +95,28 @@ class EnrollSession:
                 out[c.sample.label] = out.get(c.sample.label, 0) + 1
         return out
 
-    def next_group(self) -> tuple[str, ...]:
-        """The first planned row with a card not yet captured (empty when all are)."""
+    def next_round(self) -> int:
+        """The round of pictures being taken: 1 until every face has a picture, then 2 (``ROUNDS``);
+        ``ROUNDS + 1`` once every face has that many. The back is asked for once."""
         have = self.counts()
+        for n in range(1, ROUNDS + 1):
+            if any(have.get(c, 0) < n for group in PLAN for c in group if c != BACK or n == 1):
+                return n
+        return ROUNDS + 1
+
+    def next_group(self) -> tuple[str, ...]:
+        """The first planned row of this round with a card it has not captured yet (empty when all are)."""
+        have = self.counts()
+        n = self.next_round()
+        if n > ROUNDS:
+            return ()
         for group in PLAN:
-            if any(c not in have for c in group):
-                return tuple(c for c in group if c not in have) if group != (BACK,) else group
+            if group == (BACK,):
+                if n == 1 and have.get(BACK, 0) < 1:
+                    return group
+                continue
+            if any(have.get(c, 0) < n for c in group):
+                return tuple(c for c in group if have.get(c, 0) < n)
         return ()
 
     # -- captures -----------------------------------------------------------------------
@@ -220,6 +241,9 @@ class EnrollSession:
                 "suits": self.suits,
                 "captures": self.captures,
                 "samples": samples,
+                "round": min(self.next_round(), ROUNDS),
+                "rounds": ROUNDS,
+                "cards_twice": sum(1 for c in faces if counts.get(c, 0) >= ROUNDS),
                 "cards_done": len(faces) - len(missing),
                 "cards_total": len(faces),
                 "missing": missing,
