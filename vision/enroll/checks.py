@@ -90,6 +90,13 @@ def check(
 ) -> EnrollReport:
     """Missing, mislabelled and duplicate cards, from the pictures' embeddings.
 
+    A picture nearer another card's picture than its own card's other pictures is
+    mislabelled (an error) only when it leads by ``MISLABEL_MARGIN`` and, where
+    ``pictures`` are given, its print could be that card's and is not its own card's;
+    a lead of ``CONFUSABLE_MARGIN`` or more is a warning naming the two cards, once per
+    pair. Two photos of a card in other light differ more than some decks' look-alike
+    cards, and a player cannot fix a label that is right.
+
     ``same-card`` closeness is measured on the pictures themselves: a picture's camera
     views lie within some cosine of its mean; a picture of another label that close is
     the same card seen again. ``view_labels`` (P, V), how the finished deck reads each
