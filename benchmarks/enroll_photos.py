@@ -107,6 +107,9 @@ def main() -> int:
                 scan_errors=errors,
                 issues=[i.message for i in report.issues],
                 false_duplicates=sum(i.kind == "duplicate" for i in report.issues),
+                # every label is right: any mislabelled or duplicate error refuses a good deck
+                false_errors=sum(i.is_error and i.kind != "missing" for i in report.issues),
+                stored=report.ok and not errors,
             )
             if games:
                 r["tricks"] = trick_accuracy(deck, rec.recognize, work, games)
@@ -121,7 +124,10 @@ def main() -> int:
             )
             if r["confusions"]:
                 print(f"    confusions: {r['confusions']}")
-            print(f"    false duplicates {r['false_duplicates']}; issues {r['issues']}; scan errors {errors}")
+            print(
+                f"    false duplicates {r['false_duplicates']}, false errors {r['false_errors']}, stored {r['stored']};"
+                f" issues {r['issues']}; scan errors {errors}"
+            )
             if games:
                 t = r["tricks"]
                 print(

@@ -376,3 +376,17 @@ def test_an_outline_stretched_to_the_photos_edge_gives_way_to_the_cards_own_edge
     # and the photo is not taken whole as a scan of the card
     picture, aspect = card_in_image(img, recognizer)
     assert aspect is None
+
+
+def test_an_outline_run_off_the_photo_with_no_edge_to_move_it_to_is_cut_back_to_a_cards_shape(
+    recognizer: Recognizer,
+) -> None:
+    # a white card on a pale background: the detector runs the outline on to the photo's lower edge
+    # and the edge finder finds none; the photo (3:2, card-shaped) was then taken whole as a scan
+    img, truth = _photo_of("four-colour", "schellen-ober", 11)
+    detected = list(recognizer.detect_quads(img)[0])
+    assert len(detected) == 1 and _corner_error(detected[0], truth) > 0.1
+    picture, aspect = card_in_image(img, recognizer)
+    assert aspect is None  # cut out of the photo, not the photo itself
+    (quad,) = photo_quads(img, detected)
+    assert _corner_error(quad, truth) < 0.06

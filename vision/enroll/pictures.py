@@ -25,6 +25,7 @@ from vision.enroll.cutout import (
     find_card_quads,
     paper_margins,
     refine_to_edges,
+    upright,
 )
 from vision.enroll.profile import PICTURE_H, PICTURE_W
 from vision.recognizer.geometry import quad_area, quad_aspect, rectify, rotate_half
@@ -292,7 +293,7 @@ def photo_quads(photo: np.ndarray, detected: list[np.ndarray]) -> np.ndarray:
     the edge finder can take a court card's inner frame or miss a card on a pale cloth.
     Together, pushed to the paper's edge, they find and cut each card whole.
     """
-    candidates = [refine_to_edges(photo, q) for q in [*detected, *find_card_quads(photo)]]
+    candidates = [_cut_back(refine_to_edges(photo, q), photo.shape) for q in [*detected, *find_card_quads(photo)]]
     # of two outlines of one card, one of a card's shape with paper at its margins is the card; one
     # that is not (the card with its shadow or the hand, the edges found no further) gives way to it
     candidates.sort(
@@ -315,6 +316,45 @@ def photo_quads(photo: np.ndarray, detected: list[np.ndarray]) -> np.ndarray:
         elif _runs_off(kept[inside[0]], q, photo.shape):
             kept[inside[0]] = q
     return np.array(kept, np.float32).reshape(-1, 4, 2)
+
+
+#: A playing card's long over short side (Jass cards 58 x 90 mm; French decks 1.53-1.60).
+CARD_ASPECT = 1.56
+#: An outline this much longer than ``CARD_ASPECT`` (up to ``ASPECT_RANGE``'s longest) that runs off the
+#: photo at one end is cut back there.
+TOO_LONG = 1.05
+
+
+def _cut_back(quad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """``quad`` shortened to a card's proportions at its end that runs off the photo, where it is too long.
+
+    A white card on a pale background: the detector, unsure where the paper ends, runs the
+    outline on to the photo's edge, and the edge finder finds no edge to move it back to.
+    The other end and the long sides are the card's own; the card's proportions give its
+    length from them. Left alone, the photo would be taken whole, as a scan of the card.
+    """
+    u = upright(quad).astype(np.float64)
+    width = 0.5 * (np.linalg.norm(u[1] - u[0]) + np.linalg.norm(u[2] - u[3]))
+    sides = (np.linalg.norm(u[3] - u[0]), np.linalg.norm(u[2] - u[1]))
+    if width <= 0 or not CARD_ASPECT * TOO_LONG * width < min(sides) <= max(sides) <= ASPECT_RANGE[1] * width:
+        return quad  # of a card's length, or far too long to be one card run on (two cards, a hand)
+    h, w = shape[:2]
+    margin = PHOTO_MARGIN * min(h, w)
+
+    def off(p: np.ndarray) -> bool:
+        return bool(p[0] < margin or p[1] < margin or p[0] > w - margin or p[1] > h - margin)
+
+    top, bottom = off(u[0]) or off(u[1]), off(u[2]) or off(u[3])
+    if top == bottom:
+        return quad
+    length = CARD_ASPECT * width
+    if bottom:  # keep the top end: each long side from its top corner, the card's length long
+        u[3] = u[0] + (u[3] - u[0]) * length / sides[0]
+        u[2] = u[1] + (u[2] - u[1]) * length / sides[1]
+    else:
+        u[0] = u[3] + (u[0] - u[3]) * length / sides[0]
+        u[1] = u[2] + (u[1] - u[2]) * length / sides[1]
+    return u.astype(np.float32)
 
 
 #: Two outlines of one card whose areas differ by less than this factor are two takes of its whole outline.
