@@ -65,6 +65,8 @@ def test_a_picture_of_another_card_under_a_label_is_still_an_error() -> None:
     # shown beside its card's other picture and the card it looks like
     assert [e.sources for e in errors] == [("schellen-ober-2.jpg", "schellen-ober.jpg", "eicheln-ober-2.jpg")]
     assert "looks like eicheln-ober (Eicheln Ober) (eicheln-ober-2.jpg)" in errors[0].message
+    # the other way to read it: its card's other picture was cut out wrong
+    assert "schellen-ober.jpg may be cut out wrong" in errors[0].message
     assert not report.ok
 
 

@@ -143,7 +143,9 @@ def check(
                 Issue(
                     "mislabelled",
                     (c, best),
-                    f"{sources[i]} is labelled {named(c, suits)} but looks like {named(best, suits)} ({sources[j]})",
+                    f"{sources[i]} is labelled {named(c, suits)} but looks like {named(best, suits)} ({sources[j]});"
+                    f" if it does show {named(c, suits)}, {', '.join(sources[k] for k in own)} may be cut out wrong"
+                    " (see the pictures side by side)",
                     (sources[i], *(sources[k] for k in own), sources[j]),
                 )
             )
