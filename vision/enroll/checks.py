@@ -24,13 +24,15 @@ DUPLICATE_SHARE = 0.75
 #: A picture this much closer (cosine) to another card's picture than to its own card's other
 #: pictures shows that other card. Two phone photos of one card, taken in other light, lie
 #: further apart than some decks' look-alike cards: on correctly labelled decks photographed
-#: twice (four decks, two photo seeds) the largest such lead was 0.25 (a flat-coloured deck's
-#: Schilten and Rosen Under); a photo named as a card drawn at random would lead by this much
-#: in 79-100 % of cases (79 % on that deck). A smaller lead is told as a warning, the two pictures side by side
-#: (models/README.md, "Two or three photos a card").
+#: twice (four decks, two photo seeds; cut-outs gone wrong aside) the largest such lead was
+#: 0.25 (a flat-coloured deck's Schilten and Rosen Under); a photo named as a card drawn at
+#: random would lead by this much in 79-100 % of cases (79-92 % on that deck). A smaller
+#: lead is told as a warning, the two pictures side by side (models/README.md, "The
+#: mislabel check with several photos a card").
 MISLABEL_MARGIN = 0.3
-#: A lead below this is the spread of two photos of one card, not worth a warning: on those
-#: decks 12 of 74 pictures led by less, 5 by more.
+#: A lead below this is the spread of two photos of one card, not worth a warning: of
+#: flat-swiss's 74 photos (seed 11) 17 lay nearer another card's photo than their own card's
+#: other photo, 11 of them by less than this.
 CONFUSABLE_MARGIN = 0.1
 
 
