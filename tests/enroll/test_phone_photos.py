@@ -390,3 +390,14 @@ def test_an_outline_run_off_the_photo_with_no_edge_to_move_it_to_is_cut_back_to_
     assert aspect is None  # cut out of the photo, not the photo itself
     (quad,) = photo_quads(img, detected)
     assert _corner_error(quad, truth) < 0.06
+
+
+def test_a_card_read_again_at_a_length_it_does_not_have_is_not_cut_with_its_shadow(recognizer: Recognizer) -> None:
+    # a small card whose index corners alone are found at first; searched for again at a phone
+    # photo's card lengths, the longest search drew an outline over the card and the shadow beside it
+    img, truth = _photo_of("four-colour", "eicheln-koenig", 22)
+    ok, jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 95])  # as write_photo_deck stores it
+    assert ok
+    photo = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    (found,) = pictures_from_frame(photo, recognizer, photo=True)
+    assert _corner_error(found[1], truth) < 0.03

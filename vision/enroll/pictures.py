@@ -266,13 +266,39 @@ def _photo_quads_again(
     finds. Kept only when it finds more cards; then the ``expected`` best.
     """
     short = float(min(photo.shape[:2]))
-    more = list(detected)
+    near: list[np.ndarray] = []
+    off: list[np.ndarray] = []
     for share in PHOTO_LENGTHS:
-        more.extend(detector.detect_quads(photo, share * short)[0])
+        for q in detector.detect_quads(photo, share * short)[0]:
+            (near if _near_length(q, share * short) else off).append(q)
+    # An outline far off the card length searched for is the search drawn to its length (a card
+    # with the shadow beside it, read at a length it does not have): where another search found
+    # that card at about its own length, that outline is the card's.
+    more = [*detected, *near, *(q for q in off if not any(_one_card(q, n) for n in near))]
     again = _large_enough(photo_quads(photo, more), photo.shape)
     if len(again) <= len(quads):
         return quads
     return again[:expected]
+
+
+#: An outline found searching for cards of one length, and this many times longer or shorter, is kept;
+#: further off, the search drew it to its length.
+LENGTH_SLACK = 1.35
+
+
+def _one_card(a: np.ndarray, b: np.ndarray) -> bool:
+    """Do outlines ``a`` and ``b`` show one card (either's centre inside the other)?"""
+
+    def inside(q: np.ndarray, p: np.ndarray) -> bool:
+        return cv2.pointPolygonTest(q.reshape(-1, 1, 2).astype(np.float32), (float(p[0]), float(p[1])), False) >= 0
+
+    return inside(a, b.mean(axis=0)) or inside(b, a.mean(axis=0))
+
+
+def _near_length(quad: np.ndarray, length: float) -> bool:
+    u = upright(quad)
+    found = 0.5 * float(np.linalg.norm(u[3] - u[0]) + np.linalg.norm(u[2] - u[1]))
+    return length / LENGTH_SLACK <= found <= length * LENGTH_SLACK
 
 
 def _large_enough(quads: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
