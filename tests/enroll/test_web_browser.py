@@ -61,3 +61,31 @@ def test_a_row_captured_from_the_camera_is_labelled_fixed_and_saved(
     phone.click("#finish")
     phone.wait_for_selector("#report li")
     assert "Kreuz Bube" in phone.inner_text("#report")  # not stored: the missing cards are named
+
+
+def test_once_every_card_is_captured_the_page_offers_a_second_round_of_the_same_rows(
+    phone: Page, live: tuple[ServerHandle, dict[str, np.ndarray | None]]
+) -> None:
+    from web.enroll.i18n import ENROLL_STRINGS
+
+    handle, camera = live
+    assert phone.request.post(f"{handle.url}/api/pin", headers={"X-Table-Pin": PIN}).ok
+    phone.goto(f"{handle.url}/enroll/")
+    lang = phone.evaluate("document.documentElement.lang") or "de"
+    words = ENROLL_STRINGS[lang]
+    phone.fill("#start-form input[name=name]", "Paris")
+    phone.select_option("#start-form select[name=suits]", "french")
+    phone.click("#start-form button")
+    phone.wait_for_selector("#next-cards li")
+    assert phone.inner_text("#next-hint") == words["enroll_lay"]
+    for _ in range(8):  # the rows of faces
+        row = phone.request.get(f"{handle.url}/enroll/api/session").json()["next"]
+        camera["now"] = table_photo([c["own_id"] for c in row])
+        r = phone.request.post(f"{handle.url}/enroll/api/session/capture", headers={"X-Table-Pin": PIN})
+        assert r.ok and r.json()["labelled"], r.json()
+    phone.reload()
+    phone.wait_for_function("() => document.querySelector('#cards-count').textContent.startsWith('36 / 36')")
+    assert phone.inner_text("#next-hint") == words["enroll_lay_again"]
+    assert phone.inner_text("#next-cards").split("\n")[:2] == ["Kreuz 6", "Kreuz 7"]
+    assert phone.is_visible("#all-done") and phone.inner_text("#all-done") == words["enroll_all_done"]
+    assert "2×: 0 / 36" in phone.inner_text("#cards-count")

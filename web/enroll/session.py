@@ -97,27 +97,23 @@ class EnrollSession:
 
     def next_round(self) -> int:
         """The round of pictures being taken: 1 until every face has a picture, then 2 (``ROUNDS``);
-        ``ROUNDS + 1`` once every face has that many. The back is asked for once."""
+        ``ROUNDS + 1`` once every face has that many. The back does not hold a round up: the camera
+        finds face-up cards only, and a deck needs no back."""
         have = self.counts()
         for n in range(1, ROUNDS + 1):
-            if any(have.get(c, 0) < n for group in PLAN for c in group if c != BACK or n == 1):
+            if any(have.get(c, 0) < n for group in PLAN for c in group if c != BACK):
                 return n
         return ROUNDS + 1
 
     def next_group(self) -> tuple[str, ...]:
-        """The first planned row of this round with a card it has not captured yet (empty when all are)."""
+        """The first planned row of this round with a card it has not captured yet; the back, once,
+        after the rounds; empty when all are captured."""
         have = self.counts()
         n = self.next_round()
-        if n > ROUNDS:
-            return ()
         for group in PLAN:
-            if group == (BACK,):
-                if n == 1 and have.get(BACK, 0) < 1:
-                    return group
-                continue
-            if any(have.get(c, 0) < n for c in group):
+            if n <= ROUNDS and group != (BACK,) and any(have.get(c, 0) < n for c in group):
                 return tuple(c for c in group if have.get(c, 0) < n)
-        return ()
+        return (BACK,) if have.get(BACK, 0) < 1 else ()
 
     # -- captures -----------------------------------------------------------------------
 

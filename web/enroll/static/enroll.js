@@ -70,12 +70,13 @@
     $("session-name").textContent = view.name;
     // The second round (each card again, elsewhere or in other light) is offered, not required.
     const second = view.round > 1;
+    const twice = view.cards_twice >= view.cards_total;
     $("cards-progress").value = second ? view.cards_twice : view.cards_done;
     $("cards-count").textContent = `${view.cards_done} / ${view.cards_total}` + (second ? ` · 2×: ${view.cards_twice} / ${view.cards_total}` : "");
     put($("next-cards"), view.next.map((c) => el("li", { text: c.name })));
-    $("next-hint").textContent = t(second ? "enroll_lay_again" : "enroll_lay");
+    $("next-hint").textContent = t(second && !twice ? "enroll_lay_again" : "enroll_lay");
     $("next-hint").hidden = !view.next.length;
-    $("all-done").textContent = t(view.next.length ? "enroll_all_done" : "enroll_twice_done");
+    $("all-done").textContent = t(twice ? "enroll_twice_done" : "enroll_all_done");
     $("all-done").hidden = view.cards_done < view.cards_total;
     put($("samples"), view.samples.map((s) => el("figure", { class: s.label ? "" : "unlabelled" },
       el("img", { src: `/enroll/api/session/samples/${s.id}.png`, alt: s.name || "?" }),
