@@ -24,7 +24,7 @@ NAME = "enroll"
 #: on rendered photos of two decks never trained on (models/README.md, "Two or three photos a card").
 TWO_PHOTOS = (
     "tip: a second photo of each card, taken elsewhere or in other light and named like kreuz-7-2.jpg,"
-    " reads the deck more surely (on rendered phone photos of a look-alike deck 0.94 of the cards"
+    " reads the deck more surely (on rendered phone photos of a look-alike deck 0.96 of the cards"
     " were named right instead of 0.86)"
 )
 HELP = "enrol a deck from a folder of card images named by card id (kreuz-7.png, rosen-ober.jpg, ...)"

@@ -44,7 +44,7 @@ MAX_SAMPLES = 400
 #: Rounds of pictures the dashboard asks for: every face twice, the second round elsewhere on the
 #: table or in other light. A deck can be saved after the first; the second makes its prototypes
 #: from two looks at each card (rendered phone photos of a look-alike deck: 0.86 of its cards
-#: named right from one photo a card, 0.94 from two; models/README.md).
+#: named right from one photo a card, 0.96 from two; models/README.md).
 ROUNDS = 2
 
 
