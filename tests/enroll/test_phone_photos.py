@@ -399,5 +399,6 @@ def test_a_card_read_again_at_a_length_it_does_not_have_is_not_cut_with_its_shad
     ok, jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 95])  # as write_photo_deck stores it
     assert ok
     photo = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    assert photo is not None
     (found,) = pictures_from_frame(photo, recognizer, photo=True)
     assert _corner_error(found[1], truth) < 0.03
