@@ -158,7 +158,7 @@ def _scan(img: np.ndarray, found: list[tuple[np.ndarray, np.ndarray]]) -> tuple[
 
 
 def _sides_touched(quad: np.ndarray, shape: tuple[int, ...]) -> int:
-    """How many of the image's sides ``quad`` reaches (within ``PHOTO_MARGIN``).
+    """How many of the image's sides ``quad`` (or any of its corners) reaches (within ``PHOTO_MARGIN``).
 
     A card found in a card-shaped image that reaches two sides or more is part of the card the
     image is (the detector, reading a scan at a photo's scale, outlined its lower half),
@@ -166,7 +166,7 @@ def _sides_touched(quad: np.ndarray, shape: tuple[int, ...]) -> int:
     """
     h, w = shape[:2]
     margin = PHOTO_MARGIN * min(h, w)
-    q = np.asarray(quad, np.float32).reshape(4, 2)
+    q = np.asarray(quad, np.float32).reshape(-1, 2)
     return (
         int(q[:, 0].min() < margin)
         + int(q[:, 1].min() < margin)
@@ -286,18 +286,24 @@ def _photo_quads_again(
 LENGTH_SLACK = 1.35
 
 
+def _holds(quad: np.ndarray, point: np.ndarray) -> bool:
+    """Does ``quad`` hold ``point`` (inside or on its edge)?"""
+    outline = quad.reshape(-1, 1, 2).astype(np.float32)
+    return cv2.pointPolygonTest(outline, (float(point[0]), float(point[1])), False) >= 0
+
+
 def _one_card(a: np.ndarray, b: np.ndarray) -> bool:
     """Do outlines ``a`` and ``b`` show one card (either's centre inside the other)?"""
+    return _holds(a, b.mean(axis=0)) or _holds(b, a.mean(axis=0))
 
-    def inside(q: np.ndarray, p: np.ndarray) -> bool:
-        return cv2.pointPolygonTest(q.reshape(-1, 1, 2).astype(np.float32), (float(p[0]), float(p[1])), False) >= 0
 
-    return inside(a, b.mean(axis=0)) or inside(b, a.mean(axis=0))
+def _long_sides(u: np.ndarray) -> tuple[float, float]:
+    """The two long sides' lengths of an ``upright`` outline."""
+    return float(np.linalg.norm(u[3] - u[0])), float(np.linalg.norm(u[2] - u[1]))
 
 
 def _near_length(quad: np.ndarray, length: float) -> bool:
-    u = upright(quad)
-    found = 0.5 * float(np.linalg.norm(u[3] - u[0]) + np.linalg.norm(u[2] - u[1]))
+    found = 0.5 * sum(_long_sides(upright(quad)))
     return length / LENGTH_SLACK <= found <= length * LENGTH_SLACK
 
 
@@ -331,12 +337,7 @@ def photo_quads(photo: np.ndarray, detected: list[np.ndarray]) -> np.ndarray:
     )
     kept: list[np.ndarray] = []
     for q in candidates:
-        c = q.mean(axis=0)
-        inside = [
-            n
-            for n, k in enumerate(kept)
-            if cv2.pointPolygonTest(k.reshape(-1, 1, 2).astype(np.float32), (float(c[0]), float(c[1])), False) >= 0
-        ]
+        inside = [n for n, k in enumerate(kept) if _holds(k, q.mean(axis=0))]
         if not inside:
             kept.append(q)
         elif _runs_off(kept[inside[0]], q, photo.shape):
@@ -361,16 +362,10 @@ def _cut_back(quad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """
     u = upright(quad).astype(np.float64)
     width = 0.5 * (np.linalg.norm(u[1] - u[0]) + np.linalg.norm(u[2] - u[3]))
-    sides = (np.linalg.norm(u[3] - u[0]), np.linalg.norm(u[2] - u[1]))
+    sides = _long_sides(u)
     if width <= 0 or not CARD_ASPECT * TOO_LONG * width < min(sides) <= max(sides) <= ASPECT_RANGE[1] * width:
         return quad  # of a card's length, or far too long to be one card run on (two cards, a hand)
-    h, w = shape[:2]
-    margin = PHOTO_MARGIN * min(h, w)
-
-    def off(p: np.ndarray) -> bool:
-        return bool(p[0] < margin or p[1] < margin or p[0] > w - margin or p[1] > h - margin)
-
-    top, bottom = off(u[0]) or off(u[1]), off(u[2]) or off(u[3])
+    top, bottom = _sides_touched(u[:2], shape) > 0, _sides_touched(u[2:], shape) > 0
     if top == bottom:
         return quad
     length = CARD_ASPECT * width
