@@ -87,6 +87,37 @@ class PartialViews:
         whole = self.whole_card_size()
         return whole is not None and track.rest_size < self._state.config.partial_size_ratio * whole
 
+    def lay_whole(self, track: Track) -> bool:
+        """Did ``track`` come to rest as a whole card read clearly as one card (seen a few
+        frames), not as a view of a card under the hand that lays it?"""
+        _, share = track.leading_identity()
+        return (
+            track.arrived_t is not None
+            and track.seen >= 3
+            and share >= CLEAR_SHARE
+            and track.rest_read_confidence >= self._state.config.clear_read_confidence
+            and not self.looks_partial(track)
+        )
+
+    def hidden_under(self, laid: Laid) -> Track | None:
+        """The card that came to rest whole where the counted ``laid`` lies, before it, and
+        has been hidden since: the card ``laid`` was laid straight on, still uncounted."""
+        state = self._state
+        over = state.track(laid.track_id)
+        if over is None:
+            return None
+        under = [
+            track
+            for track in state.tracks
+            if track.state is TrackState.CANDIDATE
+            and track.missed > 0
+            and track.first_t < over.first_t
+            and track.leading_identity()[0] not in (None, *state.ledger.played)
+            and math.dist(track.settled, laid.placed) <= laid.size
+            and self.lay_whole(track)
+        ]
+        return under[0] if len(under) == 1 else None  # two such cards there: no telling which
+
     def whole_card_size(self, min_cards: int = 1) -> float | None:
         """How big a whole card looks here: the median size of the recently counted cards
         (None with fewer than ``min_cards``)."""
@@ -123,6 +154,11 @@ class PartialViews:
                 # Seen beside it, and read clearly as a card sharing neither suit nor rank
                 # with it (what shows of a card under a hand reads like that card): another
                 # card, laid almost together with it and hidden since, not a view of it.
+                continue
+            if name != counted.card and self.lay_whole(track):
+                # Came to rest whole, read clearly as another card, and hidden since: the
+                # card the counted one was laid straight on (two laid almost together),
+                # not a view of it under the hand.
                 continue
             dx, dy = track.settled[0] - place[0], track.settled[1] - place[1]
             if (dx * dx + dy * dy) ** 0.5 <= counted.size:

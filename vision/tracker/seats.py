@@ -88,8 +88,54 @@ class Seats:
         laid.placed, laid.size = track.anchor, track.rest_size
         if guess.seat == laid.seat or any(other.seat == guess.seat for other in trick if other is not laid):
             return []
-        self._state.ledger.reseat(laid, guess.seat)
-        return [CardReread(was=laid.card, card=laid.card, t=t, seat=guess.seat)]
+        return self.reseat(laid, guess.seat, t)
+
+    def laid_over_hidden(self, guess: SeatGuess, track: Track) -> Laid | None:
+        """The trick's last counted card, when it was really the card of the seat whose
+        turn it is now, laid straight over the card before it, which never showed.
+
+        Asked when the next card comes clearly from the seat after the turn's (``guess``,
+        by its arm). The last card counted for its own turn because that player's hand had
+        reached in; but the turn's player's arm was in view as it showed, has not come back
+        since, and no other card (``track`` aside) lies there uncounted. Had the last card
+        been its own player's, seen late, the turn's player would have laid a card that
+        never showed either, though nothing lay over its place then. Taken for the turn's
+        player's card laid over the hidden one, every card of the trick keeps the turn, and
+        the hidden card's seat is the one left without a card.
+        """
+        state = self._state
+        cfg = state.config
+        trick = state.ledger.trick
+        expected = state.ledger.expected_seat()
+        if guess.by != "arm" or expected is None or not trick:
+            return None
+        after = [seat for seat in turn_order(expected) if seat not in {laid.seat for laid in trick}]
+        if len(after) < 2 or guess.seat != after[1]:
+            return None
+        last = trick[-1]
+        shown = state.track(last.track_id)
+        edge = state.layout.edges[expected]
+        if shown is None or state.ledger.expected_seat(len(trick) - 1) != last.seat:
+            return None
+        if edge not in shown.arms(cfg.arm_min_frames) or state.turn_arms.get(edge, 0) >= cfg.arm_min_frames:
+            return None
+        waiting = [
+            other
+            for other in state.tracks
+            if other is not track
+            and other.state is TrackState.CANDIDATE
+            and other.id not in state.ledger.shown
+            and other.rest_frames >= 2
+            and other.last_t >= shown.first_t
+            and other.first_t > (state.ledger.last_collected_t or -math.inf)  # not a card of a trick left lying
+            and state.layout.in_play_area(other.settled, *state.size)
+        ]
+        return None if waiting else last
+
+    def reseat(self, laid: Laid, seat: int, t: float) -> list[CardReread]:
+        """Count ``laid`` for ``seat`` from now on, a correction the table sees."""
+        self._state.ledger.reseat(laid, seat)
+        return [CardReread(was=laid.card, card=laid.card, t=t, seat=seat)]
 
     def centre_px(self) -> tuple[float, float]:
         """The table centre in pixels: measured from the tricks, else the layout's."""

@@ -353,7 +353,7 @@ class TrickTracker:
             return False  # a shown card put away: never to be taken for the card laid there next
         if track.id in in_trick:
             return True
-        if track.state is TrackState.CANDIDATE and track.rest_frames >= 2:
+        if track.state is TrackState.CANDIDATE and (track.rest_frames >= 2 or track.arrived_t is not None):
             return True
         return track.missed <= self.config.collect_after_frames
 
@@ -497,7 +497,40 @@ class TrickTracker:
             if self.round_over:
                 return events
             seat_guess = self._seats.assign(place, place_corners, track=track)  # a new trick: new leader, no seat taken
+        if (over := self._seats.laid_over_hidden(seat_guess, track)) is not None:
+            # The card before came from the turn's player, laid over the card before it,
+            # hidden since: both keep the turn, and this card is in turn, not out of it.
+            events += self._turns_card_over_hidden(over, t)
         events.append(self._play(track, seat_guess.seat, reading, t, place))
+        return events
+
+    def _turns_card_over_hidden(self, over: Laid, t: float) -> list[TrackerEvent]:
+        """``over``, counted for its seat, was laid by the player whose turn it is now, over
+        that seat's card, hidden since (``Seats.laid_over_hidden``).
+
+        If the hidden card came to rest whole and was read clearly before it was covered,
+        the card counted for that seat was it: it is reread so, and ``over``'s card counts
+        anew for the turn's player, so the log keeps the trick in turn order. Otherwise
+        ``over`` is reseated, and the hidden card stays the trick's unseen one.
+        """
+        expected = self._ledger.expected_seat()
+        assert expected is not None
+        shown = self._state.track(over.track_id)
+        under = self._partial.hidden_under(over)
+        hidden = None
+        if under is not None:
+            not_held = self._ledger.not_held[over.seat]
+            hidden = resolve(under.votes, self._ledger.played, replay_share=2.0, not_held=not_held)
+        if shown is None or under is None or hidden is None:
+            return [*self._seats.reseat(over, expected, t)]
+        card = over.card
+        events: list[TrackerEvent] = [
+            self._misreads.reread(card, hidden.card, t, Count(over.seat, hidden.confidence, dict(under.votes)))
+        ]
+        over.track_id, over.placed, over.size = under.id, under.settled, under.rest_size
+        under.state, under.card = TrackState.PLAYED, hidden.card
+        own = resolve(shown.votes, self._ledger.played, replay_share=2.0, not_held=self._ledger.not_held[expected])
+        events.append(self._play(shown, expected, own or Reading(card, 0.0, ()), t, shown.settled))
         return events
 
     def _note_lying(self, t: float) -> None:

@@ -333,7 +333,7 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
     if (
         track.state is TrackState.CANDIDATE
         and track.missed > 0
-        and track.rest_frames >= 2
+        and (track.rest_frames >= 2 or track.arrived_t is not None)
         and det.confidence >= 0.5
         and not at_own_outline(track, det)
     ):
