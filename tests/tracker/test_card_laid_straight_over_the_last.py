@@ -124,3 +124,29 @@ def test_a_lead_seen_whole_a_moment_before_the_next_card_lands_on_it_counts_for_
     events = run(table)
     assert corrected(events) == [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9")]
     assert out_of_turn(table) == []
+
+
+def test_a_card_never_still_two_frames_hidden_by_the_next_hand_counts_before_the_next_card() -> None:
+    # Seat 1's Ass came to rest, but its outline jitters and it never lies still two frames
+    # running; seat 2's hand hides it, and the 9 lands a third of a card off it. Kept in
+    # mind while hidden (it may show again), the Ass is still the turn's card glimpsed
+    # under the 9, and counts first.
+    table = Table()
+    lay_by_hand(table, "rosen-6", 0, {"bottom"})
+    table.arms = {"right"}
+    table.step(3)
+    x, y = AT[1]
+    table.lay("rosen-ass", 1, at=(x, y), start=(x, y), slide=1, rest=1)
+    table.arms = set()
+    for k in range(7):
+        if k == 6:
+            table.arms = {"top"}
+        table.cards["rosen-ass"].pos = (x + (8.0 if k % 2 == 0 else 0.0), y)
+        table.step()
+    table.hidden = {"rosen-ass"}
+    table.step(5)
+    table.lay("eicheln-9", 2, at=(x - 12.0, y - 8.0), start=(x - 12.0, y - 8.0), slide=1, rest=2)
+    table.arms = set()
+    table.step(10)
+    assert corrected(run(table)) == [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9")]
+    assert out_of_turn(table) == []

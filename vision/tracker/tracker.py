@@ -318,8 +318,12 @@ class TrickTracker:
         dropped: list[Track] = []
         for tr in self._state.tracks:
             (kept if self._worth_keeping(tr, frame.t, in_trick) else dropped).append(tr)
-        if dropped and self._ledger.contract is not None and not self.round_over:
-            self._partial.note_dropped(dropped, frame.t)
+        # A card that came to rest and was hidden before it lay still long enough to count
+        # is kept in mind (it may show again), and is a glimpse of its turn's card from
+        # the moment it would be forgotten were it a card only seen in motion.
+        glimpsed = [tr for tr in kept if self._glimpsed_now(tr, in_trick)]
+        if (dropped or glimpsed) and self._ledger.contract is not None and not self.round_over:
+            self._partial.note_dropped([*dropped, *glimpsed], frame.t)
         self._state.tracks = kept
 
     def _new_id(self) -> int:
@@ -341,6 +345,17 @@ class TrickTracker:
         if all(tr.missed >= self.config.collect_after_frames for tr in trick):
             return frozenset(tr.id for tr in trick)
         return frozenset()
+
+    def _glimpsed_now(self, track: Track, in_trick: set[int]) -> bool:
+        """Is ``track`` a card that came to rest but never lay still two frames, hidden just
+        long enough now that a card only seen in motion would be forgotten?"""
+        return (
+            track.id not in in_trick
+            and track.state is TrackState.CANDIDATE
+            and track.rest_frames < 2
+            and track.arrived_t is not None
+            and track.missed == self.config.collect_after_frames + 1
+        )
 
     def _worth_keeping(self, track: Track, t: float, in_trick: set[int]) -> bool:
         """Keep a vanished card in mind only where it may come back: a played card or one
