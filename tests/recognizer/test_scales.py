@@ -229,3 +229,37 @@ def test_only_a_photo_is_read_twice(recognizer: Recognizer, guide_scenes: list[S
         assert len(calls) == 1
     finally:
         del recognizer.detector.run
+
+
+def test_the_detector_divides_no_input_pixel_and_folding_the_division_keeps_its_outputs(tmp_path: Path) -> None:
+    # The division of every input pixel by 255 is folded into the stem convolution's
+    # weights (``vision.train.detector_file.fold_input_scale``): the same outputs for less work.
+    onnx = pytest.importorskip("onnx")
+    import onnxruntime as ort
+    from onnx import TensorProto, helper, numpy_helper
+
+    from vision.train.detector_file import fold_input_scale
+
+    shipped = onnx.load(str(MODELS_DIR / DETECTOR_FILE))
+    assert not [n for n in shipped.graph.node if n.op_type == "Div" and "image" in n.input]
+    rng = np.random.default_rng(3)
+    weight = rng.normal(size=(4, 3, 3, 3)).astype(np.float32)
+    graph = helper.make_graph(
+        [
+            helper.make_node("Constant", [], ["k"], value=helper.make_tensor("k", TensorProto.FLOAT, [], [255.0])),
+            helper.make_node("Div", ["image", "k"], ["scaled"]),
+            helper.make_node("Conv", ["scaled", "w"], ["out"], pads=[1, 1, 1, 1], strides=[2, 2]),
+        ],
+        "stem",
+        [helper.make_tensor_value_info("image", TensorProto.FLOAT, [1, 3, 8, 8])],
+        [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 4, 4, 4])],
+        [numpy_helper.from_array(weight, "w")],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    image = rng.integers(0, 256, size=(1, 3, 8, 8)).astype(np.float32)
+    before = ort.InferenceSession(model.SerializeToString()).run(None, {"image": image})[0]
+    fold_input_scale(model)
+    assert [n.op_type for n in model.graph.node] == ["Conv"]
+    after = ort.InferenceSession(model.SerializeToString()).run(None, {"image": image})[0]
+    np.testing.assert_allclose(after, before, rtol=1e-5, atol=1e-5)

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import onnx
 
 
 def detector_any_size(src: Path, out: Path) -> None:
@@ -100,6 +104,44 @@ def detector_any_size(src: Path, out: Path) -> None:
                 graph.initializer.remove(next(t for t in graph.initializer if t.name == name))
             else:
                 graph.node.remove(next(n for n in graph.node if n.op_type == "Constant" and n.output[0] == name))
+    fold_input_scale(model)
     del graph.value_info[:]
     onnx.checker.check_model(model)
     onnx.save(model, str(out))
+
+
+def fold_input_scale(model: onnx.ModelProto) -> None:
+    """Fold the export's division of the input by 255 into the first convolution's weights.
+
+    The division runs over every input pixel of a frame-shaped input (a twentieth of the
+    detector's time on a 896 x 672 input); the stem convolution is linear in its input and
+    pads with zeros, so its weights divided by 255 give the same outputs up to float
+    rounding. A file without the division is left as it is.
+    """
+    from onnx import numpy_helper
+
+    graph = model.graph
+    (inp,) = graph.input
+    divs = [n for n in graph.node if n.op_type == "Div" and n.input[0] == inp.name]
+    if not divs:
+        return
+    (div,) = divs
+    consts = {n.output[0]: n for n in graph.node if n.op_type == "Constant"}
+    inits = {t.name: t for t in graph.initializer}
+    divisor = div.input[1]
+    value = (
+        numpy_helper.to_array(consts[divisor].attribute[0].t)
+        if divisor in consts
+        else numpy_helper.to_array(inits[divisor])
+    )
+    users = [n for n in graph.node if div.output[0] in n.input]
+    if value.size != 1 or not users or any(n.op_type != "Conv" for n in users):
+        return
+    for conv in users:
+        weight = inits[conv.input[1]]
+        scaled = numpy_helper.to_array(weight) / float(value.reshape(()))
+        weight.CopyFrom(numpy_helper.from_array(scaled.astype(numpy_helper.to_array(weight).dtype), weight.name))
+        conv.input[0] = inp.name
+    graph.node.remove(div)
+    if divisor in consts and not any(divisor in n.input for n in graph.node):
+        graph.node.remove(consts[divisor])

@@ -202,6 +202,11 @@ def detector_checkpoint_from_onnx(src: Path, out: Path) -> None:
     model = onnx.load(str(src))
     inits = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
     convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    (image,) = model.graph.input
+    if convs and convs[0].input[0] == image.name:
+        # The file's stem reads the pixels undivided (``detector_file.fold_input_scale``);
+        # the Detector divides them by 255 itself.
+        inits[convs[0].input[1]] = inits[convs[0].input[1]] * np.float32(255.0)
     det = Detector()
     pairs: list[tuple[nn.Conv2d, nn.BatchNorm2d | None]] = []
     mods = list(det.modules())
