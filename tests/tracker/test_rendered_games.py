@@ -61,3 +61,25 @@ def test_a_rendered_round_with_players_habits_loses_no_trick() -> None:
     assert len(result.tricks) == 9
     assert result.tricks_right == 9, [t for t in result.tricks if not t.ok]
     assert result.extra_flags == {}
+
+
+@pytest.mark.slow
+def test_a_rendered_card_laid_straight_on_a_counted_card_while_a_hand_hid_both_is_a_new_card() -> None:
+    # Seat 1's Ass counts; seat 2's hand hides it and lays the 9 straight on it, a little
+    # turned: read surely as the 9, off the Ass's outline, it is a new card, not the Ass
+    # misread (before, the Ass was reread as the 9, and the 9 never counted).
+    game = oracle_game(5000487, style="hard", layout="near-centre", guide=True, habits=True, tricks=3)
+    result = compare(game.truth, track(game))
+    assert result.tricks_right == len(result.tricks) == 3, [t for t in result.tricks if not t.ok]
+
+
+@pytest.mark.slow
+def test_a_rendered_lead_covered_at_once_by_the_next_card_leaves_the_seats_in_turn() -> None:
+    # The fifth trick's lead (seat 0) is covered at once by seat 1's card and never seen:
+    # seat 1's card is seat 1's, and the lead is the trick's unseen card, named once the
+    # round's other cards are known (before, every card of the trick was one seat off,
+    # and seat 2's card was flagged out of turn).
+    game = oracle_game(5000401, style="hard", layout="near-centre", guide=True, habits=True)
+    result = compare(game.truth, track(game))
+    assert result.tricks[4].ok, result.tricks[4]
+    assert "out_of_turn" not in result.extra_flags

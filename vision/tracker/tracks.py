@@ -359,6 +359,19 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
             # named: the next card laid straight over it. Taken for it, the next card would
             # count in this card's seat and this card never.
             return None
+    if (
+        track.state is TrackState.PLAYED
+        and track.missed > 0
+        and det.confidence >= SURE_OTHER_READ
+        and not at_own_outline(track, det)
+        and not names(det, track.card)
+    ):
+        # A counted card hidden under a hand, and now a sure read, off its outline, of a
+        # card that does not even name it as a runner-up: the next card, laid on it while
+        # the hand hid both (on a trick left lying, or squarely on the card before). Taken
+        # for it, the counted card would be reread as the new one and the new card never
+        # counted.
+        return None
     carried = track.missed > 0 and track.moving  # vanished while moving: swept or lifted, not under a hand
     if (
         track.state is TrackState.PLAYED
