@@ -327,8 +327,10 @@ class Seats:
         for other in state.tracks:
             if other is track or other.state is not TrackState.CANDIDATE or other.id in state.ledger.shown:
                 continue
-            if other.missed and (since is None or other.rest_frames < 2):
-                continue  # gone; but one laid before that a hand now hides will show again
+            if other.missed > 1 and (since is None or other.rest_frames < 2):
+                # Gone; but one laid before that a hand now hides will show again, and a
+                # single frame the detector missed it in is no card gone.
+                continue
             if since is None and abs(other.arrival - track.arrival) > cfg.together_window:
                 continue
             if since is not None and not track.arrival + since <= other.arrival <= track.arrival:
