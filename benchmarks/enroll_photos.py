@@ -27,11 +27,14 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchmarks import models_dir
 from benchmarks.enroll import identity, interval95, trick_accuracy
 from vision.recognizer import Recognizer, RecognizerSettings
+
+if TYPE_CHECKING:
+    from vision.enroll import FolderScan
 
 SCENE_SEED = 42_000_000
 PHOTO_SEED = 7
@@ -63,13 +66,15 @@ def write_photo_sessions(deck: str, folder: Path, seed: int, per_photo: int, per
         shutil.rmtree(extra)
 
 
-def enrol_photos(rec: Recognizer, folder: Path, deck: str) -> tuple[Any, Any, float, list[str]]:
+def enrol_photos(rec: Recognizer, folder: Path, deck: str) -> tuple[Any, Any, float, FolderScan]:
+    """Enrol ``deck`` from the photos in ``folder`` as ``jasscam enroll`` does: the profile,
+    the enroller's report, the seconds it took and the folder scan (its errors and warnings)."""
     from vision.enroll import Enroller, scan_folder
 
     t0 = time.perf_counter()
     scan = scan_folder(folder, rec)
     profile, report = Enroller(rec).build(deck, scan.suits, scan.samples)
-    return profile, report, time.perf_counter() - t0, scan.errors
+    return profile, report, time.perf_counter() - t0, scan
 
 
 def main() -> int:
@@ -96,7 +101,8 @@ def main() -> int:
         for deck in decks:
             folder = Path(tmp) / "photos" / deck
             write_photo_sessions(deck, folder, seed, per_photo, per_card)
-            profile, report, seconds, errors = enrol_photos(rec, folder, deck)
+            profile, report, seconds, scan = enrol_photos(rec, folder, deck)
+            errors = scan.errors
             rec.prototypes = profile.prototypes
             scenes = guide_scenes(deck, n_scenes)
             r = identity(rec, scenes)
@@ -105,6 +111,9 @@ def main() -> int:
                 enrol_seconds=round(seconds, 1),
                 photos=len(list(folder.glob("*.jpg"))),
                 scan_errors=errors,
+                # files that showed no card the cutter could find, their cards learnt from
+                # other photos: the player is told to take them again
+                scan_warnings=scan.warnings,
                 issues=[i.message for i in report.issues],
                 false_duplicates=sum(i.kind == "duplicate" for i in report.issues),
                 # every label is right: any mislabelled or duplicate error refuses a good deck
@@ -126,7 +135,7 @@ def main() -> int:
                 print(f"    confusions: {r['confusions']}")
             print(
                 f"    false duplicates {r['false_duplicates']}, false errors {r['false_errors']}, stored {r['stored']};"
-                f" issues {r['issues']}; scan errors {errors}"
+                f" issues {r['issues']}; scan errors {errors}; files to take again {scan.warnings}"
             )
             if games:
                 t = r["tricks"]
