@@ -119,12 +119,16 @@ def find_card_quads(img: np.ndarray) -> list[np.ndarray]:
     kept: list[np.ndarray] = []
     for _a, q in found:
         centre = q.mean(axis=0)
-        if any(
-            cv2.pointPolygonTest(k.reshape(-1, 1, 2), (float(centre[0]), float(centre[1])), False) >= 0 for k in kept
-        ):
+        if any(holds(k, centre) for k in kept):
             continue
         kept.append(q)
     return [upright(k / scale) for k in kept]
+
+
+def holds(quad: np.ndarray, point: np.ndarray) -> bool:
+    """Does ``quad`` hold ``point`` (inside or on its edge)?"""
+    outline = quad.reshape(-1, 1, 2).astype(np.float32)
+    return cv2.pointPolygonTest(outline, (float(point[0]), float(point[1])), False) >= 0
 
 
 def upright(quad: np.ndarray) -> np.ndarray:

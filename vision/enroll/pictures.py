@@ -23,6 +23,7 @@ from vision.enroll.cutout import (
     MIN_AREA,
     even_light,
     find_card_quads,
+    holds,
     paper_margins,
     refine_to_edges,
     upright,
@@ -286,15 +287,9 @@ def _photo_quads_again(
 LENGTH_SLACK = 1.35
 
 
-def _holds(quad: np.ndarray, point: np.ndarray) -> bool:
-    """Does ``quad`` hold ``point`` (inside or on its edge)?"""
-    outline = quad.reshape(-1, 1, 2).astype(np.float32)
-    return cv2.pointPolygonTest(outline, (float(point[0]), float(point[1])), False) >= 0
-
-
 def _one_card(a: np.ndarray, b: np.ndarray) -> bool:
     """Do outlines ``a`` and ``b`` show one card (either's centre inside the other)?"""
-    return _holds(a, b.mean(axis=0)) or _holds(b, a.mean(axis=0))
+    return holds(a, b.mean(axis=0)) or holds(b, a.mean(axis=0))
 
 
 def _long_sides(u: np.ndarray) -> tuple[float, float]:
@@ -337,7 +332,7 @@ def photo_quads(photo: np.ndarray, detected: list[np.ndarray]) -> np.ndarray:
     )
     kept: list[np.ndarray] = []
     for q in candidates:
-        inside = [n for n, k in enumerate(kept) if _holds(k, q.mean(axis=0))]
+        inside = [n for n, k in enumerate(kept) if holds(k, q.mean(axis=0))]
         if not inside:
             kept.append(q)
         elif _runs_off(kept[inside[0]], q, photo.shape):
