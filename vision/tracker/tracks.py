@@ -42,6 +42,12 @@ RUNNER_UP = 0.05
 LONG_GONE_FRAMES = 10
 #: A read this sure of a card that a resting card's reads never named is another card.
 SURE_OTHER_READ = 0.8
+#: A resting card whose leading read has at least this share of its vote was read as itself
+#: (``match_cost``): a clear read of another card off its outline, once it is hidden, is the
+#: next card laid on it. Half, not more: the first frames of a card laid often hold a read
+#: of the hand's blur as some other card (at 0.6, game 5,000,495 lost a König laid a moment
+#: before the Under that covered it; at 0.5 no rendered round with habits lost a trick).
+SEEN_AS_ITSELF = 0.5
 #: A read at least this sure of another card, off a hidden counted card's outline and not
 #: naming it, is the next card laid on it (``match_cost``). Lower than ``SURE_OTHER_READ``:
 #: the counted card's own reads say what it is, and a card read this clearly as another,
@@ -344,7 +350,7 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
         and not at_own_outline(track, det)
     ):
         lead, share = track.leading_identity()
-        if lead is not None and share >= 0.6 and not names(det, lead):
+        if lead is not None and share >= SEEN_AS_ITSELF and not names(det, lead):
             # A card lying still, read as itself, hidden since, and now a clear read of
             # another card off its outline: the next card laid on it (two laid almost
             # together), not this one moved. Taken for it, the two cards' reads would mix
