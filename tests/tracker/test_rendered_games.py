@@ -63,36 +63,33 @@ def test_a_rendered_round_with_players_habits_loses_no_trick() -> None:
     assert result.extra_flags == {}
 
 
-@pytest.mark.slow
-def test_a_rendered_card_laid_straight_on_a_counted_card_while_a_hand_hid_both_is_a_new_card() -> None:
+#: Rounds with habits whose first tricks a card laid on the card before lost, each before a
+#: tracker change: (seed, style, tricks rendered).
+CARD_LAID_ON_THE_CARD_BEFORE = {
     # Seat 1's Ass counts; seat 2's hand hides it and lays the 9 straight on it, a little
     # turned: read surely as the 9, off the Ass's outline, it is a new card, not the Ass
     # misread (before, the Ass was reread as the 9, and the 9 never counted).
-    game = oracle_game(5000487, style="hard", layout="near-centre", guide=True, habits=True, tricks=3)
-    result = compare(game.truth, track(game))
-    assert result.tricks_right == len(result.tricks) == 3, [t for t in result.tricks if not t.ok]
-
-
-@pytest.mark.slow
-def test_a_rendered_card_read_fairly_surely_on_a_hidden_counted_card_is_a_new_card() -> None:
+    "read surely, off the counted card's outline": (5000487, "hard", 3),
     # The fourth trick's last card (the Eicheln 9) lands on the card before it (the Ass)
     # while the hand hides both, read as itself less surely than 0.8: still a new card, not
     # the Ass misread (before, the Ass was reread as the 9, the trick closed with a card
     # unseen, and it and the next three tricks were lost).
-    game = oracle_game(5000498, style="clean", layout="near-centre", guide=True, habits=True, tricks=4)
-    result = compare(game.truth, track(game))
-    assert result.tricks_right == len(result.tricks) == 4, [t for t in result.tricks if not t.ok]
-
-
-@pytest.mark.slow
-def test_a_rendered_card_seen_once_then_covered_by_the_next_keeps_its_own_track() -> None:
+    "read less surely, off the counted card's outline": (5000498, "clean", 4),
     # The fifth trick's third card (a König) is seen whole in one frame and lies still,
     # its first read a blur taken for another card; the fourth (the Under) lands on it
     # almost at once. Read as itself for half its vote, the König is not continued by the
     # Under's reads (before, it was, and the König never counted).
-    game = oracle_game(5000495, style="hard", layout="near-centre", guide=True, habits=True, tricks=5)
+    "on a card seen once, still uncounted": (5000495, "hard", 5),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(CARD_LAID_ON_THE_CARD_BEFORE))
+def test_a_rendered_card_laid_on_the_card_before_while_a_hand_hid_both_is_a_new_card(case: str) -> None:
+    seed, style, tricks = CARD_LAID_ON_THE_CARD_BEFORE[case]
+    game = oracle_game(seed, style=style, layout="near-centre", guide=True, habits=True, tricks=tricks)
     result = compare(game.truth, track(game))
-    assert result.tricks_right == len(result.tricks) == 5, [t for t in result.tricks if not t.ok]
+    assert result.tricks_right == len(result.tricks) == tricks, [t for t in result.tricks if not t.ok]
 
 
 @pytest.mark.slow
