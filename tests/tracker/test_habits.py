@@ -211,6 +211,35 @@ def test_the_winner_leads_the_next_card_beside_or_on_the_trick_left_lying(where:
     assert flags == ()
 
 
+@pytest.mark.parametrize("hidden_frames", [1, 3])
+def test_the_lead_laid_on_a_card_of_the_trick_left_lying_leads_the_next_trick(hidden_frames: int) -> None:
+    # Seat 2 won and leads its Schellen 7 squarely onto seat 0's Rosen 6 of the full trick
+    # left lying, which shows no more; its hand stays over the new card a moment. The
+    # counted 6's track then takes the 7's outline. Read clearly as a card not yet played,
+    # brought by a hand after the trick was full and off the 6's outline, it is the next
+    # trick's lead, not the 6 misread.
+    table = Table()
+    for seat, card in TRICK:
+        table.lay(card, seat, rest=8)
+    table.step(6)
+    table.arms = {"top"}
+    table.hidden = {"rosen-6"}
+    at = (SPOTS[0][0], SPOTS[0][1] - 20)
+    table.lay("schellen-7", 2, at=at, rest=4)
+    table.hidden = {"rosen-6", "schellen-7"}
+    table.step(hidden_frames)
+    table.hidden = {"rosen-6"}
+    table.cards["schellen-7"].pos = (at[0] + 2, at[1] - 1)
+    table.step(2)
+    table.arms = set()
+    table.step(8)
+    table.lay("schellen-ass", 3, at=(SPOTS[3][0] - 50, SPOTS[3][1] + 40), rest=8)
+    events = run(table)
+    tricks, flags = folded_trick_cards(events)
+    assert tricks == [TRICK, [(2, "schellen-7"), (3, "schellen-ass")]]
+    assert flags == ()
+
+
 def test_the_trick_left_lying_swept_off_after_the_next_lead_gives_no_card() -> None:
     # Seat 2 won and leads beside the trick left lying, then sweeps the old trick off: its
     # cards, gathered in a pile on the way, start new tracks read as themselves. They are
@@ -258,6 +287,63 @@ def test_a_card_of_the_trick_left_lying_misread_where_it_lies_as_the_lead_comes_
     table.step(14)
     table.lay("schellen-ass", 3, at=(SPOTS[3][0] - 50, SPOTS[3][1] + 40), rest=8)
     events = run(table)
+    tricks, flags = folded_trick_cards(events)
+    assert tricks == [TRICK, [(2, "schellen-7"), (3, "schellen-ass")]]
+    assert flags == ()
+
+
+@pytest.mark.parametrize("confidence", [0.6, 0.95])
+def test_a_card_of_the_trick_left_lying_read_as_a_card_to_come_after_a_hand_passed_is_no_card(
+    confidence: float,
+) -> None:
+    # Seat 2 leads beside the trick left lying, which is collected as the lead counts. A
+    # hand then passes over that trick's Ass, and what shows of it again, outline for
+    # outline where it lay, reads as the Schellen König, a card still to come.
+    table = Table()
+    for seat, card in TRICK:
+        table.lay(card, seat, rest=8)
+    table.step(6)
+    table.arms = {"top"}
+    table.lay("schellen-7", 2, at=(SPOTS[2][0] + 70, SPOTS[2][1] - 50), rest=2)
+    table.arms = set()
+    table.step(8)
+    table.hidden = {"rosen-ass"}
+    table.step()
+    table.hidden = set()
+    table.reads_as["rosen-ass"] = ("schellen-koenig", confidence, (("rosen-ass", 0.2),))
+    table.step(14)
+    del table.reads_as["rosen-ass"]
+    table.step(4)
+    table.lay("schellen-ass", 3, at=(SPOTS[3][0] - 50, SPOTS[3][1] + 40), rest=8)
+    events = run(table)
+    tricks, flags = folded_trick_cards(events)
+    assert tricks == [TRICK, [(2, "schellen-7"), (3, "schellen-ass")]]
+    assert flags == ()
+
+
+@pytest.mark.parametrize("pause_frames", [0, 15])
+def test_the_winner_picking_up_the_first_card_of_the_full_trick_takes_nothing_back(pause_frames: int) -> None:
+    # Seat 2 won. It picks up the trick's first card, the Rosen 6, into its hand, and leads
+    # the next trick with the other three still lying. A card taken back by mistake is
+    # taken before the next card comes; the 6 had three cards laid after it, so its going
+    # is the trick being picked up, and the Schellen 7 leads the next trick.
+    table = Table()
+    for seat, card in TRICK:
+        table.lay(card, seat, rest=8)
+    table.step(6)
+    table.arms = {"top"}
+    table.move("rosen-6", EDGE[2], frames=4)
+    del table.cards["rosen-6"]
+    table.step(2)
+    table.arms = set()
+    table.step(pause_frames)
+    table.arms = {"top"}
+    table.lay("schellen-7", 2, at=(SPOTS[2][0] + 70, SPOTS[2][1] - 50), rest=4)
+    table.arms = set()
+    table.step(8)
+    table.lay("schellen-ass", 3, at=(SPOTS[3][0] - 50, SPOTS[3][1] + 40), rest=8)
+    events = run(table)
+    assert not [e for e in events if isinstance(e, CardWithdrawn)]
     tricks, flags = folded_trick_cards(events)
     assert tricks == [TRICK, [(2, "schellen-7"), (3, "schellen-ass")]]
     assert flags == ()

@@ -7,6 +7,7 @@ near-centre game swapped the third and fourth cards of a trick this way.)"""
 
 from __future__ import annotations
 
+from scoring.events import TrickCollected
 from tests.tracker.table import Table, _Card, run
 from tests.tracker.test_arm_evidence import AT, lay_by_hand, out_of_turn
 from tests.tracker.test_turn_order import plays
@@ -49,5 +50,35 @@ def test_a_turns_card_that_never_shows_in_time_delays_the_next_card_only_within_
     table.arms = set()
     table.step(20)
     events = run(table)
-    # Nothing showed: the card carried in counts for whose turn it was, as before.
-    assert plays(events) == [(0, "rosen-6"), (1, "eicheln-9")]
+    # Nothing showed. Seat 1's arm came and went before the 9 was first seen, carried in
+    # under seat 2's arm alone: the 9 is seat 2's, counted once the wait is over, and the
+    # table sees it flagged out of turn until the trick shows seat 1's card or is
+    # collected with that card unseen.
+    assert plays(events) == [(0, "rosen-6"), (2, "eicheln-9")]
+    assert out_of_turn(table) == [2]
+
+
+def test_the_next_card_carried_in_after_the_turns_hand_came_and_went_keeps_its_own_seat() -> None:
+    # The last card of a trick: seat 2 reaches in and lays its card where it never shows;
+    # seat 3 then carries the Rosen 10 in under its own arm, and the trick is swept. The 10
+    # is seat 3's and seat 2's card the trick's unseen one, so the out-of-turn flag the 10
+    # raised when it came is gone once the trick is collected. (Counted for whose turn it
+    # was, the 10 took seat 2's place in a rendered round's last trick, and the card the
+    # table was asked to name was seat 3's.)
+    table = Table()
+    lay_by_hand(table, "rosen-6", 0, {"bottom"})
+    lay_by_hand(table, "rosen-ass", 1, {"right"})
+    table.arms = {"top"}
+    table.step(5)
+    table.arms = set()
+    table.step(8)
+    table.arms = {"left"}
+    table.lay("rosen-10", 3, at=AT[3], slide=4, rest=0)
+    table.arms = set()
+    table.step(20)
+    table.sweep(1)
+    table.step(10)
+    events = run(table)
+    assert plays(events) == [(0, "rosen-6"), (1, "rosen-ass"), (3, "rosen-10")]
+    assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [2]
+    assert out_of_turn(table) == []

@@ -289,19 +289,25 @@ class Collection:
         gone since, while every other card of the trick still lies in its place: a hand
         over a card hides it where it lies, a gathered trick moves as a whole, and a card
         knocked aside still shows. Judged only when the next card counts, because until
-        then a trick being gathered card by card looks the same.
+        then a trick being gathered card by card looks the same. Of a full trick, only a
+        card that went before the card after it came: a card is taken back before the next
+        is laid, and one of four that goes later is the winner picking the trick up.
         """
         trick = self._state.ledger.trick
         carried: list[Laid] = []
         gone_since: list[float] = []
         went = (math.inf, -math.inf)  # from the first carried card's going to the last one's last sight
         forgotten = 0
-        for laid in trick:
+        for i, laid in enumerate(trick):
             old = self._state.track(laid.track_id)
             if old is track:
                 return []
+            # (Not for a trick still being laid: a card misread as laid after a mistaken one,
+            # while it still lay, would keep the mistaken one in the trick for good.)
+            after = self._state.track(trick[i + 1].track_id) if len(trick) >= 4 and i + 1 < len(trick) else None
+            before_next = after.arrival + self._state.config.arm_lead if after is not None else math.inf
             if old is None:
-                if (gone := self._went_off.get(laid.track_id)) is not None and gone < track.arrival:
+                if (gone := self._went_off.get(laid.track_id)) is not None and gone < min(track.arrival, before_next):
                     carried.append(laid)  # carried off, then forgotten while its player chose again
                     went = (min(went[0], gone), max(went[1], gone))
                     continue
@@ -309,9 +315,10 @@ class Collection:
                 # any sign of a gathering if the others still lie there.
                 forgotten += 1
                 continue
-            if (self._carried_off(laid, old) or self._gone_before(laid, old, track)) and (
-                seen := self._last_seen(laid, old)
-            ) < track.arrival:
+            carried_off = self._carried_off(laid, old)
+            if (carried_off or self._gone_before(laid, old, track)) and (seen := self._last_seen(laid, old)) < min(
+                track.arrival, before_next if carried_off else math.inf
+            ):
                 carried.append(laid)
                 went = (min(went[0], old.last_t), max(went[1], seen))
             elif (away := self._gone_for(laid, old)) > t - track.arrival:

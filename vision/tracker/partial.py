@@ -404,6 +404,25 @@ class PartialViews:
         soon = state.config.minimum_consecutive_frames * state.frame_dt + 1e-6
         return bool(firsts) and track.first_t <= max(firsts) + soon
 
+    def leads_over_full_trick(self, track: Track, counted: Track) -> bool:
+        """Is ``track``, lying on the counted card ``counted`` of a full trick, the next
+        trick's lead laid on the trick left lying?
+
+        It is when it showed after the fourth card could count, a hand brought it, and it
+        is read clearly as a card not yet played, off ``counted``'s outline. The counted
+        card it covers then often takes its outline for a frame or two (the card under it
+        shows no more), which would otherwise make the two look like one card whose reads
+        took turns, and the lead was never counted: the trick stayed open until the
+        next card, and the whole round's tricks came one late."""
+        state = self._state
+        if len(state.ledger.trick) < 4 or self.before_the_trick_was_full(track):
+            return False
+        return (
+            track.leading_identity()[0] not in state.ledger.played
+            and self.clearly_another(track, counted)
+            and bool(track.arms(state.config.arm_min_frames))
+        )
+
     def seen_again(self, track: Track, counted: Track, laid: Laid, leader: int | None = None) -> bool:
         """Is ``track``, lying where the counted card ``laid`` (shown by ``counted``, hidden
         since) lay, that card seen again rather than a new card laid on it?

@@ -72,7 +72,8 @@ class Seats:
         origin = track.origin if track is not None else None
         arms = track.arms(state.config.arm_min_frames) if track is not None else frozenset()
         first_seen = track.first_t if track is not None else None
-        evidence = self._out_of_turn_evidence(place, size, origin, expected, others, arms, first_seen)
+        brought = track is not None and self._brought_in(track)
+        evidence = self._out_of_turn_evidence(place, size, origin, expected, others, arms, first_seen, brought)
         return evidence if evidence is not None else SeatGuess(expected, 1.0, "turn")
 
     def check_seat(self, laid: Laid, track: Track, t: float) -> list[CardReread]:
@@ -152,6 +153,7 @@ class Seats:
         taken: set[int],
         arms: frozenset[str] = frozenset(),
         first_seen: float | None = None,
+        brought: bool = False,
     ) -> SeatGuess | None:
         """The seat that clearly laid a card whose turn was ``expected``'s, if another.
 
@@ -171,14 +173,24 @@ class Seats:
         if layout.edges[expected] in arms:
             return None
         turn_edge = layout.edges[expected]
-        if self._state.turn_arms.get(turn_edge, 0) >= cfg.arm_min_frames and (
-            first_seen is None or self._state.turn_arms_since.get(turn_edge, first_seen) <= first_seen
+        state = self._state
+        if (
+            state.turn_arms.get(turn_edge, 0) >= cfg.arm_min_frames
+            and (first_seen is None or state.turn_arms_since.get(turn_edge, first_seen) <= first_seen)
+            and not (
+                brought
+                and len(arms) == 1
+                and first_seen is not None
+                and state.turn_arms_last.get(turn_edge, first_seen) < first_seen
+            )
         ):
             # Whose turn it was reached in since the last card counted, before this card
             # showed: this is the card that hand laid, first seen only later (a hand or a
             # card over it meanwhile), and the arm in view when it showed is the next
             # player's reaching early. That arm reaching in only after the card showed is
             # that player coming for their own card while this one waited for a clear read.
+            # Not so for a card seen on its way in under one other arm after the turn's arm
+            # had gone: that hand carried it, and the turn's card lies unseen.
             return None
         if len(arms) == 1:
             seat = layout.seat_of_edge(next(iter(arms)))

@@ -45,6 +45,8 @@ class TableState:
     turn_arms: dict[str, int] = field(default_factory=dict)
     #: When an arm first reached in from each edge since the last card counted.
     turn_arms_since: dict[str, float] = field(default_factory=dict)
+    #: When an arm last reached in from each edge since the last card counted.
+    turn_arms_last: dict[str, float] = field(default_factory=dict)
     #: (time, arms) of the last ``ARM_LOG_SECONDS`` (at least ``config.arm_lead``) of
     #: frames: which hands were over the table while a counted card was out of sight.
     arm_log: deque[tuple[float, frozenset[str]]] = field(default_factory=deque)
@@ -66,11 +68,13 @@ class TableState:
         for edge in arms:
             self.turn_arms[edge] = self.turn_arms.get(edge, 0) + 1
             self.turn_arms_since.setdefault(edge, t)
+            self.turn_arms_last[edge] = t
 
     def card_counted(self) -> None:
         """A card counted: the arms seen from now on reach in for the next one."""
         self.turn_arms = {}
         self.turn_arms_since = {}
+        self.turn_arms_last = {}
 
     def track(self, track_id: int) -> Track | None:
         """The track ``track_id``, None once it is forgotten."""

@@ -90,6 +90,8 @@ class TrickTracker:
         #: Where each card of the trick on the table and of the trick collected last lay,
         #: while it was last seen there (not once it was seen leaving).
         self._laid_outline: dict[str, tuple[tuple[float, float], ...]] = {}
+        #: ... and when each was last seen lying there.
+        self._laid_seen: dict[str, float] = {}
 
     # -- what the app may inspect -------------------------------------------------------
 
@@ -418,12 +420,14 @@ class TrickTracker:
             # Read as another card right where a counted card lies, which is hidden since:
             # the next card laid on top of it, or that card misread for a few frames. A
             # misread ends and the counted card shows again; a card on top stays. A card
-            # seen beside the counted one in the same frame is neither.
+            # seen beside the counted one in the same frame is neither, nor the next
+            # trick's lead laid on the full trick left lying.
             if (
                 under.missed == 0
                 and track.missed > 0
                 and (not self._partial.clearly_another(track, under) or self._partial.takes_turns(track, under))
                 and not self._partial.beside(track, under)
+                and not self._partial.leads_over_full_trick(track, under)
             ):
                 track.state = TrackState.IGNORED
                 return []
@@ -446,6 +450,10 @@ class TrickTracker:
             place, place_corners = min(track.path, key=lambda pc: self.layout.radius(pc[0], *self._state.size))
         if not self.layout.in_play_area(place, *self._state.size):
             # Held cards, the Bodentrumpf, a stack at the rim: not a card laid into the trick.
+            return []
+        if self._old_card_misread(track) is not None:
+            # Keeps its read as its name, so that its own detections stay with it.
+            track.state, track.card = TrackState.IGNORED, leader
             return []
         seat_guess = self._seats.assign(place, place_corners, track=track)
         reading = resolve(
@@ -556,6 +564,7 @@ class TrickTracker:
         self._lying_seen = {c: v for c, v in self._lying_seen.items() if c in last}
         trick = {laid.track_id for laid in self._ledger.trick}
         self._laid_outline = {c: v for c, v in self._laid_outline.items() if c in self._ledger.played}
+        self._laid_seen = {c: v for c, v in self._laid_seen.items() if c in self._laid_outline}
         for track in self._state.tracks:
             if track.card is None or track.missed > 0:
                 continue
@@ -563,6 +572,7 @@ class TrickTracker:
                 continue
             if math.dist(track.centre, track.settled) <= self.config.match_distance * track.size:
                 self._laid_outline[track.card] = track.settled_corners
+                self._laid_seen[track.card] = t
             else:
                 self._laid_outline.pop(track.card, None)  # seen leaving its place: swept or taken
         if collected is None:
@@ -603,6 +613,32 @@ class TrickTracker:
         # and this track turned up as it went.
         seen = self._lying_seen.get(card)
         return seen is not None and seen - 2 * self._state.frame_dt <= track.first_t <= seen + SWEPT_AFTER_LEAD
+
+    def _old_card_misread(self, track: Track) -> str | None:
+        """The card of the trick collected last that ``track`` is, misread; None if it is none.
+
+        A trick left lying is collected when the next lead counts, and its cards lie on
+        until someone gathers them. A hand over one of them (the winner's, reaching to
+        gather) hides it a moment, and what shows again is often read as another card, one
+        not yet played, so no rule for old cards holds it back. ``track`` is such a card
+        when it showed up, no arm bringing it, just after that card was last seen where it
+        lay (``_laid_seen``), and lies outline for outline where it lay (``_laid_outline``).
+        A new card comes in a hand, and is seen on its way before the card under it goes.
+        """
+        last = {c for _, c in self._ledger.done[-1]} if self._ledger.done else set()
+        if not last or track.arms(self.config.arm_min_frames):
+            return None
+        dt = self._state.frame_dt
+        for card in last:
+            lay, seen = self._laid_outline.get(card), self._laid_seen.get(card)
+            if (
+                lay is not None
+                and seen is not None
+                and seen < track.first_t <= seen + 2.5 * dt
+                and outline_shift(lay, track.settled_corners) < SAME_OUTLINE * card_size(lay)
+            ):
+                return card
+        return None
 
     def _is_shown(self, track: Track, leader: str | None) -> bool:
         """A card shown, not played: it lies where it was when it was shown.
