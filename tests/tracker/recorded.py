@@ -8,7 +8,9 @@ a rendered round (1280 x 960, the hardware guide's mounting, players' habits), c
 the tricks a test needs, with the round's true events. Rounds are stored as gzipped JSON,
 coordinates rounded to a tenth of a pixel (the tracker reads them the same).
 
-``save`` writes one from such a detections file; ``load`` reads it back.
+``save`` writes one (``save_benchmark_round`` from such a detections file); ``load``
+reads it back. The same keeps a round of oracle detections (``tests.tracker.oracle``: the
+renderer's truth as detections, jittered) whose rendering has changed since.
 """
 
 from __future__ import annotations
@@ -16,12 +18,12 @@ from __future__ import annotations
 import gzip
 import json
 import pickle
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scoring.events import Event, RoundStarted
-from scoring.events.codec import event_to_dict, parse_event
+from scoring.events import Event, RoundStarted, event_to_dict, parse_event
 from vision.detection import Detection, FrameDetections
 from vision.tracker import TableLayout, TrickTracker
 from vision.tracker.reread import resolve_rereads
@@ -47,21 +49,28 @@ def _detection(d: Detection) -> list[Any]:
     ]
 
 
-def save(detections_file: Path, out: Path, until: float) -> None:
-    """Keep the frames up to ``until`` seconds of one round the tracker benchmark recorded."""
-    with detections_file.open("rb") as f:
-        data = pickle.load(f)  # the benchmark's own file, written on this machine
-    frames = [fr for fr in data["frames"] if fr.t <= until]
+def save(
+    frames: Sequence[FrameDetections], truth: Sequence[Event], edges: Sequence[str], out: Path, until: float
+) -> None:
+    """Keep the frames up to ``until`` seconds of one round, and its true events up to then."""
     doc = {
-        "edges": list(data["edges"]),
-        "truth": [event_to_dict(e) for e in data["truth"] if (getattr(e, "t", None) or 0.0) <= until],
+        "edges": list(edges),
+        "truth": [event_to_dict(e) for e in truth if (getattr(e, "t", None) or 0.0) <= until],
         "frames": [
             [round(fr.t, 3), fr.width, fr.height, sorted(fr.arms), [_detection(d) for d in fr.detections]]
             for fr in frames
+            if fr.t <= until
         ],
     }
     with gzip.open(out, "wt", encoding="utf-8") as f:
         json.dump(doc, f, separators=(",", ":"))
+
+
+def save_benchmark_round(detections_file: Path, out: Path, until: float) -> None:
+    """``save`` for a round the tracker benchmark kept (``--detections``)."""
+    with detections_file.open("rb") as f:
+        data = pickle.load(f)  # the benchmark's own file, written on this machine
+    save(data["frames"], data["truth"], data["edges"], out, until)
 
 
 def load(name: str) -> RecordedRound:

@@ -17,6 +17,7 @@ from tests.tracker.near import Habits, NearGame, near_game
 from tests.tracker.table import CENTRE, EDGE, SPOTS, Table, _Card, detection, run
 from vision.tracker import TrickTracker
 from vision.tracker.evaluate import compare
+from vision.tracker.partial import look_alike
 from vision.tracker.reread import CardReread, CardWithdrawn, resolve_rereads
 from vision.tracker.tracker import TrackerEvent
 
@@ -487,3 +488,21 @@ def test_a_counted_card_half_covered_by_the_next_and_misread_from_what_shows_is_
     table.lay("eicheln-9", 2, at=(cx, cy - 25), rest=12)
     events = run(table)
     assert folded_trick_cards(events) == ([TRICK[:3]], ())
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "confusable"),
+    [
+        ("eicheln-8", "eicheln-9", True),  # one row of pips more or less
+        ("rosen-under", "schellen-under", True),  # one rank
+        ("schilten-ober", "schilten-koenig", True),  # two figures of one suit
+        ("schilten-ober", "schilten-9", False),  # a figure and pips: a card laid following suit
+        ("eicheln-6", "eicheln-8", False),
+        ("rosen-7", "schellen-8", False),
+    ],
+)
+def test_what_shows_of_a_card_may_be_read_as_a_neighbour_of_its_suit_or_its_rank(
+    a: str, b: str, confusable: bool
+) -> None:
+    assert look_alike(a, b) is confusable
+    assert look_alike(b, a) is confusable

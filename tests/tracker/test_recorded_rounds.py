@@ -21,3 +21,16 @@ def test_the_lead_laid_on_the_full_trick_left_lying_starts_the_next_trick() -> N
     assert [t.ok for t in result.tricks] == [True, False, True]
     played = [e.card for e in events if isinstance(e, CardPlayed)]
     assert {"schilten-ass", "rosen-8", "schellen-ober"} <= set(played[4:8])
+
+
+def test_the_next_card_laid_squarely_on_the_card_before_by_the_turns_hand_counts_in_turn() -> None:
+    # Oracle detections of rendered round 5,000,429 (the renderer's truth, jittered): in
+    # the fifth trick seat 1's Schilten 9 lands squarely on seat 0's Schilten Ober, under
+    # seat 1's own arm. The Ober shows no more, and its track takes the 9's outline. Read
+    # clearly as a card not yet played, and not one what shows of the Ober could be read
+    # as, the 9 is the next card, not the Ober misread; before, it waited, seat 2's Under
+    # counted in its place, and the two swapped seats.
+    recorded = load("oracle-5000429.json.gz")
+    events = replay(recorded)
+    result = compare(recorded.truth, events)
+    assert [t.ok for t in result.tricks] == [True] * 5

@@ -69,6 +69,26 @@ def alike(a: str | None, b: str | None) -> bool:
     return card_a.suit == card_b.suit or card_a.rank == card_b.rank
 
 
+_PIPS = {"6": 6, "7": 7, "8": 8, "9": 9, "10": 10}
+_COURT = frozenset({"under", "ober", "koenig"})
+
+
+def look_alike(a: str | None, b: str | None) -> bool:
+    """Could what shows of card ``a`` be read as card ``b``? Cards of one rank, neighbours
+    of one suit (an 8 and a 9: one row of pips more or less), or two court cards of one
+    suit; not, say, a 9 and an Ober of one suit."""
+    if a not in CARD_INDEX or b not in CARD_INDEX:
+        return False
+    card_a, card_b = parse_card(a), parse_card(b)
+    if card_a.rank == card_b.rank:
+        return True
+    if card_a.suit != card_b.suit:
+        return False
+    if card_a.rank in _PIPS and card_b.rank in _PIPS:
+        return abs(_PIPS[card_a.rank] - _PIPS[card_b.rank]) == 1
+    return card_a.rank in _COURT and card_b.rank in _COURT
+
+
 class PartialViews:
     """The size of a whole card here, and the views of cards under a hand."""
 
@@ -421,6 +441,28 @@ class PartialViews:
             track.leading_identity()[0] not in state.ledger.played
             and self.clearly_another(track, counted)
             and bool(track.arms(state.config.arm_min_frames))
+        )
+
+    def laid_by_turns_hand(self, track: Track, counted: Track) -> bool:
+        """Is ``track``, lying on the counted card ``counted``, the next card, brought by the
+        hand of the player whose turn it is?
+
+        It is when that player's arm brought it, and it is read clearly as a card not yet
+        played, off ``counted``'s outline, and as no card that what shows of ``counted``
+        could be read as (``look_alike``). A card laid squarely on the one before hides
+        it, whose track then takes the new card's outline for a frame or two; the two then
+        look like one card whose reads took turns. Before, the new card waited, the card
+        after it counted in its place, and the two swapped seats."""
+        state = self._state
+        expected = state.ledger.expected_seat()
+        if expected is None:
+            return False
+        name = track.leading_identity()[0]
+        return (
+            state.layout.edges[expected] in track.arms(state.config.arm_min_frames)
+            and name not in state.ledger.played
+            and not look_alike(name, counted.card)
+            and self.clearly_another(track, counted)
         )
 
     def seen_again(self, track: Track, counted: Track, laid: Laid, leader: int | None = None) -> bool:

@@ -428,6 +428,7 @@ class TrickTracker:
                 and (not self._partial.clearly_another(track, under) or self._partial.takes_turns(track, under))
                 and not self._partial.beside(track, under)
                 and not self._partial.leads_over_full_trick(track, under)
+                and not self._partial.laid_by_turns_hand(track, under)
             ):
                 track.state = TrackState.IGNORED
                 return []
