@@ -35,6 +35,26 @@ def folded_trick_cards(events: Sequence[TrackerEvent]) -> tuple[list[list[tuple[
     return tricks, tuple(f.code for f in state.flags)
 
 
+def trick_left_lying() -> Table:
+    """A table on which ``TRICK`` was laid in turn and left lying."""
+    table = Table()
+    for seat, card in TRICK:
+        table.lay(card, seat, rest=8)
+    table.step(6)
+    return table
+
+
+def assert_the_next_trick_is_led(table: Table, events: Sequence[TrackerEvent] | None = None) -> None:
+    """Seat 3 follows on ``table`` (whose next trick seat 2 led with the Schellen 7): ``TRICK``
+    was collected whole, the next trick holds the 7 and the Ass, and no flag is raised."""
+    if events is None:
+        table.lay("schellen-ass", 3, at=(SPOTS[3][0] - 50, SPOTS[3][1] + 40), rest=8)
+        events = run(table)
+    tricks, flags = folded_trick_cards(events)
+    assert tricks == [TRICK, [(2, "schellen-7"), (3, "schellen-ass")]]
+    assert flags == ()
+
+
 def test_a_card_laid_while_the_hand_still_covers_part_of_it_counts_once_where_it_lies() -> None:
     table = Table()
     table.lay("rosen-6", 0, rest=8)
@@ -198,18 +218,11 @@ def test_a_card_hidden_under_the_next_players_hand_is_not_taken_back() -> None:
 
 @pytest.mark.parametrize("where", ["beside", "on top"])
 def test_the_winner_leads_the_next_card_beside_or_on_the_trick_left_lying(where: str) -> None:
-    table = Table()
-    for seat, card in TRICK:
-        table.lay(card, seat, rest=8)
-    table.step(6)
+    table = trick_left_lying()
     # Nobody took the trick; seat 2 (who won it) leads beside it, or right on top of it.
     at = (SPOTS[2][0] + 70, SPOTS[2][1] - 50) if where == "beside" else CENTRE
     table.lay("schellen-7", 2, at=at, rest=8)
-    table.lay("schellen-ass", 3, at=(SPOTS[3][0] - 50, SPOTS[3][1] + 40), rest=8)
-    events = run(table)
-    tricks, flags = folded_trick_cards(events)
-    assert tricks == [TRICK, [(2, "schellen-7"), (3, "schellen-ass")]]
-    assert flags == ()
+    assert_the_next_trick_is_led(table)
 
 
 @pytest.mark.parametrize("hidden_frames", [1, 3])
@@ -219,10 +232,7 @@ def test_the_lead_laid_on_a_card_of_the_trick_left_lying_leads_the_next_trick(hi
     # counted 6's track then takes the 7's outline. Read clearly as a card not yet played,
     # brought by a hand after the trick was full and off the 6's outline, it is the next
     # trick's lead, not the 6 misread.
-    table = Table()
-    for seat, card in TRICK:
-        table.lay(card, seat, rest=8)
-    table.step(6)
+    table = trick_left_lying()
     table.arms = {"top"}
     table.hidden = {"rosen-6"}
     at = (SPOTS[0][0], SPOTS[0][1] - 20)
@@ -234,21 +244,14 @@ def test_the_lead_laid_on_a_card_of_the_trick_left_lying_leads_the_next_trick(hi
     table.step(2)
     table.arms = set()
     table.step(8)
-    table.lay("schellen-ass", 3, at=(SPOTS[3][0] - 50, SPOTS[3][1] + 40), rest=8)
-    events = run(table)
-    tricks, flags = folded_trick_cards(events)
-    assert tricks == [TRICK, [(2, "schellen-7"), (3, "schellen-ass")]]
-    assert flags == ()
+    assert_the_next_trick_is_led(table)
 
 
 def test_the_trick_left_lying_swept_off_after_the_next_lead_gives_no_card() -> None:
     # Seat 2 won and leads beside the trick left lying, then sweeps the old trick off: its
     # cards, gathered in a pile on the way, start new tracks read as themselves. They are
     # the collected trick's cards, not new cards with their old reads struck.
-    table = Table()
-    for seat, card in TRICK:
-        table.lay(card, seat, rest=8)
-    table.step(6)
+    table = trick_left_lying()
     table.lay("schellen-7", 2, at=(SPOTS[2][0] + 70, SPOTS[2][1] - 50), rest=8)
     table.arms = {"top"}
     for card in [c for _, c in TRICK]:
@@ -259,11 +262,7 @@ def test_the_trick_left_lying_swept_off_after_the_next_lead_gives_no_card() -> N
         table.step()
     table.arms = set()
     table.step(6)
-    table.lay("schellen-ass", 3, at=(SPOTS[3][0] - 50, SPOTS[3][1] + 40), rest=8)
-    events = run(table)
-    tricks, flags = folded_trick_cards(events)
-    assert tricks == [TRICK, [(2, "schellen-7"), (3, "schellen-ass")]]
-    assert flags == ()
+    assert_the_next_trick_is_led(table)
 
 
 def test_a_card_of_the_trick_left_lying_misread_where_it_lies_as_the_lead_comes_is_no_card() -> None:
@@ -271,10 +270,7 @@ def test_a_card_of_the_trick_left_lying_misread_where_it_lies_as_the_lead_comes_
     # is jogged a pixel, hidden a frame and then read once as the Schilten König, which
     # starts a track of its own at the Ass's outline; the Ass is read as itself there from
     # then on.
-    table = Table()
-    for seat, card in TRICK:
-        table.lay(card, seat, rest=8)
-    table.step(6)
+    table = trick_left_lying()
     table.arms = {"top"}
     table.lay("schellen-7", 2, at=(SPOTS[2][0] + 70, SPOTS[2][1] - 50), rest=2)
     table.hidden = {"rosen-ass"}
@@ -286,11 +282,7 @@ def test_a_card_of_the_trick_left_lying_misread_where_it_lies_as_the_lead_comes_
     table.step(6)
     table.arms = set()
     table.step(14)
-    table.lay("schellen-ass", 3, at=(SPOTS[3][0] - 50, SPOTS[3][1] + 40), rest=8)
-    events = run(table)
-    tricks, flags = folded_trick_cards(events)
-    assert tricks == [TRICK, [(2, "schellen-7"), (3, "schellen-ass")]]
-    assert flags == ()
+    assert_the_next_trick_is_led(table)
 
 
 @pytest.mark.parametrize("confidence", [0.6, 0.95])
@@ -300,10 +292,7 @@ def test_a_card_of_the_trick_left_lying_read_as_a_card_to_come_after_a_hand_pass
     # Seat 2 leads beside the trick left lying, which is collected as the lead counts. A
     # hand then passes over that trick's Ass, and what shows of it again, outline for
     # outline where it lay, reads as the Schellen König, a card still to come.
-    table = Table()
-    for seat, card in TRICK:
-        table.lay(card, seat, rest=8)
-    table.step(6)
+    table = trick_left_lying()
     table.arms = {"top"}
     table.lay("schellen-7", 2, at=(SPOTS[2][0] + 70, SPOTS[2][1] - 50), rest=2)
     table.arms = set()
@@ -315,11 +304,7 @@ def test_a_card_of_the_trick_left_lying_read_as_a_card_to_come_after_a_hand_pass
     table.step(14)
     del table.reads_as["rosen-ass"]
     table.step(4)
-    table.lay("schellen-ass", 3, at=(SPOTS[3][0] - 50, SPOTS[3][1] + 40), rest=8)
-    events = run(table)
-    tricks, flags = folded_trick_cards(events)
-    assert tricks == [TRICK, [(2, "schellen-7"), (3, "schellen-ass")]]
-    assert flags == ()
+    assert_the_next_trick_is_led(table)
 
 
 @pytest.mark.parametrize("pause_frames", [0, 15])
@@ -328,10 +313,7 @@ def test_the_winner_picking_up_the_first_card_of_the_full_trick_takes_nothing_ba
     # the next trick with the other three still lying. A card taken back by mistake is
     # taken before the next card comes; the 6 had three cards laid after it, so its going
     # is the trick being picked up, and the Schellen 7 leads the next trick.
-    table = Table()
-    for seat, card in TRICK:
-        table.lay(card, seat, rest=8)
-    table.step(6)
+    table = trick_left_lying()
     table.arms = {"top"}
     table.move("rosen-6", EDGE[2], frames=4)
     del table.cards["rosen-6"]
@@ -345,9 +327,7 @@ def test_the_winner_picking_up_the_first_card_of_the_full_trick_takes_nothing_ba
     table.lay("schellen-ass", 3, at=(SPOTS[3][0] - 50, SPOTS[3][1] + 40), rest=8)
     events = run(table)
     assert not [e for e in events if isinstance(e, CardWithdrawn)]
-    tricks, flags = folded_trick_cards(events)
-    assert tricks == [TRICK, [(2, "schellen-7"), (3, "schellen-ass")]]
-    assert flags == ()
+    assert_the_next_trick_is_led(table, events)
 
 
 def test_a_trick_picked_up_into_the_hand_is_collected() -> None:
