@@ -54,9 +54,9 @@ def test_a_row_captured_from_the_camera_is_labelled_fixed_and_saved(
     phone.wait_for_selector("#samples figure:nth-child(5)")
     assert phone.inner_text("#cards-count") == "5 / 36"
     phone.select_option("#samples figure:nth-child(2) select", "rosen-7")  # a wrong label, set and fixed
-    phone.wait_for_function("() => document.querySelector('#missing').textContent.includes('Kreuz 7')")
+    phone.wait_for_function("() => document.querySelector('#missing')?.textContent.includes('Kreuz 7')")
     phone.select_option("#samples figure:nth-child(2) select", "eicheln-7")
-    phone.wait_for_function("() => !document.querySelector('#missing').textContent.includes('Kreuz 7')")
+    phone.wait_for_function("() => document.querySelector('#missing')?.textContent.includes('Kreuz 7') === false")
     phone.screenshot(path=str(SHOT), full_page=True)
     phone.click("#finish")
     phone.wait_for_selector("#report li")
@@ -84,7 +84,7 @@ def test_once_every_card_is_captured_the_page_offers_a_second_round_of_the_same_
         r = phone.request.post(f"{handle.url}/enroll/api/session/capture", headers={"X-Table-Pin": PIN})
         assert r.ok and r.json()["labelled"], r.json()
     phone.reload()
-    phone.wait_for_function("() => document.querySelector('#cards-count').textContent.startsWith('36 / 36')")
+    phone.wait_for_function("() => document.querySelector('#cards-count')?.textContent.startsWith('36 / 36')")
     assert phone.inner_text("#next-hint") == words["enroll_lay_again"]
     assert phone.inner_text("#next-cards").split("\n")[:2] == ["Kreuz 6", "Kreuz 7"]
     assert phone.is_visible("#all-done") and phone.inner_text("#all-done") == words["enroll_all_done"]

@@ -41,7 +41,7 @@ def test_a_french_deck_gives_the_contract_and_the_hints_its_own_suit_and_card_na
         handle = serve(app, "127.0.0.1", 0)
         try:
             phone.goto(f"{handle.url}/game/{game}")
-            phone.wait_for_function("() => document.querySelector('#trump').textContent.includes('Herz')")
+            phone.wait_for_function("() => document.querySelector('#trump')?.textContent.includes('Herz')")
             hint = text_of(phone, "#flags li[data-code='card_already_played']")
             assert hint is not None and hint.startswith("Herz 9") and "Rosen" not in hint
         finally:

@@ -90,12 +90,12 @@ def test_the_setup_page_says_whether_the_mounting_is_good_and_shows_the_live_pic
     try:
         phone.goto(f"{handle.url}/setup")
         verdict = phone.locator("#mounting-verdict")
-        phone.wait_for_function("document.querySelector('#mounting-verdict').dataset.state === 'unknown'")
+        phone.wait_for_function("document.querySelector('#mounting-verdict')?.dataset.state === 'unknown'")
         scale.observe([_card(91.0)] * 2)
-        phone.wait_for_function("document.querySelector('#mounting-verdict').dataset.state === 'good'")
+        phone.wait_for_function("document.querySelector('#mounting-verdict')?.dataset.state === 'good'")
         assert "91" in verdict.inner_text()
         assert phone.request.post(f"{handle.url}/api/pin", headers={"X-Table-Pin": PIN}).ok  # signs this phone in
         phone.click("#mounting-show")
-        phone.wait_for_function("document.querySelector('#mounting-view').naturalWidth === 640")
+        phone.wait_for_function("document.querySelector('#mounting-view')?.naturalWidth === 640")
     finally:
         handle.stop()

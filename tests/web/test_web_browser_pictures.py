@@ -69,7 +69,7 @@ def test_a_trick_in_the_history_opens_the_recorded_picture_with_the_cards_outlin
     phone.wait_for_selector(f"body[data-count='{collect + 1}']")
     phone.click(".tabs button[data-tab='history']")
     phone.click(f"#events li[data-pos='{collect}'] .shot")
-    phone.wait_for_function("() => document.querySelector('#shot').naturalWidth > 0", timeout=30_000)
+    phone.wait_for_function("() => document.querySelector('#shot')?.naturalWidth > 0", timeout=30_000)
     assert phone.get_attribute("#shot", "data-pos") == str(last_card)  # the moment the trick's last card lay
     assert text_of(phone, "#shot-error") == ""
     # the picture is the recorded frame with the trick's four cards drawn on it; it needs the PIN

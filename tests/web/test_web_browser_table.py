@@ -559,7 +559,7 @@ def test_the_set_up_and_live_pages_show_the_camera_state_and_its_picture_on_dema
         )  # the mounting, from the live page too
         assert "40 Pixel" in text_of(phone, "#cam-dlg #cam-mounting")
         phone.click("#cam-show")
-        phone.wait_for_function("() => document.querySelector('#cam-picture').naturalWidth > 0")
+        phone.wait_for_function("() => document.querySelector('#cam-picture')?.naturalWidth > 0")
         assert phone.eval_on_selector("#cam-picture", "i => [i.naturalWidth, i.naturalHeight]") == [640, 480]  # small
     finally:
         handle.stop()
