@@ -46,6 +46,11 @@ GLIMPSE_KEEP = 2.0
 #: one is read vaguely, and its seat in the turn matters more than its name (which the
 #: table is asked for when unsure).
 GLIMPSE_SHARE = 0.5
+#: The read (mean confidence at rest) that makes a card the turn's player's arm brought
+#: onto the card before another card (``PartialViews.laid_by_turns_hand``): less than a
+#: clear read (``TrackerConfig.clear_read_confidence``), since the arm says more than the
+#: read, and the upper of two cards overlapping by a third is read less surely.
+TURNS_HAND_READ = 0.5
 #: A counted card that lay still this many decision windows, read as itself as many
 #: times, was no view of a card under a hand (``PartialViews.take_over``).
 LAY_AS_ITSELF = 3
@@ -302,11 +307,12 @@ class PartialViews:
         _, laid, old = min(near, key=lambda n: n[0])
         return laid, old
 
-    def clearly_another(self, track: Track, counted: Track) -> bool:
+    def clearly_another(self, track: Track, counted: Track, least: float | None = None) -> bool:
         """``track`` was read clearly, at an outline that is not ``counted``'s own: another
-        card laid overlapping it, not what still shows of it misread."""
+        card laid overlapping it, not what still shows of it misread. ``least``: the read
+        confidence that counts as clear, when other evidence says more than the read."""
         return (
-            track.rest_read_confidence >= self._state.config.clear_read_confidence
+            track.rest_read_confidence >= (self._state.config.clear_read_confidence if least is None else least)
             and track.leading_identity()[1] >= CLEAR_SHARE
             and outline_shift(counted.settled_corners, track.settled_corners) >= SAME_OUTLINE * counted.size
         )
@@ -447,9 +453,11 @@ class PartialViews:
         """Is ``track``, lying on the counted card ``counted``, the next card, brought by the
         hand of the player whose turn it is?
 
-        It is when that player's arm brought it, and it is read clearly as a card not yet
-        played, off ``counted``'s outline, and as no card that what shows of ``counted``
-        could be read as (``look_alike``). A card laid squarely on the one before hides
+        It is when that player's arm brought it, and it is read as a card not yet played,
+        off ``counted``'s outline, and as no card that what shows of ``counted`` could be
+        read as (``look_alike``). Its read need not be as sure as a card's with no such
+        evidence (``TURNS_HAND_READ``): two cards overlapping by a third are outlined by
+        turns, the covering one read less surely. A card laid squarely on the one before hides
         it, whose track then takes the new card's outline for a frame or two; the two then
         look like one card whose reads took turns. Before, the new card waited, the card
         after it counted in its place, and the two swapped seats."""
@@ -462,7 +470,7 @@ class PartialViews:
             state.layout.edges[expected] in track.arms(state.config.arm_min_frames)
             and name not in state.ledger.played
             and not look_alike(name, counted.card)
-            and self.clearly_another(track, counted)
+            and self.clearly_another(track, counted, least=TURNS_HAND_READ)
         )
 
     def seen_again(self, track: Track, counted: Track, laid: Laid, leader: int | None = None) -> bool:
