@@ -316,9 +316,9 @@ class Collection:
                 forgotten += 1
                 continue
             carried_off = self._carried_off(laid, old)
-            if (carried_off or self._gone_before(laid, old, track)) and (seen := self._last_seen(laid, old)) < min(
-                track.arrival, before_next if carried_off else math.inf
-            ):
+            # A card that only vanished (a ghost outline under a hand) may go at any time.
+            went_by = min(track.arrival, before_next) if carried_off else track.arrival
+            if (carried_off or self._gone_before(laid, old, track)) and (seen := self._last_seen(laid, old)) < went_by:
                 carried.append(laid)
                 went = (min(went[0], old.last_t), max(went[1], seen))
             elif (away := self._gone_for(laid, old)) > t - track.arrival:

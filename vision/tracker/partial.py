@@ -436,10 +436,10 @@ class PartialViews:
 
         It is when it showed after the fourth card could count, a hand brought it, and it
         is read clearly as a card not yet played, off ``counted``'s outline. The counted
-        card it covers then often takes its outline for a frame or two (the card under it
-        shows no more), which would otherwise make the two look like one card whose reads
-        took turns, and the lead was never counted: the trick stayed open until the
-        next card, and the whole round's tricks came one late."""
+        card it covers often takes its outline for a frame or two (the card under it shows
+        no more), which makes the two look like one card whose reads took turns; taken so,
+        the lead never counts, the trick stays open until the next card, and every later
+        trick of the round comes one late."""
         state = self._state
         if len(state.ledger.trick) < 4 or self.before_the_trick_was_full(track):
             return False
@@ -457,10 +457,10 @@ class PartialViews:
         off ``counted``'s outline, and as no card that what shows of ``counted`` could be
         read as (``look_alike``). Its read need not be as sure as a card's with no such
         evidence (``TURNS_HAND_READ``): two cards overlapping by a third are outlined by
-        turns, the covering one read less surely. A card laid squarely on the one before hides
-        it, whose track then takes the new card's outline for a frame or two; the two then
-        look like one card whose reads took turns. Before, the new card waited, the card
-        after it counted in its place, and the two swapped seats."""
+        turns, the covering one read less surely. A card laid squarely on the one before
+        hides it, whose track then takes the new card's outline for a frame or two; the two
+        then look like one card whose reads took turns, and taken so, the new card waits,
+        the card after it counts in its place, and the two swap seats."""
         state = self._state
         expected = state.ledger.expected_seat()
         if expected is None:

@@ -452,7 +452,7 @@ class TrickTracker:
         if not self.layout.in_play_area(place, *self._state.size):
             # Held cards, the Bodentrumpf, a stack at the rim: not a card laid into the trick.
             return []
-        if self._old_card_misread(track) is not None:
+        if self._old_card_misread(track):
             # Keeps its read as its name, so that its own detections stay with it.
             track.state, track.card = TrackState.IGNORED, leader
             return []
@@ -615,8 +615,8 @@ class TrickTracker:
         seen = self._lying_seen.get(card)
         return seen is not None and seen - 2 * self._state.frame_dt <= track.first_t <= seen + SWEPT_AFTER_LEAD
 
-    def _old_card_misread(self, track: Track) -> str | None:
-        """The card of the trick collected last that ``track`` is, misread; None if it is none.
+    def _old_card_misread(self, track: Track) -> bool:
+        """Is ``track`` a card of the trick collected last, misread?
 
         A trick left lying is collected when the next lead counts, and its cards lie on
         until someone gathers them. A hand over one of them (the winner's, reaching to
@@ -628,7 +628,7 @@ class TrickTracker:
         """
         last = {c for _, c in self._ledger.done[-1]} if self._ledger.done else set()
         if not last or track.arms(self.config.arm_min_frames):
-            return None
+            return False
         dt = self._state.frame_dt
         for card in last:
             lay, seen = self._laid_outline.get(card), self._laid_seen.get(card)
@@ -638,8 +638,8 @@ class TrickTracker:
                 and seen < track.first_t <= seen + 2.5 * dt
                 and outline_shift(lay, track.settled_corners) < SAME_OUTLINE * card_size(lay)
             ):
-                return card
-        return None
+                return True
+        return False
 
     def _is_shown(self, track: Track, leader: str | None) -> bool:
         """A card shown, not played: it lies where it was when it was shown.

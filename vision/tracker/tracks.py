@@ -45,14 +45,12 @@ SURE_OTHER_READ = 0.8
 #: A resting card whose leading read has at least this share of its vote was read as itself
 #: (``match_cost``): a clear read of another card off its outline, once it is hidden, is the
 #: next card laid on it. Half, not more: the first frames of a card laid often hold a read
-#: of the hand's blur as some other card (at 0.6, game 5,000,495 lost a König laid a moment
-#: before the Under that covered it; at 0.5 no rendered round with habits lost a trick).
+#: of the hand's blur as some other card (measured in models/README.md, "Habits, fourth pass").
 SEEN_AS_ITSELF = 0.5
 #: A read at least this sure of another card, off a hidden counted card's outline and not
 #: naming it, is the next card laid on it (``match_cost``). Lower than ``SURE_OTHER_READ``:
 #: the counted card's own reads say what it is, and a card read this clearly as another,
-#: where a hand just hid it, is one. At 0.8 the oracle's rounds with habits lost tricks
-#: this caught at 0.6 (5,000,498 and 5,000,499), and no set lost one at 0.6.
+#: where a hand just hid it, is one.
 LAID_ON_READ = 0.6
 
 
