@@ -230,6 +230,8 @@ class Folder:
                 "card_already_played", f"{ev.card} wurde in dieser Runde schon gespielt", pos, ev.seat, cards=(ev.card,)
             )
         card = PlayedCard(ev.seat, ev.card, pos, self.rulings.get(pos) == "penalty")
+        if ev.seat_seen:
+            r.seat_seen.add(pos)
         if ev.source == "deduced":
             r.deduced.add(pos)
         if not r.table:
@@ -271,8 +273,19 @@ class Folder:
         for the table to check; legality is judged again against the rightful lead. When
         nobody knows who leads (the last trick's unseen card is not filled in yet), the
         order seen stands.
+
+        It stands too when the camera saw another seat lead (``CardPlayed.seat_seen``) and
+        the other three followed round from it: the table played the trick from that lead.
+        Either nobody called the wrong lead back (2.8.3), or the last trick's winner was
+        misread and that seat won it. Put back in turn, a trick the table played from
+        another lead gets another lead suit and perhaps another winner, and every later
+        trick is led by the wrong seat; as played, the flag on the lead tells the table
+        which of the two it was.
         """
         if r.leader_unknown:
+            return
+        lead = r.table[0]
+        if lead.ref in r.seat_seen and [c.seat for c in r.table] == turn_order(lead.seat):
             return
         order = turn_order(r.leader)
         in_turn = sorted(r.table, key=lambda c: order.index(c.seat))

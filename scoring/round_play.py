@@ -51,6 +51,8 @@ class RoundRecord:
     starts: list[int] = field(default_factory=list)
     #: Positions of cards the fold filled in as the one card nobody else played.
     deduced: set[int] = field(default_factory=set)
+    #: Positions of cards whose seat the camera took from what it saw (``CardPlayed.seat_seen``).
+    seat_seen: set[int] = field(default_factory=set)
     #: The round was entered by hand (``round_entered``): no cards, its points as entered.
     entered: RoundEntered | None = None
     #: Differenzler: each seat's forecast (the latest before the first card) and its position.

@@ -43,6 +43,7 @@ _LATER_DEFAULTS: Final[dict[str, Any]] = {
     "coiffeur_match_bonus": 100,
     "differenzler_rounds": 12,
     "match": False,
+    "seat_seen": False,
 }
 
 

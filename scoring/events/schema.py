@@ -135,7 +135,12 @@ class CardPlayed:
     """A card laid into the current trick by ``seat``.
 
     ``alternatives`` lists other ids the camera found plausible, with confidence, so the
-    table can be asked; ``source`` is ``camera`` or ``manual``.
+    table can be asked; ``source`` is ``camera`` or ``manual``. ``seat_seen``: the camera
+    took ``seat`` from what it saw, not from the turn order: an arm from that seat's edge
+    alone, the hand coming in from that edge or the card squarely in front of that seat
+    where the turn named another seat; or where the card lies when nobody knew whose turn
+    it was. A lead so seen, with the trick then played round from it, keeps its trick's
+    order: the table played from that lead (``Folder.lay_in_turn``).
     """
 
     seat: int
@@ -144,6 +149,7 @@ class CardPlayed:
     confidence: float | None = None
     alternatives: tuple[tuple[str, float], ...] = ()
     source: str = "camera"
+    seat_seen: bool = False
     type: str = field(default="card_played", init=False)
 
 

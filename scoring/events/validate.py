@@ -118,6 +118,8 @@ def _card_played(out: dict[str, Any]) -> None:
         if isinstance(exc, EventError):
             raise
         raise EventError("alternatives must be a list of [card, confidence] pairs") from None
+    if not isinstance(out.get("seat_seen", False), bool):
+        raise EventError(f"seat_seen must be true or false, got {out.get('seat_seen')!r}")
     if out.get("source", "camera") not in ("camera", "manual"):
         raise EventError(f"source must be 'camera' or 'manual', got {out.get('source')!r}")
 

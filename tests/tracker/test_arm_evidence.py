@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 import pytest
 
+from scoring.events import CardPlayed
 from tests.tracker.table import CENTRE, Table, _Card, run
 from tests.tracker.test_turn_order import TRICK, folded, plays
 from vision.tracker.config import TrackerConfig
@@ -203,3 +204,23 @@ def test_a_card_laid_out_of_turn_stays_its_players_while_it_waits_for_a_clear_re
     events = run(table)
     assert plays(events) == [(0, "rosen-6"), (2, "eicheln-9")]
     assert out_of_turn(table) == [2]
+
+
+def test_after_a_lead_brought_by_another_players_arm_the_turn_goes_round_from_that_lead() -> None:
+    # Seat 1's arm alone brings the lead where seat 0 was to lead: a wrong lead nobody
+    # called back, or (more often) the camera misread the trick before and seat 1 won it.
+    # The table plays round from it; the next cards, their arms unseen, are seats 2, 3, 0,
+    # and the trick keeps the order it was played in: Rosen led, seat 2's Ass wins it (put
+    # back in turn from seat 0, the Schellen Ass would lead and win).
+    table = Table()
+    lay_by_hand(table, "rosen-6", 1, {"right"})
+    lay_by_hand(table, "rosen-ass", 2, set())
+    lay_by_hand(table, "schellen-7", 3, set())
+    lay_by_hand(table, "schellen-ass", 0, set())
+    events = run(table)
+    assert plays(events) == [(1, "rosen-6"), (2, "rosen-ass"), (3, "schellen-7"), (0, "schellen-ass")]
+    assert [e.seat_seen for e in events if isinstance(e, CardPlayed)] == [True, False, False, False]
+    state = folded(events)
+    trick = state.round.tricks[0] if state.round is not None else state.rounds[0].tricks[0]
+    assert (trick.leader, trick.winner) == (1, 2)
+    assert [(f.code, f.seat) for f in state.flags] == [("out_of_turn", 1)]

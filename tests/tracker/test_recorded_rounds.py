@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from scoring.events import CardPlayed
 from tests.tracker.recorded import load, replay
-from vision.tracker.evaluate import compare
+from vision.tracker.evaluate import compare, fold_accepting, merge
 
 
 def test_the_lead_laid_on_the_full_trick_left_lying_starts_the_next_trick() -> None:
@@ -48,3 +48,22 @@ def test_the_last_card_laid_over_the_one_before_by_the_turns_hand_counts_though_
     events = replay(recorded)
     result = compare(recorded.truth, events)
     assert [t.ok for t in result.tricks] == [True] * 4
+
+
+def test_a_lead_seen_from_the_true_winners_edge_keeps_its_trick_after_a_misread_trick() -> None:
+    # Rendered round 5,000,666 as the real recogniser read it. In the second trick seat 2's
+    # Schilten 10 is never counted and seat 0's Schilten Ass comes out as seat 3's, so the
+    # rules give that trick to seat 3. Seat 0, who won it, leads the third: its arm alone
+    # brings the Schilten 6 from its edge, and the next three follow round from it. The
+    # lead keeps seat 0 and is marked as seen (``seat_seen``), so the trick stays as played
+    # and the table is told that seat 0 led where seat 3 was to. Put back in turn order
+    # from seat 3, the Schilten Ober led the third trick too, and the mistake of the second
+    # went on into it.
+    recorded = load("recogniser-5000666.json.gz")
+    events = replay(recorded)
+    result = compare(recorded.truth, events)
+    assert [t.ok for t in result.tricks] == [True, False, True]
+    lead = next(e for e in events if isinstance(e, CardPlayed) and e.card == "schilten-6")
+    assert (lead.seat, lead.seat_seen) == (0, True)
+    flags = fold_accepting(merge(recorded.truth, events))[0].flags
+    assert ("out_of_turn", 0, 3) in [(f.code, f.seat, f.other) for f in flags]

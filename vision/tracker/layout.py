@@ -52,6 +52,12 @@ class SeatGuess:
     margin: float
     by: str
 
+    @property
+    def seen(self) -> bool:
+        """Did what the camera saw name the seat (clear evidence against the turn, or the
+        geometry when nobody knew whose turn it was), not the turn order?"""
+        return self.by != "turn"
+
 
 @dataclass(frozen=True)
 class TableLayout:

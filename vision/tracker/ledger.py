@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from scoring.cards import CARD_INDEX
@@ -67,11 +67,22 @@ def collected_tricks(
     return done, trick, collected_t
 
 
-def in_turn(trick: list[tuple[int, str]], leader: int | None) -> list[tuple[int, str]]:
+def _seen_against_turn(history: Sequence[Event]) -> set[str]:
+    """The cards of ``history`` whose seat came from what the camera saw (``CardPlayed.seat_seen``)."""
+    return {e.card for e in history if isinstance(e, CardPlayed) and e.seat_seen}
+
+
+def in_turn(trick: list[tuple[int, str]], leader: int | None, seat_seen: Collection[str] = ()) -> list[tuple[int, str]]:
     """``trick``'s (seat, card) pairs in turn order from ``leader`` (as seen when the leader is unknown or
-    has no card among them, or a seat lies twice)."""
+    has no card among them, or a seat lies twice).
+
+    A full trick whose lead's seat came from what the camera saw (its card in
+    ``seat_seen``) and played round from it stays as laid, as the rules engine keeps it
+    (``scoring.folder.Folder.lay_in_turn``)."""
     seats = [seat for seat, _ in trick]
     if leader is None or len(set(seats)) != len(seats) or leader not in seats:
+        return list(trick)
+    if len(trick) == 4 and trick[0][1] in seat_seen and seats == turn_order(seats[0]):
         return list(trick)
     order = turn_order(leader)
     return sorted(trick, key=lambda c: order.index(c[0]))
@@ -108,6 +119,9 @@ class RoundLedger:
         self.bodentrumpf: str | None = None
         #: Track ids of cards shown, not played, and where each lay when it was shown.
         self.shown: dict[int, tuple[float, float]] = {}
+        #: Cards of this round whose seat came from what the camera saw, not the turn
+        #: (``CardPlayed.seat_seen``): a lead among them may lead its trick as laid.
+        self.seat_seen: set[str] = set()
 
     @property
     def round_over(self) -> bool:
@@ -139,6 +153,7 @@ class RoundLedger:
         self.played = set()
         self.counted = {}
         self.done = []
+        self.seat_seen = set()
         self.not_held = {s: set() for s in range(4)}
 
     def replay(self, history: Sequence[Event]) -> None:
@@ -147,6 +162,7 @@ class RoundLedger:
         left out, because the camera will see it again."""
         assert self.contract is not None
         done, _, collected_t = collected_tricks(history)
+        self.seat_seen = _seen_against_turn(history)
         for trick in done:
             self.played.update(c for _, c in trick)
         self.done = done[:TRICKS_PER_ROUND]
@@ -163,6 +179,7 @@ class RoundLedger:
         laid. Returns the tracks to rename (track id, card) and those of cards the table
         took out of the trick (never to count again)."""
         done, open_cards, _ = collected_tricks(history)
+        self.seat_seen = _seen_against_turn(history)
         self.done = done[:TRICKS_PER_ROUND]
         self.tricks_done = len(self.done)
         renamed: list[tuple[int, str]] = []
@@ -205,7 +222,9 @@ class RoundLedger:
         if n == 0 and not self.leader_known:
             return None
         taken = {laid.seat for laid in self.trick[:n]}
-        return next((seat for seat in turn_order(self.leader) if seat not in taken), None)
+        # After a lead seen laid by another seat than the leader, the table plays round from it.
+        start = self.trick[0].seat if n and self.trick[0].card in self.seat_seen else self.leader
+        return next((seat for seat in turn_order(start) if seat not in taken), None)
 
     def play(self, laid: Laid, count: Count) -> None:
         """Count ``laid`` into the trick on the table."""
@@ -221,6 +240,8 @@ class RoundLedger:
         self.counted[now] = count
         self.played.discard(was)
         self.played.add(now)
+        if was in self.seat_seen:
+            self.seat_seen = (self.seat_seen - {was}) | {now}
         shown_by = []
         for laid in self.trick:
             if laid.card == was:
@@ -244,6 +265,7 @@ class RoundLedger:
         for laid in carried:
             self.trick.remove(laid)
             self.played.discard(laid.card)
+            self.seat_seen.discard(laid.card)
             self.counted.pop(laid.card, None)
         if carried:
             self.recompute_constraints()
@@ -278,7 +300,7 @@ class RoundLedger:
         self.not_held = {s: set() for s in range(4)}
         leader: int | None = self.forehand
         for n, trick in enumerate(self.done):
-            cards = in_turn(trick, leader)
+            cards = in_turn(trick, leader, self.seat_seen)
             if leader is None or any(seat == leader for seat, _ in cards):
                 self._note_follows(cards)
             leader = self.winner(trick, leader, n)
@@ -305,7 +327,7 @@ class RoundLedger:
         assert contract is not None
 
         def taker(cards: list[tuple[int, str]]) -> int:
-            in_order = in_turn(cards, leader)
+            in_order = in_turn(cards, leader, self.seat_seen)
             return in_order[trick_winner([c for _, c in in_order], contract, trick=n)][0]
 
         if len(trick) == 4:  # led by the first card seen when the leader is not known

@@ -34,8 +34,9 @@ class Seats:
         if len(ledger.trick) < 4:
             return ledger.expected_seat(), {laid.seat for laid in ledger.trick}
         assert ledger.contract is not None
-        cards = in_turn([(laid.seat, laid.card) for laid in ledger.trick], ledger.leader)
-        if len({seat for seat, _ in cards}) < 4 or cards[0][0] != ledger.leader:
+        cards = in_turn([(laid.seat, laid.card) for laid in ledger.trick], ledger.leader, ledger.seat_seen)
+        led_as_seen = cards[0][1] in ledger.seat_seen
+        if len({seat for seat, _ in cards}) < 4 or (cards[0][0] != ledger.leader and not led_as_seen):
             return None, set()
         return cards[trick_winner([c for _, c in cards], ledger.contract, trick=len(ledger.done))][0], set()
 

@@ -525,7 +525,7 @@ class TrickTracker:
             # The card before came from the turn's player, laid over the card before it,
             # hidden since: both keep the turn, and this card is in turn, not out of it.
             events += self._turns_card_over_hidden(over, t)
-        events.append(self._play(track, seat_guess.seat, reading, t, place))
+        events.append(self._play(track, seat_guess.seat, reading, t, place, seat_seen=seat_guess.seen))
         return events
 
     def _turns_card_over_hidden(self, over: Laid, t: float) -> list[TrackerEvent]:
@@ -658,7 +658,9 @@ class TrickTracker:
         self._ledger.shown[track.id] = track.anchor
         return True
 
-    def _play(self, track: Track, seat: int, reading: Reading, t: float, place: tuple[float, float]) -> CardPlayed:
+    def _play(
+        self, track: Track, seat: int, reading: Reading, t: float, place: tuple[float, float], seat_seen: bool = False
+    ) -> CardPlayed:
         assert self._ledger.contract is not None
         track.state = TrackState.PLAYED
         track.card = reading.card
@@ -666,6 +668,8 @@ class TrickTracker:
             Laid(track.id, seat, reading.card, place, track.rest_size),
             Count(seat, reading.confidence, dict(track.votes)),
         )
+        if seat_seen:
+            self._ledger.seat_seen.add(reading.card)
         self._partial.counted(track, place)
         self._state.card_counted()
         ask = reading.confidence < self.config.ask_below
@@ -675,4 +679,5 @@ class TrickTracker:
             t=t,
             confidence=round(reading.confidence, 3),
             alternatives=reading.alternatives if ask else (),
+            seat_seen=seat_seen,
         )
