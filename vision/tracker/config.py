@@ -24,6 +24,10 @@ class TrackerConfig:
     maximum_decision_frames: int = 7
     #: A read this sure (share of the identity vote) is decided at once.
     decide_confidence: float = 0.75
+    #: A card read only as cards already played this round (no read of a card still to
+    #: come) waits this many frames at rest for one before it counts as that old card,
+    #: which the rules engine flags (four times ``maximum_decision_frames``).
+    old_read_frames: int = 28
     #: Reads of a resting card less sure than this on average (the recogniser's own
     #: confidence) make the tracker wait for clearer ones, up to maximum_decision_frames.
     clear_read_confidence: float = 0.7
@@ -91,6 +95,7 @@ class TrackerConfig:
         for name in (
             "minimum_consecutive_frames",
             "maximum_decision_frames",
+            "old_read_frames",
             "collect_after_frames",
             "flush_min_frames",
             "arm_min_frames",

@@ -481,6 +481,19 @@ class TrickTracker:
             track.state = TrackState.IGNORED
             track.card = reading.card
             return []
+        if (
+            not forced
+            and reading.confidence == 0.0
+            and reading.card in self._ledger.played
+            and track.rest_frames < cfg.old_read_frames
+        ):
+            # Every read names a card already played this round, none a card still to come:
+            # mostly a card of the last trick passing under a hand, or a shape between
+            # overlapping cards, which goes again; or a new card whose true read comes once
+            # the hand has left it. Counted now, it would take the turn's seat, and the
+            # real card would take the next.
+            self._waiting = True
+            return []
         reading, reread = self._misreads.doubt_earlier_read(track, reading)
         if reread and not forced and track.rest_frames < cfg.maximum_decision_frames:
             # Changing a card already reported takes the longest look the latency budget
