@@ -67,7 +67,7 @@ def collected_tricks(
     return done, trick, collected_t
 
 
-def _seen_against_turn(history: Sequence[Event]) -> set[str]:
+def _seats_seen(history: Sequence[Event]) -> set[str]:
     """The cards of ``history`` whose seat came from what the camera saw (``CardPlayed.seat_seen``)."""
     return {e.card for e in history if isinstance(e, CardPlayed) and e.seat_seen}
 
@@ -162,7 +162,7 @@ class RoundLedger:
         left out, because the camera will see it again."""
         assert self.contract is not None
         done, _, collected_t = collected_tricks(history)
-        self.seat_seen = _seen_against_turn(history)
+        self.seat_seen = _seats_seen(history)
         for trick in done:
             self.played.update(c for _, c in trick)
         self.done = done[:TRICKS_PER_ROUND]
@@ -179,7 +179,7 @@ class RoundLedger:
         laid. Returns the tracks to rename (track id, card) and those of cards the table
         took out of the trick (never to count again)."""
         done, open_cards, _ = collected_tricks(history)
-        self.seat_seen = _seen_against_turn(history)
+        self.seat_seen = _seats_seen(history)
         self.done = done[:TRICKS_PER_ROUND]
         self.tricks_done = len(self.done)
         renamed: list[tuple[int, str]] = []
