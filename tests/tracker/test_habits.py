@@ -330,6 +330,46 @@ def test_the_winner_picking_up_the_first_card_of_the_full_trick_takes_nothing_ba
     assert_the_next_trick_is_led(table, events)
 
 
+@pytest.mark.parametrize("pause_frames", [0, 15])
+def test_the_winner_picking_up_the_last_card_of_the_full_trick_first_takes_nothing_back(pause_frames: int) -> None:
+    # Seat 2 won. Its arm alone reaches in and picks up the last card laid, seat 3's
+    # Rosen 10, first, then leads the next trick with the other three still lying. Nothing
+    # was laid after the 10, so the rule for the cards before it cannot tell; but only its
+    # own player takes a card back, and the winner's hand took it.
+    table = trick_left_lying()
+    table.arms = {"top"}
+    table.move("rosen-10", EDGE[2], frames=4)
+    del table.cards["rosen-10"]
+    table.step(2)
+    table.arms = set()
+    table.step(pause_frames)
+    table.arms = {"top"}
+    table.lay("schellen-7", 2, at=(SPOTS[2][0] + 70, SPOTS[2][1] - 50), rest=4)
+    table.arms = set()
+    table.step(8)
+    table.lay("schellen-ass", 3, at=(SPOTS[3][0] - 50, SPOTS[3][1] + 40), rest=8)
+    events = run(table)
+    assert not [e for e in events if isinstance(e, CardWithdrawn)]
+    assert_the_next_trick_is_led(table, events)
+
+
+def test_the_last_card_of_a_full_trick_taken_back_under_its_own_players_arm_is_withdrawn() -> None:
+    # Seat 3 laid the Rosen 7 by mistake as the trick's last card and takes it back under
+    # its own arm; then it lays the Rosen 10. The winner's hand is not in view.
+    table = Table()
+    for seat, card in TRICK[:3]:
+        table.lay(card, seat, rest=8)
+    table.arms = {"left"}
+    _take_back(table, "rosen-7", 3)
+    table.lay("rosen-10", 3, rest=2)
+    table.arms = set()
+    table.step(8)
+    events = run(table)
+    assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["rosen-7"]
+    tricks, flags = folded_trick_cards(events)
+    assert tricks[0] == TRICK and flags == ()
+
+
 def test_a_trick_picked_up_into_the_hand_is_collected() -> None:
     table = Table()
     for seat, card in TRICK:

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from scoring.events import Event, TrickCollected
-from vision.tracker.ledger import TRICKS_PER_ROUND, Laid
+from scoring.rules import trick_winner
+from vision.tracker.ledger import TRICKS_PER_ROUND, Laid, in_turn
 from vision.tracker.reread import CardWithdrawn
 from vision.tracker.state import TableState, TrackerEvent
 from vision.tracker.tracks import LONG_GONE_FRAMES, Track, TrackState
@@ -291,7 +292,9 @@ class Collection:
         knocked aside still shows. Judged only when the next card counts, because until
         then a trick being gathered card by card looks the same. Of a full trick, only a
         card that went before the card after it came: a card is taken back before the next
-        is laid, and one of four that goes later is the winner picking the trick up.
+        is laid, and one of four that goes later is the winner picking the trick up. Nor a
+        card of a full trick that the winner's hand carried off, its own player's arm not in
+        view (``_picked_up_by_winner``): the winner often picks up the last card laid first.
         """
         trick = self._state.ledger.trick
         carried: list[Laid] = []
@@ -318,7 +321,11 @@ class Collection:
             carried_off = self._carried_off(laid, old)
             # A card that only vanished (a ghost outline under a hand) may go at any time.
             went_by = min(track.arrival, before_next) if carried_off else track.arrival
-            if (carried_off or self._gone_before(laid, old, track)) and (seen := self._last_seen(laid, old)) < went_by:
+            if (
+                (carried_off or self._gone_before(laid, old, track))
+                and (seen := self._last_seen(laid, old)) < went_by
+                and not (len(trick) >= 4 and self._picked_up_by_winner(laid, old.last_t, seen))
+            ):
                 carried.append(laid)
                 went = (min(went[0], old.last_t), max(went[1], seen))
             elif (away := self._gone_for(laid, old)) > t - track.arrival:
@@ -348,6 +355,31 @@ class Collection:
             and track.first_t - old.last_t >= LONG_GONE_FRAMES * self._state.frame_dt
             and not self._under_other_hands(laid, old.last_t, track.first_t)
         )
+
+    def _picked_up_by_winner(self, laid: Laid, went: float, seen: float) -> bool:
+        """Did the full trick's winner carry ``laid`` off (from ``went``, when it left its
+        place, until ``seen``, its last sight)? The winner's arm was in view then and the
+        arm of ``laid``'s own player was not: only its own player takes a card back, and the
+        winner reaching in picks the trick up, the last card laid often first."""
+        log = self._state.arm_log
+        lead = self._state.config.arm_lead
+        arms: set[str] = set()
+        for t, edges in log:
+            if went - lead <= t <= seen + lead:
+                arms |= edges
+        winner = self._winner_edge()
+        return winner is not None and winner in arms and self._state.layout.edges[laid.seat] not in arms
+
+    def _winner_edge(self) -> str | None:
+        """The image edge of the full trick's winner, None when that is not known."""
+        ledger = self._state.ledger
+        if ledger.contract is None or not ledger.leader_known:
+            return None
+        cards = in_turn([(laid.seat, laid.card) for laid in ledger.trick], ledger.leader, ledger.seat_seen)
+        if len({seat for seat, _ in cards}) < 4:
+            return None
+        seat = cards[trick_winner([card for _, card in cards], ledger.contract, trick=len(ledger.done))][0]
+        return self._state.layout.edges[seat]
 
     def _under_other_hands(self, laid: Laid, since: float, until: float) -> bool:
         """Was an arm in view in every frame from ``since`` until the hands withdrew, just
