@@ -308,38 +308,18 @@ def test_a_card_of_the_trick_left_lying_read_as_a_card_to_come_after_a_hand_pass
 
 
 @pytest.mark.parametrize("pause_frames", [0, 15])
-def test_the_winner_picking_up_the_first_card_of_the_full_trick_takes_nothing_back(pause_frames: int) -> None:
-    # Seat 2 won. It picks up the trick's first card, the Rosen 6, into its hand, and leads
-    # the next trick with the other three still lying. A card taken back by mistake is
-    # taken before the next card comes; the 6 had three cards laid after it, so its going
-    # is the trick being picked up, and the Schellen 7 leads the next trick.
+@pytest.mark.parametrize("card", ["rosen-6", "rosen-10"])
+def test_the_winner_picking_up_a_card_of_the_full_trick_takes_nothing_back(card: str, pause_frames: int) -> None:
+    # Seat 2 won. Its arm alone reaches in and picks up one card of the trick into its
+    # hand, then leads the next trick with the other three still lying. The first card,
+    # the Rosen 6, had three cards laid after it: a card taken back by mistake is taken
+    # before the next card comes. Nothing was laid after the last, seat 3's Rosen 10; but
+    # only its own player takes a card back, and the winner's hand took it. Either way
+    # the trick is being picked up, and the Schellen 7 leads the next trick.
     table = trick_left_lying()
     table.arms = {"top"}
-    table.move("rosen-6", EDGE[2], frames=4)
-    del table.cards["rosen-6"]
-    table.step(2)
-    table.arms = set()
-    table.step(pause_frames)
-    table.arms = {"top"}
-    table.lay("schellen-7", 2, at=(SPOTS[2][0] + 70, SPOTS[2][1] - 50), rest=4)
-    table.arms = set()
-    table.step(8)
-    table.lay("schellen-ass", 3, at=(SPOTS[3][0] - 50, SPOTS[3][1] + 40), rest=8)
-    events = run(table)
-    assert not [e for e in events if isinstance(e, CardWithdrawn)]
-    assert_the_next_trick_is_led(table, events)
-
-
-@pytest.mark.parametrize("pause_frames", [0, 15])
-def test_the_winner_picking_up_the_last_card_of_the_full_trick_first_takes_nothing_back(pause_frames: int) -> None:
-    # Seat 2 won. Its arm alone reaches in and picks up the last card laid, seat 3's
-    # Rosen 10, first, then leads the next trick with the other three still lying. Nothing
-    # was laid after the 10, so the rule for the cards before it cannot tell; but only its
-    # own player takes a card back, and the winner's hand took it.
-    table = trick_left_lying()
-    table.arms = {"top"}
-    table.move("rosen-10", EDGE[2], frames=4)
-    del table.cards["rosen-10"]
+    table.move(card, EDGE[2], frames=4)
+    del table.cards[card]
     table.step(2)
     table.arms = set()
     table.step(pause_frames)
