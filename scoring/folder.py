@@ -224,6 +224,7 @@ class Folder:
                 rule=rule,
                 cards=(ev.card,),
                 other=expected,
+                lead=True if leading else None,
             )
         if ev.card in {p.card for p in r.plays}:
             self.flag(

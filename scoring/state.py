@@ -27,7 +27,9 @@ class Flag:
     ``message`` is German with seats counted from 0 (for logs and the CLI); ``cards``
     (the card ids concerned), ``other`` (a second seat: whose turn it was, who won the
     trick, who should be forehand) and ``trick`` (0-based) let a screen say the same in
-    its own language with the players' names.
+    its own language with the players' names. ``lead``: true when the card concerned led
+    its trick: an ``out_of_turn`` lead the table played on from most often means that a
+    card of the trick before was misread and its winner led, which the table is told.
     """
 
     code: str
@@ -40,6 +42,7 @@ class Flag:
     cards: tuple[str, ...] = ()
     other: int | None = None
     trick: int | None = None
+    lead: bool | None = None
 
 
 @dataclass(frozen=True)

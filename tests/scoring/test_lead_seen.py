@@ -63,3 +63,19 @@ def test_seat_seen_is_written_only_when_set_and_read_back() -> None:
 def test_seat_seen_that_is_not_true_or_false_is_refused(value: object) -> None:
     with pytest.raises(EventError, match="seat_seen must be true or false"):
         parse_event({"type": "card_played", "seat": 1, "card": "rosen-6", "seat_seen": value})
+
+
+def test_an_out_of_turn_flag_says_whether_the_card_led_its_trick() -> None:
+    # The lead's flag is marked, so a screen can tell the table to check the trick before;
+    # a follower's flag is not.
+    lead = fold(_trick(seen=True)).flags
+    follower = fold(
+        [
+            GameConfigured(),
+            RoundStarted(forehand=0, contract="obenabe"),
+            CardPlayed(seat=0, card="eicheln-7"),
+            CardPlayed(seat=2, card="eicheln-6"),
+        ]
+    ).flags
+    assert [(f.code, f.lead) for f in lead] == [("out_of_turn", True)]
+    assert [(f.code, f.lead) for f in follower] == [("out_of_turn", None)]

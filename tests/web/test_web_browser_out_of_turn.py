@@ -45,3 +45,32 @@ def test_an_out_of_turn_flag_names_the_players_and_one_tap_gives_the_card_its_tu
     assert not [f for f in fold(store.events(game)).flags if f.code == "out_of_turn"]
     assert phone.locator("#flags li[data-code='out_of_turn']").count() == 0
     assert parse_event({"type": "card_corrected", "ref": 3, "card": "schellen-ass", "seat": 1}) == last
+
+
+def test_a_lead_seen_from_another_seat_asks_the_table_to_check_the_last_trick(
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
+    # Seat 1's Schellen Ass takes the first trick; the camera then sees seat 2's hand lead
+    # the second. Either seat 2 led out of turn, or a card of the first trick was misread
+    # and seat 2 won it: the flag says so, and offers no one-tap move of the lead.
+    game = new_game()
+    count = feed(
+        store,
+        game,
+        [
+            {"type": "round_started", "forehand": 0, "contract": "rosen"},
+            {"type": "card_played", "seat": 0, "card": "schellen-6"},
+            {"type": "card_played", "seat": 1, "card": "schellen-ass"},
+            {"type": "card_played", "seat": 2, "card": "schellen-7"},
+            {"type": "card_played", "seat": 3, "card": "schellen-8"},
+            {"type": "trick_collected"},
+            {"type": "card_played", "seat": 2, "card": "eicheln-6", "seat_seen": True},
+        ],
+    )
+    open_game(phone, live, game, count)
+    phone.wait_for_selector("#flags li[data-code='out_of_turn']")
+    text = text_of(phone, "#flags li[data-code='out_of_turn']")
+    assert PLAYERS[2] in text and PLAYERS[1] in text
+    assert any(words in text for words in ("last trick", "letzten Stich", "dernier pli"))
+    assert [f.lead for f in fold(store.events(game)).flags if f.code == "out_of_turn"] == [True]
+    assert phone.locator("#flags li[data-code='out_of_turn'] button.oot-fix").count() == 0

@@ -212,6 +212,10 @@ WORDS: Final[dict[str, str]] = {
         "um die bisherige zu behalten. Eine neue gilt sofort; die anderen Handys fragen dann einmal danach."
     ),
     "fl_out_of_turn": "{who} hat {card} gelegt, an der Reihe war {other}",
+    "fl_out_of_turn_lead": (
+        "{who} hat mit {card} ausgespielt, ausspielen musste {other}. Hat {who} den letzten Stich gemacht, "
+        "wurde darin eine Karte falsch erkannt: bitte den letzten Stich prüfen"
+    ),
     "fl_card_already_played": "{card} wurde in dieser Runde schon gespielt (von {who} nochmals erkannt)",
     "fl_not_following_suit": "{who}: {card} gelegt, ohne Farbe zu bekennen ({kept} war in der Hand)",
     "fl_not_following_trump": "{who}: {card} statt Trumpf gelegt ({kept} war in der Hand)",

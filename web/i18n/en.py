@@ -208,6 +208,10 @@ WORDS: Final[dict[str, str]] = {
         "keep the current one. A new one applies at once; the other phones then ask for it once."
     ),
     "fl_out_of_turn": "{who} laid {card}; it was {other}'s turn",
+    "fl_out_of_turn_lead": (
+        "{who} led {card}; the lead was {other}'s. If {who} won the last trick, a card of it was misread: "
+        "check the last trick"
+    ),
     "fl_card_already_played": "{card} was already played this round (seen again from {who})",
     "fl_not_following_suit": "{who}: {card} laid without following suit ({kept} was in hand)",
     "fl_not_following_trump": "{who}: {card} laid instead of trump ({kept} was in hand)",

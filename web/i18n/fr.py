@@ -212,6 +212,10 @@ WORDS: Final[dict[str, str]] = {
         "demanderont une fois."
     ),
     "fl_out_of_turn": "{who} a joué {card}, c'était au tour de {other}",
+    "fl_out_of_turn_lead": (
+        "{who} a entamé avec {card}, l'entame revenait à {other}. Si {who} a remporté le dernier pli, "
+        "une carte de ce pli a été mal lue : vérifiez le dernier pli"
+    ),
     "fl_card_already_played": "{card} a déjà été joué dans cette manche (revu chez {who})",
     "fl_not_following_suit": "{who} : {card} joué sans fournir ({kept} était en main)",
     "fl_not_following_trump": "{who} : {card} joué au lieu d'atout ({kept} était en main)",

@@ -31,7 +31,8 @@ const J = {
   // A rules-engine flag in the page's language, with the players' names (J.names, set by
   // the game page) and the cards' names; the engine's German message where no words exist.
   flagText(f) {
-    const tpl = window.T && window.T["fl_" + f.code];
+    // A flag on a trick's lead may have words of its own (an out-of-turn lead: check the trick before).
+    const tpl = window.T && ((f.lead && window.T["fl_" + f.code + "_lead"]) || window.T["fl_" + f.code]);
     if (!tpl) return f.message;
     const nm = (s) => (s === null || s === undefined ? "?" : (J.names && J.names[s]) || `${J.t("seat")} ${s + 1}`);
     const cards = f.cards || [];
