@@ -13,8 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from scoring.events import Event, TrickCollected
-from scoring.rules import trick_winner
-from vision.tracker.ledger import TRICKS_PER_ROUND, Laid, in_turn
+from vision.tracker.ledger import TRICKS_PER_ROUND, Laid
 from vision.tracker.reread import CardWithdrawn
 from vision.tracker.state import TableState, TrackerEvent
 from vision.tracker.tracks import LONG_GONE_FRAMES, Track, TrackState
@@ -364,22 +363,12 @@ class Collection:
         log = self._state.arm_log
         lead = self._state.config.arm_lead
         arms: set[str] = set()
-        for t, edges in log:
+        for t, in_view in log:
             if went - lead <= t <= seen + lead:
-                arms |= edges
-        winner = self._winner_edge()
-        return winner is not None and winner in arms and self._state.layout.edges[laid.seat] not in arms
-
-    def _winner_edge(self) -> str | None:
-        """The image edge of the full trick's winner, None when that is not known."""
-        ledger = self._state.ledger
-        if ledger.contract is None or not ledger.leader_known:
-            return None
-        cards = in_turn([(laid.seat, laid.card) for laid in ledger.trick], ledger.leader, ledger.seat_seen)
-        if len({seat for seat, _ in cards}) < 4:
-            return None
-        seat = cards[trick_winner([card for _, card in cards], ledger.contract, trick=len(ledger.done))][0]
-        return self._state.layout.edges[seat]
+                arms |= in_view
+        winner = self._state.ledger.full_trick_winner()
+        edges = self._state.layout.edges
+        return winner is not None and edges[winner] in arms and edges[laid.seat] not in arms
 
     def _under_other_hands(self, laid: Laid, since: float, until: float) -> bool:
         """Was an arm in view in every frame from ``since`` until the hands withdrew, just

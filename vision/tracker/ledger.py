@@ -226,6 +226,17 @@ class RoundLedger:
         start = self.trick[0].seat if n and self.trick[0].card in self.seat_seen else self.leader
         return next((seat for seat in turn_order(start) if seat not in taken), None)
 
+    def full_trick_winner(self) -> int | None:
+        """Who takes the full trick on the table, and so leads the next; None when that is
+        not known (fewer than four seats, or a first card neither the leader's nor seen)."""
+        if self.contract is None or len(self.trick) < 4:
+            return None
+        cards = in_turn([(laid.seat, laid.card) for laid in self.trick], self.leader, self.seat_seen)
+        led_as_seen = cards[0][1] in self.seat_seen
+        if len({seat for seat, _ in cards}) < 4 or (cards[0][0] != self.leader and not led_as_seen):
+            return None
+        return cards[trick_winner([c for _, c in cards], self.contract, trick=len(self.done))][0]
+
     def play(self, laid: Laid, count: Count) -> None:
         """Count ``laid`` into the trick on the table."""
         self.trick.append(laid)

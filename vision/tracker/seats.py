@@ -13,9 +13,9 @@ from __future__ import annotations
 import itertools
 import math
 
-from scoring.rules import trick_winner, turn_order
+from scoring.rules import turn_order
 from vision.tracker.layout import _EDGE_VECTORS, SeatGuess
-from vision.tracker.ledger import Laid, in_turn
+from vision.tracker.ledger import Laid
 from vision.tracker.reread import CardReread
 from vision.tracker.state import TableState
 from vision.tracker.tracks import Track, TrackState
@@ -33,12 +33,7 @@ class Seats:
         ledger = self._state.ledger
         if len(ledger.trick) < 4:
             return ledger.expected_seat(), {laid.seat for laid in ledger.trick}
-        assert ledger.contract is not None
-        cards = in_turn([(laid.seat, laid.card) for laid in ledger.trick], ledger.leader, ledger.seat_seen)
-        led_as_seen = cards[0][1] in ledger.seat_seen
-        if len({seat for seat, _ in cards}) < 4 or (cards[0][0] != ledger.leader and not led_as_seen):
-            return None, set()
-        return cards[trick_winner([c for _, c in cards], ledger.contract, trick=len(ledger.done))][0], set()
+        return ledger.full_trick_winner(), set()
 
     def assign(
         self,
