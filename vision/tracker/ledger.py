@@ -237,11 +237,14 @@ class RoundLedger:
             return None
         return cards[trick_winner([c for _, c in cards], self.contract, trick=len(self.done))][0]
 
-    def play(self, laid: Laid, count: Count) -> None:
-        """Count ``laid`` into the trick on the table."""
+    def play(self, laid: Laid, count: Count, seat_seen: bool = False) -> None:
+        """Count ``laid`` into the trick on the table (``seat_seen``: its seat came from what
+        the camera saw, not the turn)."""
         self.trick.append(laid)
         self.counted[laid.card] = count
         self.played.add(laid.card)
+        if seat_seen:
+            self.seat_seen.add(laid.card)
         self.recompute_constraints()
 
     def reread(self, was: str, now: str, count: Count) -> list[int]:

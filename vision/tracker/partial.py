@@ -14,7 +14,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Literal
 
-from scoring.cards import CARD_INDEX, parse_card
+from scoring.cards import CARD_INDEX, RANKS, parse_card
 from vision.tracker.identity import resolve
 from vision.tracker.ledger import Count, Laid
 from vision.tracker.misreads import Misreads
@@ -74,7 +74,7 @@ def alike(a: str | None, b: str | None) -> bool:
     return card_a.suit == card_b.suit or card_a.rank == card_b.rank
 
 
-_PIPS = {"6": 6, "7": 7, "8": 8, "9": 9, "10": 10}
+_PIPS = RANKS[:5]  # 6 to 10, in order
 _COURT = frozenset({"under", "ober", "koenig"})
 
 
@@ -90,7 +90,7 @@ def look_alike(a: str | None, b: str | None) -> bool:
     if card_a.suit != card_b.suit:
         return False
     if card_a.rank in _PIPS and card_b.rank in _PIPS:
-        return abs(_PIPS[card_a.rank] - _PIPS[card_b.rank]) == 1
+        return abs(_PIPS.index(card_a.rank) - _PIPS.index(card_b.rank)) == 1
     return card_a.rank in _COURT and card_b.rank in _COURT
 
 

@@ -680,9 +680,8 @@ class TrickTracker:
         self._ledger.play(
             Laid(track.id, seat, reading.card, place, track.rest_size),
             Count(seat, reading.confidence, dict(track.votes)),
+            seat_seen=seat_seen,
         )
-        if seat_seen:
-            self._ledger.seat_seen.add(reading.card)
         self._partial.counted(track, place)
         self._state.card_counted()
         ask = reading.confidence < self.config.ask_below
