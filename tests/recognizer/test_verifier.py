@@ -132,6 +132,10 @@ def test_the_verifier_finds_cards_the_detector_doubted_and_loses_none_it_found()
 DISTRACTED = (960_018, 960_054, 960_073, 960_139, 960_141, 960_153)
 
 
+#: The recogniser with nothing dropped on the verifier's word.
+UNJUDGED = RecognizerSettings(reject_below=0.0, judged_least=0.0)
+
+
 def _judged(rec: Recognizer, seeds: tuple[int, ...]) -> tuple[int, int, set[tuple[int, int]]]:
     from benchmarks.recognizer import MIN_VISIBLE, false_detections, match
     from vision.synth.scene import render_scene
@@ -151,12 +155,33 @@ def _judged(rec: Recognizer, seeds: tuple[int, ...]) -> tuple[int, int, set[tupl
 
 @shipped
 def test_what_the_detector_is_sure_of_and_the_verifier_calls_no_card_is_dropped() -> None:
-    kept_false, _, kept_found = _judged(Recognizer(settings=RecognizerSettings(reject_below=0.0)), DISTRACTED)
+    kept_false, _, kept_found = _judged(Recognizer(settings=UNJUDGED), DISTRACTED)
     dropped_false, _, dropped_found = _judged(Recognizer(), DISTRACTED)
     # The detector trained on at every mounting is sure of fewer of these things than the one
     # they were found with; what it is still sure of, the verifier drops.
     assert kept_false >= 1 and dropped_false == 0, (kept_false, dropped_false)
     assert dropped_found == kept_found  # no card among them is lost
+
+
+#: Tuning scenes (hard style) where something card-shaped was named a face, the detector
+#: fairly sure of it and the verifier covering it little (found with the shipped models).
+CARD_SHAPED = (960_051, 960_067, 960_078)
+#: Tuning scenes with a back partly under other cards that the verifier covers about half.
+BACKS_HALF_COVERED = ((960_108, 10), (960_120, 7))
+
+
+@shipped
+def test_a_face_that_detector_and_verifier_both_doubt_is_dropped_and_no_card_with_it() -> None:
+    kept_false, _, kept_found = _judged(Recognizer(settings=RecognizerSettings(judged_least=0.0)), CARD_SHAPED)
+    dropped_false, _, dropped_found = _judged(Recognizer(), CARD_SHAPED)
+    assert kept_false >= 3 and dropped_false < kept_false, (kept_false, dropped_false)
+    assert dropped_found == kept_found
+
+
+@shipped
+def test_a_back_is_not_judged_so_one_half_under_other_cards_is_kept() -> None:
+    _, _, found = _judged(Recognizer(), tuple(seed for seed, _ in BACKS_HALF_COVERED))
+    assert set(BACKS_HALF_COVERED) <= found
 
 
 @shipped
@@ -166,7 +191,7 @@ def test_a_deck_whose_cards_the_verifier_does_not_know_loses_none_on_its_word() 
     rec = Recognizer()
     rec.prototypes = dataclasses.replace(rec.prototypes, verified=frozenset())
     unknown = _judged(rec, DISTRACTED)
-    assert unknown == _judged(Recognizer(settings=RecognizerSettings(reject_below=0.0)), DISTRACTED)
+    assert unknown == _judged(Recognizer(settings=UNJUDGED), DISTRACTED)
 
 
 @shipped
