@@ -185,6 +185,22 @@ def test_a_back_is_not_judged_so_one_half_under_other_cards_is_kept() -> None:
 
 
 @shipped
+def test_an_enrolled_decks_faces_are_not_judged_only_dropped_on_the_coverage() -> None:
+    import dataclasses
+
+    from vision.recognizer.geometry import UNIT_QUAD
+
+    def enrolled(settings: RecognizerSettings) -> Recognizer:
+        rec = Recognizer(settings=settings)
+        rec.prototypes = dataclasses.replace(rec.prototypes, outline=UNIT_QUAD)
+        return rec
+
+    assert not enrolled(RecognizerSettings()).prototypes.judges_faces and Recognizer().prototypes.judges_faces
+    unjudged = _judged(enrolled(RecognizerSettings(judged_least=0.0)), CARD_SHAPED)
+    assert unjudged[0] >= 3 and _judged(enrolled(RecognizerSettings()), CARD_SHAPED) == unjudged
+
+
+@shipped
 def test_a_deck_whose_cards_the_verifier_does_not_know_loses_none_on_its_word() -> None:
     import dataclasses
 

@@ -81,6 +81,17 @@ class Prototypes:
         return self.outline is not None
 
     @property
+    def judges_faces(self) -> bool:
+        """May a face be dropped when the detector and the verifier both doubt it (``RecognizerSettings.judged_least``)?
+
+        Only the built-in deck's (no measured ``outline``): the networks learnt its cards.
+        An enrolled deck's faces the verifier covers less, and judged so, a flat-swiss deck
+        enrolled from rendered photos lost 5 of its 146 cards found in rendered scenes, and
+        a trick; its faces are dropped on the coverage alone (``reject_below``).
+        """
+        return self.outline is None
+
+    @property
     def reads_trunk(self) -> bool:
         """Do ``scores`` read the identifier's maps (``trunk``)? The built-in set does not, so the
         recogniser does not ask the identifier for them, which saves time on every frame."""

@@ -373,13 +373,14 @@ class Recognizer:
 
         Backs are judged by the coverage alone: judged, two rendered backs partly under
         other cards were lost (0.51 and 0.53), while the false cards of the real photos
-        that the judgement drops are mostly named faces (models/README.md, "Card-shaped things").
+        that the judgement drops are mostly named faces (models/README.md, "Card-shaped
+        things"). So are an enrolled deck's faces (``Prototypes.judges_faces``).
         """
         s = self.settings
         if cover < s.reject_below:
             return True
         judged = score ** (1.0 - s.verifier_weight) * float(cover) ** s.verifier_weight
-        return named != BACK and judged < s.judged_least
+        return named != BACK and self.prototypes.judges_faces and judged < s.judged_least
 
     def _complete(
         self,

@@ -103,11 +103,12 @@ class RecognizerSettings:
     #: (``Prototypes.verified``). Most of the detector's false cards are phones, notepads and
     #: dark rectangles the verifier scores under 0.1; 0 turns it off.
     reject_below: float = setting(0.2, FRACTION)
-    #: Such a card, named a face, is also dropped when its judged score (detector ** (1 -
-    #: w) x coverage ** w, ``verifier_weight``) is under this. Card-shaped things a phone
-    #: photo or a table holds (a postcard, a business card, a book's page) can leave the
-    #: detector fairly sure, while the verifier covers them less than a card, and both
-    #: low together mean no card (models/README.md, "Card-shaped things"). 0 turns it off.
+    #: Such a card, named a face of the built-in deck (``Prototypes.judges_faces``), is
+    #: also dropped when its judged score (detector ** (1 - w) x coverage ** w,
+    #: ``verifier_weight``) is under this. Card-shaped things a phone photo or a table
+    #: holds (a postcard, a business card, a book's page) can leave the detector fairly
+    #: sure, while the verifier covers them less than a card, and both low together mean
+    #: no card (models/README.md, "Card-shaped things"). 0 turns it off.
     judged_least: float = setting(0.6, FRACTION)
     #: For an enrolled deck (``Prototypes.completes_outlines``): an outline whose long /
     #: short side is more than this (a fraction) off the deck's cards' has most likely one
