@@ -14,7 +14,7 @@ from collections.abc import Iterable
 import pytest
 
 from scoring.events import CardPlayed
-from tests.tracker.table import CENTRE, Table, _Card, run
+from tests.tracker.table import CENTRE, Table, _Card, detection, run
 from tests.tracker.test_turn_order import TRICK, folded, plays
 from vision.tracker.config import TrackerConfig
 
@@ -224,3 +224,30 @@ def test_after_a_lead_brought_by_another_players_arm_the_turn_goes_round_from_th
     trick = state.round.tricks[0] if state.round is not None else state.rounds[0].tricks[0]
     assert (trick.leader, trick.winner) == (1, 2)
     assert [(f.code, f.seat) for f in state.flags] == [("out_of_turn", 1)]
+
+
+def test_a_lead_glimpsed_under_its_own_hand_stays_the_leaders_when_the_next_arm_is_in_as_it_shows_whole() -> None:
+    # Seat 0 leads; its arm shows in one frame only (too few to count). The card is first
+    # glimpsed in part, read unsurely as another card, while the hand still covers it; the
+    # detector then outlines it whole, tracked apart from the glimpse, just as seat 1
+    # reaches in to lay the next card. That arm came after the card was first seen: it is
+    # no evidence that seat 1 led (taken for it, the whole trick went round from seat 1).
+    table = Table()
+    table.arms = {"bottom"}
+    table.step()
+    table.arms = set()
+    x, y = AT[0]
+    for _ in range(3):
+        table.extra.append(detection("schellen-ass", (x, y + 18.0), 0.0, 0.43, scale=0.6))
+        table.step()
+    table.arms = {"right"}
+    table.cards["rosen-6"] = _Card("rosen-6", AT[0], 0.0)
+    table.rest_times["rosen-6"] = round(table.t, 6)
+    table.step(8)
+    table.lay("rosen-ass", 1, at=AT[1], start=AT[1], slide=1, rest=2)
+    table.arms = set()
+    table.step(8)
+    events = run(table)
+    assert plays(events) == [(0, "rosen-6"), (1, "rosen-ass")]
+    assert [e.seat_seen for e in events if isinstance(e, CardPlayed)] == [False, False]
+    assert out_of_turn(table) == []

@@ -68,6 +68,9 @@ class Seats:
         origin = track.origin if track is not None else None
         arms = track.arms(state.config.arm_min_frames) if track is not None else frozenset()
         first_seen = track.first_t if track is not None else None
+        earlier = self._earlier_view(track) if track is not None and arms else None
+        if earlier is not None:
+            arms = arms & earlier.arms_first_seen
         brought = track is not None and self._brought_in(track)
         evidence = self._out_of_turn_evidence(place, size, origin, expected, others, arms, first_seen, brought)
         return evidence if evidence is not None else SeatGuess(expected, 1.0, "turn")
@@ -268,6 +271,34 @@ class Seats:
             and state.layout.in_play_area(other.settled, *state.size)
         ]
 
+    def _earlier_view(self, track: Track) -> Track | None:
+        """An uncounted card seen where ``track`` lies before ``track`` was: the same card
+        seen in part while the hand laying it still covered it, tracked apart.
+
+        Its arms, not ``track``'s, say whose hand brought the card: an arm that reached in
+        after that first glimpse is the next player's, laying a card of their own (a card
+        led while the next player was already reaching in was given to that player, and
+        the whole trick with it).
+        """
+        state = self._state
+        if len(track.anchor_corners) != 4:
+            return None
+        outline = [(float(x), float(y)) for x, y in track.anchor_corners]
+        since = state.ledger.last_collected_t or -math.inf
+        found: Track | None = None
+        for other in state.tracks:
+            if (
+                other is track
+                or other.state is not TrackState.CANDIDATE
+                or other.id in state.ledger.shown
+                or not since < other.first_t < track.first_t
+                or not _inside(other.centre, outline)
+            ):
+                continue
+            if found is None or other.first_t < found.first_t:
+                found = other
+        return found
+
     def _brought_in(self, track: Track) -> bool:
         """Was ``track`` first seen away from where it lies (a hand carried it in), not where it lies?"""
         return math.dist(track.origin, track.settled) >= self._state.config.match_distance * max(track.rest_size, 1.0)
@@ -436,3 +467,13 @@ class Seats:
         if score(best) <= as_is + 0.5 or best[0] is ready[0]:
             return ready
         return [best[0], *(tr for tr in ready if tr is not best[0])]
+
+
+def _inside(point: tuple[float, float], outline: list[tuple[float, float]]) -> bool:
+    """Is ``point`` inside the convex ``outline`` (four corners in order, either way round)?"""
+    signs = set()
+    for (x0, y0), (x1, y1) in itertools.pairwise([*outline, outline[0]]):
+        cross = (x1 - x0) * (point[1] - y0) - (y1 - y0) * (point[0] - x0)
+        if cross:
+            signs.add(cross > 0)
+    return len(signs) <= 1
