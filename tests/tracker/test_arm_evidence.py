@@ -244,9 +244,7 @@ def test_a_lead_glimpsed_under_its_own_hand_stays_the_leaders_when_the_next_arm_
     table.cards["rosen-6"] = _Card("rosen-6", AT[0], 0.0)
     table.rest_times["rosen-6"] = round(table.t, 6)
     table.step(8)
-    table.lay("rosen-ass", 1, at=AT[1], start=AT[1], slide=1, rest=2)
-    table.arms = set()
-    table.step(8)
+    lay_by_hand(table, "rosen-ass", 1, {"right"}, before=0)
     events = run(table)
     assert plays(events) == [(0, "rosen-6"), (1, "rosen-ass")]
     assert [e.seat_seen for e in events if isinstance(e, CardPlayed)] == [False, False]

@@ -379,7 +379,7 @@ class Recognizer:
         s = self.settings
         if cover < s.reject_below:
             return True
-        judged = score ** (1.0 - s.verifier_weight) * float(cover) ** s.verifier_weight
+        judged = score ** (1.0 - s.verifier_weight) * cover**s.verifier_weight
         return named != BACK and self.prototypes.judges_faces and judged < s.judged_least
 
     def _complete(

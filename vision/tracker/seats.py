@@ -13,6 +13,9 @@ from __future__ import annotations
 import itertools
 import math
 
+import cv2
+import numpy as np
+
 from scoring.rules import turn_order
 from vision.tracker.layout import _EDGE_VECTORS, SeatGuess
 from vision.tracker.ledger import Laid
@@ -283,7 +286,7 @@ class Seats:
         state = self._state
         if len(track.anchor_corners) != 4:
             return None
-        outline = [(float(x), float(y)) for x, y in track.anchor_corners]
+        outline = np.asarray(track.anchor_corners, np.float32).reshape(-1, 1, 2)
         since = state.ledger.last_collected_t or -math.inf
         found: Track | None = None
         for other in state.tracks:
@@ -292,7 +295,7 @@ class Seats:
                 or other.state is not TrackState.CANDIDATE
                 or other.id in state.ledger.shown
                 or not since < other.first_t < track.first_t
-                or not _inside(other.centre, outline)
+                or cv2.pointPolygonTest(outline, (float(other.centre[0]), float(other.centre[1])), False) < 0
             ):
                 continue
             if found is None or other.first_t < found.first_t:
@@ -467,13 +470,3 @@ class Seats:
         if score(best) <= as_is + 0.5 or best[0] is ready[0]:
             return ready
         return [best[0], *(tr for tr in ready if tr is not best[0])]
-
-
-def _inside(point: tuple[float, float], outline: list[tuple[float, float]]) -> bool:
-    """Is ``point`` inside the convex ``outline`` (four corners in order, either way round)?"""
-    signs = set()
-    for (x0, y0), (x1, y1) in itertools.pairwise([*outline, outline[0]]):
-        cross = (x1 - x0) * (point[1] - y0) - (y1 - y0) * (point[0] - x0)
-        if cross:
-            signs.add(cross > 0)
-    return len(signs) <= 1
