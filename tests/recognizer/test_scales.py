@@ -212,9 +212,9 @@ def test_only_a_photo_is_read_twice(recognizer: Recognizer, guide_scenes: list[S
     calls: list[tuple[int, ...]] = []
     run = recognizer.detector.run
 
-    def counted(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def counted(image: np.ndarray, steady: bool = False) -> tuple[np.ndarray, np.ndarray]:
         calls.append(image.shape)
-        return run(image)
+        return run(image, steady)
 
     recognizer.detector.run = counted  # type: ignore[method-assign]
     try:

@@ -238,7 +238,7 @@ class Recognizer:
             else (s.score_threshold, s.nms_iou)
         )
         img, lb = self.detector_input(frame, card_length)
-        peak, corners = self.detector.run(img)  # (2,g,g), (8,g,g)
+        peak, corners = self.detector.run(img, steady=True)  # (2,g,g), (8,g,g)
         best = peak.max(axis=0)
         ys, xs = np.nonzero(best >= threshold)
         if len(ys) == 0:
