@@ -86,6 +86,12 @@ class TrackerConfig:
     #: almost together: which of them is whose turn is decided by where they lie and
     #: where their hands came from, not by which settled first.
     together_window: float = 0.5
+    #: A read of a card that a card laid after it covers this share of (their outlines'
+    #: overlap over its own outline's area) ...
+    covered_share: float = 0.1
+    #: ... votes with this weight: the later card hides pips and the index, and a 9 with
+    #: three pips under the next card reads as a 6.
+    covered_vote_weight: float = 0.25
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -116,6 +122,8 @@ class TrackerConfig:
             "clear_read_confidence",
             "partial_size_ratio",
             "evidence_margin",
+            "covered_share",
+            "covered_vote_weight",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:

@@ -45,7 +45,15 @@ from vision.tracker.partial import PUSHED_SIZE_RATIO, WAIT, PartialViews
 from vision.tracker.piles import Piles
 from vision.tracker.seats import Seats
 from vision.tracker.state import CLEAR_SHARE, TableState, TrackerEvent
-from vision.tracker.tracks import SAME_OUTLINE, Track, TrackState, associate, card_size, outline_shift
+from vision.tracker.tracks import (
+    SAME_OUTLINE,
+    Track,
+    TrackState,
+    associate,
+    card_size,
+    covered_share,
+    outline_shift,
+)
 
 #: Seconds after a card of a trick left lying was last seen where it lay in which a track read
 #: firmly as it may be that card, swept off after the next lead (``_may_be_old_card``).
@@ -286,6 +294,28 @@ class TrickTracker:
 
     # -- tracking -------------------------------------------------------------------------
 
+    def _covered_weights(self, pairs: list[tuple[int, int]], dets: list[Detection]) -> dict[int, float]:
+        """The vote weight of each matched detection that a card laid later lies across.
+
+        Cards of a trick are laid close together and overlap, the later on the earlier:
+        the earlier card's reads then show only part of it, and a 9 with a row of pips
+        under the next card reads as a 6 (a trick led with it was counted one card off and
+        took the round's next tricks with it). Which card lies on top is not seen; the
+        one laid later does. A card seen for the first time this frame is the latest.
+        """
+        cfg = self.config
+        first = {di: self._state.tracks[ti].first_t for ti, di in pairs}
+        newest = math.inf
+        out: dict[int, float] = {}
+        for di, t in first.items():
+            for dj, det in enumerate(dets):
+                if dj == di or first.get(dj, newest) <= t:
+                    continue
+                if covered_share(dets[di].corners, det.corners) >= cfg.covered_share:
+                    out[di] = cfg.covered_vote_weight
+                    break
+        return out
+
     def _follow(self, frame: FrameDetections, *, vote: bool = True) -> None:
         cfg = self.config
         dets = [d for d in frame.detections if d.face_up and d.confidence >= cfg.min_detection_confidence]
@@ -293,10 +323,11 @@ class TrickTracker:
         matched_tracks = {ti for ti, _ in pairs}
         matched_dets = {di for _, di in pairs}
         self._state.saw_arms(frame.t, frame.arms)
+        weights = self._covered_weights(pairs, dets)
         for ti, di in pairs:
             track = self._state.tracks[ti]
             coming_in, was_gone = track.arrived_t is None, track.missed > 0
-            track.observe(dets[di], frame.t, cfg, vote=vote)
+            track.observe(dets[di], frame.t, cfg, vote=vote, weight=weights.get(di, 1.0))
             if was_gone and track.arrived_t is None and not track.arm_frames:
                 self._note_arms_before(track)  # gone and laid anew: by the hand seen just now
             elif coming_in or track.arrived_t is None:

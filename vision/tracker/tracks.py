@@ -17,6 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
+import cv2
+import numpy as np
+
 from vision.detection import Detection
 from vision.tracker.config import TrackerConfig
 
@@ -222,7 +225,12 @@ class Track:
         best = max(sorted(self.votes), key=self.votes.__getitem__)
         return best, self.votes[best] / total
 
-    def observe(self, det: Detection, t: float, cfg: TrackerConfig, *, vote: bool = True) -> None:
+    def observe(self, det: Detection, t: float, cfg: TrackerConfig, *, vote: bool = True, weight: float = 1.0) -> None:
+        """One frame's detection of this card: where it is, whether it rests, and its read.
+
+        ``weight`` scales the read's vote (``Track.vote``): a read of a card partly under a
+        card laid after it counts for less (``TrickTracker._follow``).
+        """
         centre = det.center
         self.velocity = (centre[0] - self.centre[0], centre[1] - self.centre[1])
         if self.missed:
@@ -281,7 +289,7 @@ class Track:
             self.confirmed += 1
         if vote and self.covers is None:
             # A card in motion is blurred, tilted, half in a hand: its reads count half.
-            self.vote(det, 1.0 if self.rest_frames >= 2 else MOVING_VOTE_WEIGHT)
+            self.vote(det, (1.0 if self.rest_frames >= 2 else MOVING_VOTE_WEIGHT) * weight)
 
     def note_arms(self, edges: frozenset[str], *, first_seen: bool = False) -> None:
         """Count one frame's arms (``FrameDetections.arms``) as reaching in for this card
@@ -489,3 +497,18 @@ def associate(
         used_d.add(di)
         out.append((ti, di))
     return out
+
+
+def covered_share(under: Sequence[tuple[float, float]], over: Sequence[tuple[float, float]]) -> float:
+    """The share of outline ``under``'s area that outline ``over`` lies across (0 to 1)."""
+    a = np.asarray(under, np.float32).reshape(-1, 2)
+    b = np.asarray(over, np.float32).reshape(-1, 2)
+    if a[:, 0].max() <= b[:, 0].min() or b[:, 0].max() <= a[:, 0].min():
+        return 0.0
+    if a[:, 1].max() <= b[:, 1].min() or b[:, 1].max() <= a[:, 1].min():
+        return 0.0
+    area = abs(float(cv2.contourArea(a)))
+    if area <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(cv2.convexHull(a), cv2.convexHull(b))
+    return min(1.0, max(0.0, float(inter)) / area)
