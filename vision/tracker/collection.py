@@ -262,6 +262,7 @@ class Collection:
         state = self._state
         ledger = state.ledger
         assert ledger.contract is not None
+        firsts = [shown.first_t for laid in ledger.trick if (shown := state.track(laid.track_id)) is not None]
         for laid in ledger.trick:
             track = state.track(laid.track_id)
             if track is not None:
@@ -278,7 +279,7 @@ class Collection:
                 # A card of this trick seen as a new track while it was gathered and swept
                 # (overlapping cards moving fast): it must never take the next card's place.
                 track.state, track.card = TrackState.IGNORED, identity
-        ledger.collect(t)
+        ledger.collect(t, max(firsts) if len(firsts) == len(ledger.trick) and firsts else None)
         return [TrickCollected(seat=collector, t=t, unseen=unseen)]
 
     def withdraw_taken_back(self, track: Track, t: float) -> list[TrackerEvent]:

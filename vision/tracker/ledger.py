@@ -115,6 +115,9 @@ class RoundLedger:
         #: Centres of recent complete tricks (mean of their four cards), in pixels.
         self.trick_centres: deque[tuple[float, float]] = deque(maxlen=9)
         self.last_collected_t: float | None = None
+        #: When the last card of the trick collected last first showed (None unless that
+        #: trick was full): a card that showed after it came while that trick lay full.
+        self.last_full_t: float | None = None
         #: Speck: the turned-up Bodentrumpf.
         self.bodentrumpf: str | None = None
         #: Track ids of cards shown, not played, and where each lay when it was shown.
@@ -169,6 +172,7 @@ class RoundLedger:
         # A resumed recording starts a little before this: that trick's cards seen still
         # lying then are old cards, not new ones (``TrickTracker._may_be_old_card``).
         self.last_collected_t = collected_t if collected_t is not None else self.last_collected_t
+        self.last_full_t = None
         self.tricks_done = len(self.done)
         self.recompute_constraints()
 
@@ -284,8 +288,10 @@ class RoundLedger:
         if carried:
             self.recompute_constraints()
 
-    def collect(self, t: float) -> None:
-        """The trick on the table was collected at ``t`` (whatever cards it has)."""
+    def collect(self, t: float, full_t: float | None = None) -> None:
+        """The trick on the table was collected at ``t`` (whatever cards it has); ``full_t``:
+        when its fourth card first showed."""
+        self.last_full_t = full_t if len(self.trick) == 4 else None
         self.done.append([(laid.seat, laid.card) for laid in self.trick])
         if len(self.trick) == 4 and len({laid.seat for laid in self.trick}) == 4:
             self.trick_centres.append(

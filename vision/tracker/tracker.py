@@ -58,6 +58,11 @@ from vision.tracker.tracks import (
 #: Seconds after a card of a trick left lying was last seen where it lay in which a track read
 #: firmly as it may be that card, swept off after the next lead (``_may_be_old_card``).
 SWEPT_AFTER_LEAD = 2.0
+#: A track read firmly as a card already played that turned up where it lies within this
+#: many seconds after a trick was collected may be that old card: the trick gathered into a
+#: pile that still lies in view, its top card read (``_may_be_old_card``). A new lead slid
+#: in from an edge is seen coming.
+GATHERED_WITHIN = 0.5
 
 __all__ = [
     "CLEAR_SHARE",
@@ -632,7 +637,10 @@ class TrickTracker:
         Yes if it is a card of the trick on the table (the same card detected twice), if it
         lies outline for outline where that card of the trick collected last lay, if the
         track was already there before the last trick was collected (a card of that trick
-        left lying, a pile), or if ``card`` is of the trick collected last, still seen
+        left lying, a pile) or turned up as it was gathered (``GATHERED_WITHIN``: the
+        gathered trick lying in view as a pile, its top card read; unless it is the next
+        lead laid beside the full trick, ``_led_beside_the_trick``), or if ``card`` is of
+        the trick collected last, still seen
         lying after it was collected, and the track turned up as it went
         (``SWEPT_AFTER_LEAD``): a trick left lying is collected when the next lead comes, and
         swept off only then, and its cards on the move start new tracks read as themselves.
@@ -643,9 +651,15 @@ class TrickTracker:
         collected = self._ledger.last_collected_t
         if collected is None:
             return False
-        if track.first_t <= collected:
-            return True
         last = self._ledger.done[-1] if self._ledger.done else []
+        if track.first_t <= collected:
+            if not self._led_beside_the_trick(track, card):
+                return True
+        elif (
+            track.first_t <= collected + GATHERED_WITHIN
+            and math.dist(track.origin, track.settled) < self.config.approach_distance * track.size
+        ):
+            return True  # turned up where it lies as the trick went: the gathered pile
         if not any(c == card for _, c in last):
             return False
         lay = self._laid_outline.get(card)
@@ -658,6 +672,24 @@ class TrickTracker:
         # and this track turned up as it went.
         seen = self._lying_seen.get(card)
         return seen is not None and seen - 2 * self._state.frame_dt <= track.first_t <= seen + SWEPT_AFTER_LEAD
+
+    def _led_beside_the_trick(self, track: Track, card: str) -> bool:
+        """Is ``track``, there before the last trick was collected, the next trick's lead
+        laid beside that trick while it lay full, and read as a card not of that trick?
+
+        The winner often leads before the trick is gathered; the lead then waits, the
+        trick full, until the trick goes. If its card was counted earlier in the round (a
+        misread of another card), its read is of a card already played, and a track there
+        before the collection was taken for a card of a pile: the lead was never counted,
+        and that trick and every later one were one card off. Showing up after the trick's
+        fourth card could count, and named as none of its cards, it is a new card.
+        """
+        full = self._ledger.last_full_t
+        last = self._ledger.done[-1] if self._ledger.done else []
+        if full is None or len(last) != 4 or any(c == card for _, c in last):
+            return False
+        soon = self.config.minimum_consecutive_frames * self._state.frame_dt
+        return track.first_t > full + soon
 
     def _old_card_misread(self, track: Track) -> bool:
         """Is ``track`` a card of the trick collected last, misread?
