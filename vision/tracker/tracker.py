@@ -637,13 +637,13 @@ class TrickTracker:
         Yes if it is a card of the trick on the table (the same card detected twice), if it
         lies outline for outline where that card of the trick collected last lay, if the
         track was already there before the last trick was collected (a card of that trick
-        left lying, a pile) or turned up as it was gathered (``GATHERED_WITHIN``: the
-        gathered trick lying in view as a pile, its top card read; unless it is the next
-        lead laid beside the full trick, ``_led_beside_the_trick``), or if ``card`` is of
-        the trick collected last, still seen
-        lying after it was collected, and the track turned up as it went
-        (``SWEPT_AFTER_LEAD``): a trick left lying is collected when the next lead comes, and
-        swept off only then, and its cards on the move start new tracks read as themselves.
+        left lying, a pile; not the next lead laid beside the full trick,
+        ``_led_beside_the_trick``) or turned up where it lies as the trick was gathered
+        (``GATHERED_WITHIN``: the gathered trick lying in view as a pile, its top card
+        read), or if ``card`` is of the trick collected last, still seen lying after it was
+        collected, and the track turned up as it went (``SWEPT_AFTER_LEAD``): a trick left
+        lying is collected when the next lead comes, and swept off only then, and its cards
+        on the move start new tracks read as themselves.
         Any other card that turned up during this trick is a new card.
         """
         if self._misreads.seen_twice_in_trick(track, card):
