@@ -54,7 +54,7 @@ def test_with_covered_reads_counting_in_full_the_six_would_win() -> None:
     assert plays(events)[0] == (0, "eicheln-6")
 
 
-def test_the_card_on_top_is_read_in_full_and_the_card_under_it_is_covered() -> None:
+def test_the_next_card_laid_across_the_lead_covers_it_and_a_card_apart_covers_nothing() -> None:
     table = Table()
     _lead_then_covered(table)
     under, over = table.cards["eicheln-9"], table.cards["rosen-9"]

@@ -262,10 +262,11 @@ class Collection:
         state = self._state
         ledger = state.ledger
         assert ledger.contract is not None
-        firsts = [shown.first_t for laid in ledger.trick if (shown := state.track(laid.track_id)) is not None]
+        firsts: list[float] = []  # when each of its cards first showed
         for laid in ledger.trick:
             track = state.track(laid.track_id)
             if track is not None:
+                firsts.append(track.first_t)
                 track.state = TrackState.RETIRED
                 count = ledger.counted.get(laid.card)
                 if count is not None:

@@ -653,7 +653,7 @@ class TrickTracker:
             return False
         last = self._ledger.done[-1] if self._ledger.done else []
         if track.first_t <= collected:
-            if not self._led_beside_the_trick(track, card):
+            if not self._led_beside_the_trick(track, card, last):
                 return True
         elif (
             track.first_t <= collected + GATHERED_WITHIN
@@ -673,7 +673,7 @@ class TrickTracker:
         seen = self._lying_seen.get(card)
         return seen is not None and seen - 2 * self._state.frame_dt <= track.first_t <= seen + SWEPT_AFTER_LEAD
 
-    def _led_beside_the_trick(self, track: Track, card: str) -> bool:
+    def _led_beside_the_trick(self, track: Track, card: str, last: list[tuple[int, str]]) -> bool:
         """Is ``track``, there before the last trick was collected, the next trick's lead
         laid beside that trick while it lay full, and read as a card not of that trick?
 
@@ -682,10 +682,10 @@ class TrickTracker:
         misread of another card), its read is of a card already played, and a track there
         before the collection was taken for a card of a pile: the lead was never counted,
         and that trick and every later one were one card off. Showing up after the trick's
-        fourth card could count, and named as none of its cards, it is a new card.
+        fourth card could count, and named as none of its cards (``last``, the trick
+        collected last), it is a new card.
         """
         full = self._ledger.last_full_t
-        last = self._ledger.done[-1] if self._ledger.done else []
         if full is None or len(last) != 4 or any(c == card for _, c in last):
             return False
         soon = self.config.minimum_consecutive_frames * self._state.frame_dt

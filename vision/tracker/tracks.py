@@ -500,7 +500,11 @@ def associate(
 
 
 def covered_share(under: Sequence[tuple[float, float]], over: Sequence[tuple[float, float]]) -> float:
-    """The share of outline ``under``'s area that outline ``over`` lies across (0 to 1)."""
+    """The share of outline ``under``'s area that outline ``over`` lies across (0 to 1).
+
+    The same intersection as ``vision.recognizer.geometry.quad_areas``, kept here because
+    importing the recogniser package loads onnxruntime, which the tracker does without.
+    """
     a = np.asarray(under, np.float32).reshape(-1, 2)
     b = np.asarray(over, np.float32).reshape(-1, 2)
     if a[:, 0].max() <= b[:, 0].min() or b[:, 0].max() <= a[:, 0].min():
