@@ -313,9 +313,12 @@ class TrickTracker:
         newest = math.inf
         out: dict[int, float] = {}
         for di, t in first.items():
+            x0, y0, x1, y1 = dets[di].box
             for dj, det in enumerate(dets):
                 if dj == di or first.get(dj, newest) <= t:
                     continue
+                if det.box[0] >= x1 or det.box[2] <= x0 or det.box[1] >= y1 or det.box[3] <= y0:
+                    continue  # boxes apart: most pairs, answered without the outlines
                 if covered_share(dets[di].corners, det.corners) >= cfg.covered_share:
                     out[di] = cfg.covered_vote_weight
                     break
@@ -328,7 +331,7 @@ class TrickTracker:
         matched_tracks = {ti for ti, _ in pairs}
         matched_dets = {di for _, di in pairs}
         self._state.saw_arms(frame.t, frame.arms)
-        weights = self._covered_weights(pairs, dets)
+        weights = self._covered_weights(pairs, dets) if vote else {}
         for ti, di in pairs:
             track = self._state.tracks[ti]
             coming_in, was_gone = track.arrived_t is None, track.missed > 0
