@@ -174,9 +174,9 @@ def round_history(events: Sequence[Event]) -> tuple[RoundStarted, list[Event]] |
     for pos, event in resolved.events:
         if isinstance(event, RoundStarted):
             out = []
-        if pos in resolved.fills and isinstance(event, TrickCollected):
-            out.append(resolved.fills[pos][1])
-            event = replace(event, unseen=None)
+        if isinstance(event, TrickCollected) and (filled := resolved.fills_of(pos)):
+            out.extend(filled)
+            event = replace(event, unseen=tuple(s for s in event.unseen if s not in {c.seat for c in filled}))
         out.append(event)
     if not out or not isinstance(out[0], RoundStarted):
         return None

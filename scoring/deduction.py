@@ -1,7 +1,7 @@
 """The card the camera never saw, filled in: from the table, or deduced from the round.
 
-A ``trick_collected`` with ``unseen`` leaves a ``Gap`` (``scoring.folder``). Its card
-becomes known either from the table (a ``card_corrected`` of that trick) or, once the
+A ``trick_collected`` with ``unseen`` leaves a ``Gap`` per seat (``scoring.folder``).
+Its card becomes known either from the table (a ``card_corrected`` of that trick) or, once the
 round's other cards are all known, as the one card nobody else played; with two or
 three gaps, as the one way of handing out the unplayed cards under which everybody
 followed suit. Either way the card is put back where its seat's turn was and the whole
@@ -72,15 +72,10 @@ def deduce_several(folder: Folder, seq: list[tuple[int, Event]], rulings: dict[i
             trial = seq
             try:
                 for gap, card in zip(gaps, way, strict=True):
-                    now = next(g for g in fold_seq(trial, rulings).gaps if g.ref == gap.ref)
-                    assert now.event.unseen is not None
+                    now = next(g for g in fold_seq(trial, rulings).gaps if (g.ref, g.seat) == (gap.ref, gap.seat))
                     trial = insert(
                         trial,
-                        (
-                            now.anchor(),
-                            gap.ref,
-                            CardPlayed(seat=now.event.unseen, card=card, t=gap.event.t, source="deduced"),
-                        ),
+                        (now.anchor(), gap.ref, CardPlayed(seat=gap.seat, card=card, t=gap.event.t, source="deduced")),
                     )
                 flags = fold_seq(trial, rulings).flags
             except RuleError:
@@ -90,16 +85,15 @@ def deduce_several(folder: Folder, seq: list[tuple[int, Event]], rulings: dict[i
         if not counts or (len(counts) > 1 and counts[0][0] == counts[1][0]):
             continue
         first = gaps[0]
-        assert first.event.unseen is not None
         return (
             first.anchor(),
             first.ref,
-            CardPlayed(seat=first.event.unseen, card=counts[0][1][0], t=first.event.t, source="deduced"),
+            CardPlayed(seat=first.seat, card=counts[0][1][0], t=first.event.t, source="deduced"),
         )
     return None
 
 
-def next_fill(folder: Folder, fills: dict[int, tuple[int, CardPlayed]]) -> Fill | None:
+def next_fill(folder: Folder, fills: dict[tuple[int, int], tuple[int, CardPlayed]]) -> Fill | None:
     """The first trick with an unseen card whose card is now known: where it goes
     (``Gap.anchor``), its position and the card.
 
@@ -108,15 +102,13 @@ def next_fill(folder: Folder, fills: dict[int, tuple[int, CardPlayed]]) -> Fill 
     """
     for gap in folder.gaps:
         r = folder.rounds[gap.round]
-        card: tuple[int, CardPlayed] | None = fills.get(gap.ref)
+        card: tuple[int, CardPlayed] | None = fills.get((gap.ref, gap.seat))
         if card is None:
             others = [g for g in folder.gaps if g.round == gap.round]
             left = set(CARD_INDEX) - {p.card for p in r.plays}
             if len(others) != 1 or len(r.tricks) < 9 or len(r.plays) != 35 or len(left) != 1:
                 continue
-            unseen = gap.event.unseen
-            assert unseen is not None
-            card = (gap.ref, CardPlayed(seat=unseen, card=left.pop(), t=gap.event.t, source="deduced"))
+            card = (gap.ref, CardPlayed(seat=gap.seat, card=left.pop(), t=gap.event.t, source="deduced"))
         return gap.anchor(), card[0], card[1]
     return None
 

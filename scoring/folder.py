@@ -43,6 +43,13 @@ from scoring.variants import Schieber, Variant, VariantRuleError, variant_for
 from scoring.variants.base import DoneRound
 from scoring.weis import Declared, WeisError, evaluate, evaluate_each
 
+#: How the ``card_unseen`` flag names the cards a trick counts with until the rest are known.
+SEEN_WORDS: dict[int, str] = {
+    1: "der einen gesehenen Karte",
+    2: "den zwei gesehenen Karten",
+    3: "den drei gesehenen Karten",
+}
+
 
 class Folder:
     """Applies one resolved event at a time to the game so far; ``scoring.game.fold`` drives it.
@@ -310,9 +317,11 @@ class Folder:
         if len(r.table) < 4:
             if not r.table:
                 raise RuleError("no trick on the table to collect", pos)
-            if ev.unseen is None or len(r.table) != 3 or ev.unseen in {p.seat for p in r.table}:
+            # Seats the table filled in already lie on it; the rest are still missing.
+            missing = tuple(s for s in ev.unseen if s not in {p.seat for p in r.table})
+            if not missing or len(r.table) + len(missing) != 4:
                 raise RuleError(f"trick collected with only {len(r.table)} cards on the table", pos)
-            self.collect_with_gap(r, pos, ev)
+            self.collect_with_gap(r, pos, ev, missing)
             return
         trick = r.tricks[-1]
         if trick.collected:
@@ -330,48 +339,50 @@ class Folder:
                 trick=trick.index,
             )
         r.table = []
-        if ev.unseen is not None:
-            filled = next((p for p in trick.cards if p.seat == ev.unseen), None)
+        for seat in ev.unseen:
+            filled = next((p for p in trick.cards if p.seat == seat), None)
             if filled is not None and filled.ref in r.deduced:
                 self.flag(
                     "card_deduced",
-                    f"Stich {trick.index + 1}: die Karte von Platz {ev.unseen} wurde nicht gesehen; "
+                    f"Stich {trick.index + 1}: die Karte von Platz {seat} wurde nicht gesehen; "
                     f"aus den übrigen Karten der Runde ergibt sich {filled.card} (bitte prüfen)",
                     pos,
-                    ev.unseen,
+                    seat,
                     cards=(filled.card,),
                     trick=trick.index,
                 )
 
-    def collect_with_gap(self, r: RoundRecord, pos: int, ev: TrickCollected) -> None:
-        """Close a trick of three seen cards whose fourth (``ev.unseen``'s) is not known yet."""
-        assert ev.unseen is not None
+    def collect_with_gap(self, r: RoundRecord, pos: int, ev: TrickCollected, missing: tuple[int, ...]) -> None:
+        """Close a trick whose ``missing`` seats' cards (unseen, not filled in yet) are not known."""
         cards = tuple(r.table)
         leader = r.leader
-        trick = r.next_trick(cards, leader, unseen=ev.unseen)
+        trick = r.next_trick(cards, leader, unseen=missing)
         r.tricks.append(trick)
         r.stoeck.on_collect()
         self.stoeck_flush(r)
         r.table = []
         order = turn_order(leader)
         refs = {c.ref for c in cards}
-        if [c.seat for c in cards] == [seat for seat in order if seat != ev.unseen]:
-            # In turn once the unseen card is counted: the skipped turn was that card.
+        if [c.seat for c in cards] == [seat for seat in order if seat not in missing]:
+            # In turn once the unseen cards are counted: the skipped turns were those cards.
             self.flags = [f for f in self.flags if not (f.code == "out_of_turn" and f.ref in refs)]
-        # Cards laid after the unseen one followed a lead (or a trump) nobody saw: their
+        # Cards laid after an unseen one followed a lead (or a trump) nobody saw: their
         # legality cannot be judged until it is known (the fold runs again then).
-        after = {c.ref for c in cards if c.seat in order and order.index(c.seat) > order.index(ev.unseen)}
+        first = min(order.index(s) for s in missing)
+        after = {c.ref for c in cards if c.seat in order and order.index(c.seat) > first}
         r.checked |= after
         self.flags = [f for f in self.flags if not (f.code in ILLEGAL and f.ref in after)]
-        self.gaps.append(Gap(r.index, pos, leader, tuple((c.seat, c.ref) for c in cards), ev))
-        self.flag(
-            "card_unseen",
-            f"Stich {trick.index + 1}: die Karte von Platz {ev.unseen} wurde nicht erkannt; bitte eintragen "
-            "(bis dahin zählt der Stich nur mit den drei gesehenen Karten)",
-            pos,
-            ev.unseen,
-            trick=trick.index,
-        )
+        seen = tuple((c.seat, c.ref) for c in cards)
+        for seat in missing:
+            self.gaps.append(Gap(r.index, pos, leader, seen, ev, seat))
+            self.flag(
+                "card_unseen",
+                f"Stich {trick.index + 1}: die Karte von Platz {seat} wurde nicht erkannt; bitte eintragen "
+                f"(bis dahin zählt der Stich nur mit {SEEN_WORDS[len(cards)]})",
+                pos,
+                seat,
+                trick=trick.index,
+            )
 
     def weis_declared(self, pos: int, ev: WeisDeclared) -> None:
         r = self.current(pos, "weis_declared")

@@ -28,9 +28,10 @@ a trick collected with a card the camera never saw (and, when the rest of the ro
 showed which card it was, that it was filled in).
 
 **A card the camera never saw.** A ``trick_collected`` with ``unseen`` closes a trick of
-three cards: the trick waits for its fourth card while the round goes on, counted
-provisionally from the three (winner, points) and flagged ``card_unseen``. The card comes
-from the table (a ``card_corrected`` whose ``ref`` is that ``trick_collected``) or, once
+three cards (or two, with two seats unseen): the trick waits for its missing cards while
+the round goes on, counted provisionally from those seen (winner, points) and flagged
+``card_unseen`` per seat. A card comes from the table (a ``card_corrected`` whose ``ref``
+is that ``trick_collected``, naming the seat when two were unseen) or, once
 the round's other 35 cards are known, it is the one card nobody else played
 (``card_deduced``); with two or three missing, the one way of handing out the unplayed
 cards under which everybody followed suit (``scoring.deduction.deduce_several``).

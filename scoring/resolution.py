@@ -20,13 +20,17 @@ from scoring.events import CardCorrected, CardPlayed, Event, EventVoided, Mispla
 class Resolved:
     """The list after voids and corrections: (position, event) pairs and the rulings.
 
-    ``fills``: the table's card for a trick collected with an unseen card, by the
-    position of that ``trick_collected``: (position of the correction, the card).
+    ``fills``: the table's card for a trick collected with unseen cards, by the position
+    of that ``trick_collected`` and the seat: (position of the correction, the card).
     """
 
     events: tuple[tuple[int, Event], ...]
     rulings: dict[int, str]
-    fills: dict[int, tuple[int, CardPlayed]] = field(default_factory=dict)
+    fills: dict[tuple[int, int], tuple[int, CardPlayed]] = field(default_factory=dict)
+
+    def fills_of(self, ref: int) -> list[CardPlayed]:
+        """The cards the table entered for the unseen seats of the ``trick_collected`` at ``ref``."""
+        return [card for (at, _), (_, card) in sorted(self.fills.items()) if at == ref]
 
 
 def voided_positions(events: Sequence[Event]) -> set[int]:
@@ -50,16 +54,16 @@ def resolve(events: Sequence[Event]) -> Resolved:
     Voids are taken from the end backwards, so voiding a void restores its target (redo).
     A correction replaces the card (and seat, if given) of a ``card_played``; the latest
     correction wins. Voided corrections and rulings have no effect. A correction of a
-    ``trick_collected`` with an ``unseen`` card supplies that card (``Resolved.fills``).
+    ``trick_collected`` with ``unseen`` seats supplies a card of one of them
+    (``Resolved.fills``): the correction's ``seat``, which may be left out when only one
+    seat's card was unseen.
     """
     for pos, ev in enumerate(events):
         if isinstance(ev, (EventVoided, CardCorrected, MisplayRuled)):
             if ev.ref >= pos:
                 raise RuleError(f"ref {ev.ref} must point to an earlier event", pos)
             target = events[ev.ref]
-            fills_gap = (
-                isinstance(ev, CardCorrected) and isinstance(target, TrickCollected) and target.unseen is not None
-            )
+            fills_gap = isinstance(ev, CardCorrected) and isinstance(target, TrickCollected) and bool(target.unseen)
             if isinstance(ev, (CardCorrected, MisplayRuled)) and not isinstance(target, CardPlayed) and not fills_gap:
                 what = (
                     "a card_played or a trick_collected with an unseen card"
@@ -67,24 +71,27 @@ def resolve(events: Sequence[Event]) -> Resolved:
                     else "a card_played"
                 )
                 raise RuleError(f"ref {ev.ref} is a {target.type}, not {what}", pos)
-            if (
-                isinstance(ev, CardCorrected)
-                and isinstance(target, TrickCollected)
-                and ev.seat not in (None, target.unseen)
-            ):
-                raise RuleError(
-                    f"the card never seen in that trick is seat {target.unseen}'s, not seat {ev.seat}'s", pos
-                )
+            if isinstance(ev, CardCorrected) and isinstance(target, TrickCollected):
+                if ev.seat is None and len(target.unseen) > 1:
+                    raise RuleError(
+                        f"cards of seats {', '.join(map(str, target.unseen))} were never seen in that trick: "
+                        "say whose card this is (seat)",
+                        pos,
+                    )
+                if ev.seat is not None and ev.seat not in target.unseen:
+                    seats = " and ".join(map(str, target.unseen))
+                    raise RuleError(f"the cards never seen in that trick are seat {seats}'s, not seat {ev.seat}'s", pos)
     voided = voided_positions(events)
     corrected: dict[int, CardPlayed] = {}
     rulings: dict[int, str] = {}
-    fills: dict[int, tuple[int, CardPlayed]] = {}
+    fills: dict[tuple[int, int], tuple[int, CardPlayed]] = {}
     for pos, ev in enumerate(events):
         if pos in voided:
             continue
         gap = events[ev.ref] if isinstance(ev, CardCorrected) else None
-        if isinstance(ev, CardCorrected) and isinstance(gap, TrickCollected) and gap.unseen is not None:
-            fills[ev.ref] = (pos, CardPlayed(seat=gap.unseen, card=ev.card, t=gap.t, source="manual"))
+        if isinstance(ev, CardCorrected) and isinstance(gap, TrickCollected) and gap.unseen:
+            seat = gap.unseen[0] if ev.seat is None else ev.seat
+            fills[ev.ref, seat] = (pos, CardPlayed(seat=seat, card=ev.card, t=gap.t, source="manual"))
         elif isinstance(ev, CardCorrected):
             target = corrected.get(ev.ref, events[ev.ref])
             assert isinstance(target, CardPlayed)

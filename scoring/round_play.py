@@ -47,7 +47,7 @@ class RoundRecord:
     decls: list[Declaration] = field(default_factory=list)
     checked: set[int] = field(default_factory=set)  # refs already flagged as illegal
     abandoned: bool = False
-    #: Index into ``plays`` where each trick began (a trick with an unseen card has three).
+    #: Index into ``plays`` where each trick began (a trick with unseen cards has fewer than four).
     starts: list[int] = field(default_factory=list)
     #: Positions of cards the fold filled in as the one card nobody else played.
     deduced: set[int] = field(default_factory=set)
@@ -79,18 +79,18 @@ class RoundRecord:
 
     @property
     def leader_unknown(self) -> bool:
-        """The last trick still waits for its unseen card, so nobody knows who won it and leads."""
-        return bool(self.tricks) and self.tricks[-1].unseen is not None and len(self.tricks[-1].cards) < 4
+        """The last trick still waits for an unseen card, so nobody knows who won it and leads."""
+        return bool(self.tricks) and bool(self.tricks[-1].unseen) and len(self.tricks[-1].cards) < 4
 
-    def next_trick(self, cards: tuple[PlayedCard, ...], leader: int, unseen: int | None = None) -> Trick:
+    def next_trick(self, cards: tuple[PlayedCard, ...], leader: int, unseen: tuple[int, ...] = ()) -> Trick:
         """The round's next trick made of ``cards``: its winner and card points (the ninth
-        with the last-trick bonus). With ``unseen`` it has three cards and is collected
-        already, its winner and points provisional until the fourth is known."""
+        with the last-trick bonus). With ``unseen`` it lacks those seats' cards and is
+        collected already, its winner and points provisional until they are known."""
         idx = trick_winner([c.card for c in cards], self.contract, void=[c.void for c in cards], trick=len(self.tricks))
         last = len(self.tricks) == 8
         points = sum(card_points(c.card, self.contract) for c in cards) + (LAST_TRICK_BONUS if last else 0)
         winner = cards[idx].seat
-        return Trick(len(self.tricks), cards, leader, winner, points, last, collected=unseen is not None, unseen=unseen)
+        return Trick(len(self.tricks), cards, leader, winner, points, last, collected=bool(unseen), unseen=unseen)
 
     def expected_seat(self) -> int | None:
         if self.complete:
@@ -134,22 +134,23 @@ Fill = tuple[tuple[int, bool], int, CardPlayed]
 
 @dataclass(frozen=True)
 class Gap:
-    """A trick collected with one card unseen, as the fold met it."""
+    """One card of a trick collected unseen, as the fold met it: a trick with two unseen
+    cards leaves two gaps, one per ``seat``, filled one at a time."""
 
     round: int
     ref: int  # position of its trick_collected
     leader: int
-    seen: tuple[tuple[int, int], ...]  # (seat, position) of the three seen cards, in play order
+    seen: tuple[tuple[int, int], ...]  # (seat, position) of the trick's known cards, in play order
     event: TrickCollected
+    seat: int  # whose card is missing
 
     def anchor(self) -> tuple[int, bool]:
-        """Where the unseen card was laid, as (position of a seen card, after it): right
-        after the seen card of the turn before it, or before the first seen card when it
-        led. Right after, so that what was said while it lay there (a Stöck call, a Weis)
-        stays after it."""
-        assert self.event.unseen is not None
+        """Where the unseen card was laid, as (position of a known card, after it): right
+        after the known card of the turn before it, or before the first known card when
+        it came before them all. Right after, so that what was said while it lay there (a
+        Stöck call, a Weis) stays after it."""
         order = turn_order(self.leader)
-        k = order.index(self.event.unseen)
+        k = order.index(self.seat)
         earlier = [ref for seat, ref in self.seen if order.index(seat) < k]
         return (earlier[-1], True) if earlier else (self.seen[0][1], False)
 

@@ -59,8 +59,9 @@ class PlayedCard:
 class Trick:
     """A completed trick: cards in play order, winning seat, card points (+5 on the last).
 
-    ``unseen``: the seat whose card the camera never saw; ``cards`` then holds three and
-    ``winner`` and ``points`` are the three seen cards' (provisional until it is known).
+    ``unseen``: the seats whose cards the camera never saw and nobody has filled in yet;
+    ``cards`` then holds the others, and ``winner`` and ``points`` are theirs
+    (provisional until the missing cards are known).
     """
 
     index: int
@@ -70,7 +71,7 @@ class Trick:
     points: int
     last: bool
     collected: bool = False
-    unseen: int | None = None
+    unseen: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

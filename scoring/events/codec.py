@@ -57,6 +57,9 @@ def event_to_dict(event: Event) -> dict[str, Any]:
         if key in _LATER_DEFAULTS and value == _LATER_DEFAULTS[key] and type(value) is type(_LATER_DEFAULTS[key]):
             continue
         out[key] = _plain(value)
+    if len(out.get("unseen", ())) == 1:
+        # One unseen seat is written as a number, as builds that know only one read it.
+        out["unseen"] = out["unseen"][0]
     return out
 
 

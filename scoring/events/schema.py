@@ -38,6 +38,8 @@ DEFAULT_COIFFEUR_ROWS: Final[tuple[tuple[str, int], ...]] = (
 #: or with Weis and Stöck counted, a generous bound on what a hand can add.
 MAX_FORECAST: Final[int] = 157
 MAX_FORECAST_WITH_WEIS: Final[int] = 1000
+#: Seats a ``trick_collected`` may name ``unseen``: the trick on the table holds at least one seen card.
+MAX_UNSEEN: Final[int] = 3
 BLOCKS: Final[tuple[str, ...]] = ("weis", "stoeck", "tricks")
 MULTIPLIER_TABLES: Final[tuple[str, ...]] = ("default", "common", "ascending", "custom")
 #: The camera image's edges, counter-clockwise as seen on screen.
@@ -157,15 +159,18 @@ class CardPlayed:
 class TrickCollected:
     """The four cards left the table; ``seat`` is who the camera saw collect them.
 
-    ``unseen``: the camera saw the trick swept with only three cards read; this seat's
-    card was never seen. The rules engine keeps the trick open for that card (the table
-    enters it, or it is the one card of the round nobody else played) instead of letting
-    the next trick's lead fill the gap and shift every later trick.
+    ``unseen``: the camera saw the trick swept with fewer than four cards read; these
+    seats' cards were never seen (one, or two when two cards were laid at once on one
+    spot and the lower never showed). The rules engine keeps the trick open for those
+    cards (the table enters them, or they are the cards of the round nobody else played)
+    instead of letting the next trick's cards fill the gap and shift every later trick.
+    In JSON one seat is a number, as builds that know only one unseen card read it, and
+    several are a list, which such a build refuses rather than misreads.
     """
 
     seat: int | None = None
     t: float | None = None
-    unseen: int | None = None
+    unseen: tuple[int, ...] = ()
     type: str = field(default="trick_collected", init=False)
 
 

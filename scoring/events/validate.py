@@ -18,6 +18,7 @@ from scoring.events.fields import as_card, as_card_list, as_ref, as_seat, as_tim
 from scoring.events.schema import (
     EVENT_TYPES,
     MAX_FORECAST_WITH_WEIS,
+    MAX_UNSEEN,
     ROUND_CONTRACTS,
     SCHEMA_VERSION,
     Event,
@@ -127,8 +128,14 @@ def _card_played(out: dict[str, Any]) -> None:
 def _trick_collected(out: dict[str, Any]) -> None:
     if out.get("seat") is not None:
         out["seat"] = as_seat(out["seat"])
-    if out.get("unseen") is not None:
-        out["unseen"] = as_seat(out["unseen"], "unseen")
+    unseen = out.get("unseen")
+    if unseen is None:
+        out.pop("unseen", None)
+        return
+    seats = unseen if isinstance(unseen, (list, tuple)) else [unseen]
+    out["unseen"] = tuple(as_seat(s, "unseen") for s in seats)
+    if not 1 <= len(out["unseen"]) <= MAX_UNSEEN or len(set(out["unseen"])) != len(out["unseen"]):
+        raise EventError(f"unseen must name one to {MAX_UNSEEN} different seats, got {unseen!r}")
 
 
 def _weis_declared(out: dict[str, Any]) -> None:

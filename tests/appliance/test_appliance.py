@@ -203,7 +203,7 @@ def test_the_table_script_takes_a_trick_swept_with_a_card_never_read_for_that_ca
     ]
     camera: list[Event] = [
         *truth[2:5],
-        TrickCollected(t=7.2, unseen=3),
+        TrickCollected(t=7.2, unseen=(3,)),
         CardPlayed(seat=3, card="schellen-6", t=7.2),
         CardPlayed(seat=0, card="rosen-ober", t=8.2),
     ]

@@ -27,7 +27,7 @@ def stored_round(
                 continue
             store.append(game, CardPlayed(seat=seat, card=card))
         winner = trick[trick_winner([c for _, c in trick], "schellen")][0]
-        store.append(game, TrickCollected(seat=winner, unseen=trick[1][0] if k == unseen_in else None))
+        store.append(game, TrickCollected(seat=winner, unseen=(trick[1][0],) if k == unseen_in else ()))
     for seat, card in plays[4 * tricks : 4 * tricks + on_table]:
         store.append(game, CardPlayed(seat=seat, card=card))
     return game, plays

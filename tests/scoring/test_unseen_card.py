@@ -16,31 +16,37 @@ def a_round(seed: int = 3, contract: str = "rosen", forehand: int = 1) -> list[E
     return configured() + round_events(random.Random(seed), contract, forehand)
 
 
-def without_card(events: list[Event], trick: int, nth: int) -> tuple[list[Event], int, int]:
-    """The events with the ``nth`` card (0-3) of ``trick`` never seen: that card left out,
-    the trick's collection naming its seat. Returns (events, unseen seat, collection position)."""
+def without_cards(events: list[Event], trick: int, nths: tuple[int, ...]) -> tuple[list[Event], list[CardPlayed], int]:
+    """The events with the ``nths`` cards (0-3) of ``trick`` never seen: those cards left
+    out, the trick's collection naming their seats. Returns (events, the cards left out,
+    collection position)."""
     per_trick: list[list[int]] = [[]]
     for i, e in enumerate(events):
         if isinstance(e, CardPlayed):
             per_trick[-1].append(i)
         elif isinstance(e, TrickCollected):
             per_trick.append([])
-    drop = per_trick[trick][nth]
-    gone = events[drop]
-    assert isinstance(gone, CardPlayed)
+    drop = {per_trick[trick][n] for n in nths}
+    gone = [e for i, e in enumerate(events) if i in drop and isinstance(e, CardPlayed)]
     out: list[Event] = []
-    collects = 0
-    at = -1
+    collects, at = 0, -1
     for i, e in enumerate(events):
-        if i == drop:
+        if i in drop:
             continue
         if isinstance(e, TrickCollected):
             if collects == trick:
-                e = TrickCollected(seat=e.seat, unseen=gone.seat)
+                e = TrickCollected(seat=e.seat, unseen=tuple(c.seat for c in gone))
                 at = len(out)
             collects += 1
         out.append(e)
-    return out, gone.seat, at
+    return out, gone, at
+
+
+def without_card(events: list[Event], trick: int, nth: int) -> tuple[list[Event], int, int]:
+    """The events with the ``nth`` card (0-3) of ``trick`` never seen: that card left out,
+    the trick's collection naming its seat. Returns (events, unseen seat, collection position)."""
+    out, gone, at = without_cards(events, trick, (nth,))
+    return out, gone[0].seat, at
 
 
 def tricks(state: GameState) -> list[tuple[tuple[tuple[int, str], ...], int, int]]:
@@ -59,7 +65,7 @@ def test_a_trick_with_an_unseen_card_is_kept_open_and_the_next_trick_is_counted_
     state = fold(middle)
     assert state.round is not None
     gap = state.round.tricks[3]
-    assert gap.unseen == seat and len(gap.cards) == 3
+    assert gap.unseen == (seat,) and len(gap.cards) == 3
     assert codes(state) == ["card_unseen"]
     assert state.flags[0].ref == at and state.flags[0].seat == seat
     waiting = fold(events[: at + 1]).round
@@ -167,9 +173,7 @@ def test_two_unseen_cards_that_either_way_follow_suit_wait_for_the_table() -> No
     assert state.round is not None and not state.round.complete
     assert codes(state) == ["card_unseen", "card_unseen"]
     # The table enters one of them; the other is then the one card left.
-    first = next(
-        i for i, e in enumerate(two_unseen(truth, *pairs[0])) if isinstance(e, TrickCollected) and e.unseen is not None
-    )
+    first = next(i for i, e in enumerate(two_unseen(truth, *pairs[0])) if isinstance(e, TrickCollected) and e.unseen)
     gone = [e for e in truth if isinstance(e, CardPlayed)][4 * pairs[0][0][0] + pairs[0][0][1]]
     done = fold([*two_unseen(truth, *pairs[0]), CardCorrected(ref=first, card=gone.card)])
     assert tricks(done) == tricks(fold(truth))
@@ -187,7 +191,7 @@ def test_the_unseen_seat_must_be_missing_from_the_trick() -> None:
     events, seat, at = without_card(truth, trick=0, nth=3)
     present = next(e.seat for e in events[at - 1 :: -1] if isinstance(e, CardPlayed))
     with pytest.raises(RuleError, match="only 3 cards"):
-        fold([*events[:at], TrickCollected(unseen=present)])
+        fold([*events[:at], TrickCollected(unseen=(present,))])
 
 
 def test_entering_the_unseen_card_for_another_seat_is_refused() -> None:

@@ -48,7 +48,7 @@ def test_a_card_laid_straight_over_the_lead_is_the_next_players_and_the_lead_is_
     lay_by_hand(table, "eicheln-ober", 2, {"top"})
     events = run(table)
     assert corrected(events)[:3] == [(1, "rosen-ass"), (2, "eicheln-9"), (3, "rosen-koenig")]
-    assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [0]
+    assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [(0,)]
     assert out_of_turn(table) == []
 
 

@@ -65,5 +65,5 @@ def test_a_trick_gone_with_no_hand_in_view_is_collected_before_the_next_lead_lan
     table.step(10)
     events = run(table, forehand=0, contract="schellen")
     collected = [e for e in events if isinstance(e, TrickCollected)]
-    assert [(e.unseen, e.t is not None and e.t < table.rest_times["rosen-koenig"]) for e in collected] == [(2, True)]
+    assert [(e.unseen, e.t is not None and e.t < table.rest_times["rosen-koenig"]) for e in collected] == [((2,), True)]
     assert plays(events) == [(0, "eicheln-ass"), (1, "eicheln-7"), (3, "eicheln-9"), (0, "rosen-koenig")]

@@ -189,7 +189,7 @@ def test_the_card_a_round_never_saw_lying_there_as_the_next_round_starts_is_not_
     history, leader = eight_tricks(LAST)
     seats = list(turn_order(leader))
     history += [CardPlayed(seat=s, card=c) for s, c in zip(seats[:3], LAST[:3], strict=True)]
-    history.append(TrickCollected(seat=None, unseen=seats[3]))  # swept before its fourth card was read
+    history.append(TrickCollected(seat=None, unseen=(seats[3],)))  # swept before its fourth card was read
     tracker = TrickTracker()
     tracker.start_round(RoundStarted(forehand=0, contract=CONTRACT), history)
     assert tracker.round_over

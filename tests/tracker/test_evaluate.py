@@ -134,7 +134,7 @@ def test_a_round_starts_at_its_time_when_the_camera_missed_a_card_of_the_round_b
     collected = next(i for i in range(cards[11], len(cam)) if isinstance(cam[i], TrickCollected))
     collection = cam[collected]
     assert isinstance(collection, TrickCollected)
-    cam[collected] = replace(collection, unseen=missed.seat)
+    cam[collected] = replace(collection, unseen=(missed.seat,))
     del cam[cards[11]]
     merged = merge(truth, cam)
     second = [e for e in truth if isinstance(e, RoundStarted)][1]
@@ -158,7 +158,7 @@ def test_a_stoeck_call_after_a_missed_card_still_follows_its_own_card() -> None:
     swept = next(i for i, e in enumerate(cam) if isinstance(e, TrickCollected))
     collection = cam[swept]
     assert isinstance(collection, TrickCollected)
-    cam[swept] = replace(collection, unseen=missed.seat)
+    cam[swept] = replace(collection, unseen=(missed.seat,))
     merged = merge(truth, cam)
     call = next(i for i, e in enumerate(merged) if isinstance(e, StoeckCalled))
     before = merged[call - 1]

@@ -39,7 +39,7 @@ def test_the_trick_completed_on_its_own_cards_is_collected_once_with_no_card_uns
     table.lay("schilten-7", 2, rest=8)  # the winner (seat 2, trumps) leads the next trick
     events = run(table)
     assert plays(events) == [*TRICK, (3, "rosen-10"), (2, "schilten-7")]
-    assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [None]
+    assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [()]
 
 
 def test_a_trick_lifted_with_three_cards_counted_leaves_the_fourth_unseen_though_the_lead_lies_there() -> None:
@@ -51,4 +51,4 @@ def test_a_trick_lifted_with_three_cards_counted_leaves_the_fourth_unseen_though
     table.lay("schilten-7", 2, at=SPOTS[0], rest=8)
     events = run(table)
     assert [card for _, card in plays(events)] == [card for _, card in TRICK] + ["schilten-7"]
-    assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [3]
+    assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [(3,)]

@@ -80,5 +80,5 @@ def test_the_next_card_carried_in_after_the_turns_hand_came_and_went_keeps_its_o
     table.step(10)
     events = run(table)
     assert plays(events) == [(0, "rosen-6"), (1, "rosen-ass"), (3, "rosen-10")]
-    assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [2]
+    assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [(2,)]
     assert out_of_turn(table) == []

@@ -803,7 +803,7 @@ def test_a_card_never_seen_costs_its_trick_not_the_round(trick: int, nth: int) -
     assert plays(events) == [p for p in plays_ if p[1] != unseen_card]
     collected = [e for e in events if isinstance(e, TrickCollected)]
     assert len(collected) == 9
-    assert [e.unseen for e in collected] == [unseen_seat if k == trick else None for k in range(9)]
+    assert [e.unseen for e in collected] == [(unseen_seat,) if k == trick else () for k in range(9)]
     # The rules engine puts the one card nobody else played back where it was laid.
     start: list[Event] = [GameConfigured(), RoundStarted(forehand=1, contract="rosen")]
     seen, truth = (
@@ -828,7 +828,7 @@ def test_a_hand_over_three_cards_while_the_fourth_is_laid_does_not_close_the_tri
     table.step(5)
     events = run(table)
     assert plays(events) == TRICK
-    assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [None]
+    assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [()]
 
 
 def test_the_next_lead_read_unsure_where_a_gone_card_lay_is_not_that_card_back() -> None:
@@ -852,7 +852,7 @@ def test_the_next_lead_read_unsure_where_a_gone_card_lay_is_not_that_card_back()
     table.lay("schellen-6", 1, rest=8)
     events = run(table)
     assert plays(events) == [(0, "rosen-6"), (2, "eicheln-9"), (3, "rosen-10"), (0, "schellen-ass"), (1, "schellen-6")]
-    assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [1]
+    assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [(1,)]
     kinds = [type(e).__name__ for e in events]
     assert kinds.index("TrickCollected") == 3  # collected before the next lead counts
 
@@ -873,7 +873,7 @@ def test_the_next_lead_laid_where_a_card_of_a_trick_picked_up_unseen_lay_is_a_ne
     table.lay("schellen-6", 1, rest=8)
     events = run(table)
     assert plays(events) == [(0, "rosen-6"), (2, "eicheln-9"), (3, "rosen-10"), (0, "schellen-ass"), (1, "schellen-6")]
-    assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [1]
+    assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [(1,)]
 
 
 def test_a_counted_card_misread_then_under_a_hand_is_not_counted_again_when_read_clearly() -> None:

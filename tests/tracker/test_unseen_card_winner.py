@@ -38,7 +38,7 @@ def test_the_lead_after_a_trick_whose_unseen_card_cannot_win_is_the_winners_wher
         (0, "schilten-7"),
         (1, "schilten-8"),
     ]
-    assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [2]
+    assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [(2,)]
 
 
 def ledger(contract: str, done: list[list[tuple[int, str]]]) -> RoundLedger:

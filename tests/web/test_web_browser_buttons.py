@@ -199,4 +199,42 @@ def test_a_card_the_camera_never_saw_is_entered_from_its_flag(
     cards = phone.locator("#last-cards .card").evaluate_all("els => els.map(e => e.dataset.card)")
     assert cards == ["schellen-6", "schellen-ass", "schellen-10", "schellen-7"]  # in the order laid
     assert "21" in text_of(phone, "#last .meta")
-    assert store.events(game)[-1] == parse_event({"type": "card_corrected", "ref": count - 1, "card": "schellen-ass"})
+    assert store.events(game)[-1] == parse_event(
+        {"type": "card_corrected", "ref": count - 1, "card": "schellen-ass", "seat": 1}
+    )
+
+
+def test_two_cards_the_camera_never_saw_are_entered_each_from_its_own_flag(
+    phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
+) -> None:
+    # Seats 1 and 3 laid their cards at once, each on the card before, and neither was
+    # ever read: the trick was swept with two cards seen.
+    game = new_game()
+    count = feed(
+        store,
+        game,
+        [
+            {"type": "round_started", "forehand": 0, "contract": "rosen"},
+            {"type": "card_played", "seat": 0, "card": "schellen-6"},
+            {"type": "card_played", "seat": 2, "card": "schellen-10"},
+            {"type": "trick_collected", "unseen": [1, 3]},
+        ],
+    )
+    open_game(phone, live, game, count)
+    phone.wait_for_selector("#flags li[data-code='card_unseen']")
+    assert phone.locator("#flags li[data-code='card_unseen']").count() == 2
+    assert phone.locator("#last-cards .card.unseen").count() == 2
+    for n, (seat, card) in enumerate([(3, "schellen-7"), (1, "schellen-ass")]):
+        flag = phone.locator("#flags li.tap").filter(has_text=PLAYERS[seat])
+        flag.click()
+        phone.click("#pick-psuit button[data-value='schellen']")
+        phone.click(f".picker button[data-card='{card}']")
+        phone.click("#dlg-ok")
+        phone.wait_for_selector(f"body[data-count='{count + n + 1}']")
+        assert store.events(game)[-1] == parse_event(
+            {"type": "card_corrected", "ref": count - 1, "card": card, "seat": seat}
+        )
+    assert phone.locator("#flags li").count() == 0
+    assert phone.locator("#last-cards .card.unseen").count() == 0
+    cards = phone.locator("#last-cards .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert cards == ["schellen-6", "schellen-ass", "schellen-10", "schellen-7"]  # in the order laid

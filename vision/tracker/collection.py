@@ -119,8 +119,8 @@ class Collection:
             swept = self._swept(left_at)
             if len(swept) < missing:
                 if (state.ledger.tricks_done == TRICKS_PER_ROUND - 1 or self._gone_in_plain_view()) and (
-                    unseen := self.unseen_seat()
-                ) is not None:
+                    unseen := self.unseen_seats()
+                ):
                     # The round's last trick, swept with a card never read: no next card
                     # will come to show it was swept, and the card is the round's last.
                     # Or the trick has been gone a while with no hand in view: it was
@@ -165,8 +165,10 @@ class Collection:
             and tr.first_t <= left_at
         ]
 
-    def unseen_seat(self, track: Track | None = None) -> int | None:
-        """The seat whose card was never read, when the trick was swept with three counted.
+    def unseen_seats(self, track: Track | None = None) -> tuple[int, ...]:
+        """The seats whose cards were never read, when the trick was swept with three
+        counted, or two (two cards laid at once on one spot, the lower never in view);
+        () when the trick is not swept short.
 
         ``track``, the card about to count, is the next trick's lead only if the trick is
         really gone: a counted card that vanished where it lay, just as ``track`` came,
@@ -174,12 +176,43 @@ class Collection:
         on it), not swept.
         """
         trick = self._state.ledger.trick
-        if len(trick) != 3 or not all(self._state.left_its_place(laid) for laid in trick):
-            return None
+        if len(trick) not in (2, 3) or not all(self._state.left_its_place(laid) for laid in trick):
+            return ()
         if track is not None and any(self._covered_by(laid, track) for laid in trick):
-            return None
+            return ()
+        if len(trick) == 2 and not (
+            all(self._seen_going(laid) for laid in trick)
+            or (self._gone_in_plain_view() and all(self._place_clear(laid) for laid in trick))
+        ):
+            # Half a trick is collected short only when it was seen swept (each card seen
+            # carried off), or it has gone with no hand in view and nothing lies where its
+            # cards lay: two counted cards that vanished where they lay were covered, by a
+            # hand or by the next cards, far more often than swept unseen.
+            return ()
         seats = {laid.seat for laid in trick}
-        return next(s for s in range(4) if s not in seats)
+        return tuple(s for s in range(4) if s not in seats)
+
+    def _seen_going(self, laid: Laid, track: Track | None = None) -> bool:
+        """Was ``laid`` (shown by ``track``) last seen carried away from where it lay, by its
+        own track or another read as it (``note_carried``)?"""
+        track = track or self._state.track(laid.track_id)
+        if track is None:
+            return False
+        return (
+            math.dist(track.centre, laid.placed) > self._state.config.left_distance * laid.size
+            or self._carried.get(laid.track_id, -math.inf) >= track.last_t
+        )
+
+    def _place_clear(self, laid: Laid) -> bool:
+        """Does no card seen in this frame lie on the place where ``laid`` lay?"""
+        cfg = self._state.config
+        return not any(
+            tr.missed == 0
+            and tr.id != laid.track_id
+            and math.dist(tr.centre, laid.placed) <= cfg.match_distance * laid.size
+            for tr in self._state.tracks
+            if tr.state is not TrackState.RETIRED
+        )
 
     def _covered_by(self, laid: Laid, track: Track) -> bool:
         """Did counted ``laid`` vanish under ``track``: last seen where it lay, no longer
@@ -256,9 +289,9 @@ class Collection:
             return None
         return layout.seat_towards((vx, vy))
 
-    def collect(self, t: float, collector: int | None, unseen: int | None = None) -> list[Event]:
+    def collect(self, t: float, collector: int | None, unseen: tuple[int, ...] = ()) -> list[Event]:
         """Close the trick on the table at ``t``, gathered by ``collector`` (``unseen``:
-        the seat whose card was never read)."""
+        the seats whose cards were never read)."""
         state = self._state
         ledger = state.ledger
         assert ledger.contract is not None
@@ -403,14 +436,9 @@ class Collection:
     def _carried_off(self, laid: Laid, track: Track) -> bool:
         """Was ``laid`` (shown by ``track``) last seen carried well away from where it lay,
         by its own track or another read as it (``note_carried``), and gone since?"""
-        cfg = self._state.config
-        if track.missed < cfg.collect_after_frames:
+        if track.missed < self._state.config.collect_after_frames:
             return False
-        return (
-            math.dist(track.centre, laid.placed) > cfg.left_distance * laid.size
-            or self._carried.get(laid.track_id, -math.inf) >= track.last_t
-            or self._unseen_armless.get(laid.track_id, -1) >= LONG_GONE_FRAMES
-        )
+        return self._seen_going(laid, track) or self._unseen_armless.get(laid.track_id, -1) >= LONG_GONE_FRAMES
 
     def _last_seen(self, laid: Laid, track: Track) -> float:
         """When ``laid`` (shown by ``track``) was last seen, carried off or where it lay."""

@@ -26,12 +26,12 @@ CAMERA_EVENTS = (CardPlayed, TrickCollected)
 def camera_cards(event: Event) -> int:
     """How many of the truth's cards and collections the camera's ``event`` stands for.
 
-    A trick swept with one seat's card never read (``unseen``) stands for that card too:
+    A trick swept with a seat's card never read (``unseen``) stands for that card too:
     the truth counted it, and an entry placed after it by the count alone would wait for
     a card that never comes (a Stöck call after a missed card would land one card late).
     """
     if isinstance(event, TrickCollected):
-        return 2 if event.unseen is not None else 1
+        return 1 + len(event.unseen)
     return 1 if isinstance(event, CardPlayed) else 0
 
 
@@ -127,8 +127,8 @@ def merge(truth: Sequence[Event], camera: Sequence[Event]) -> list[Event]:
 
     A truth event that is not a card or a collection goes after as many camera cards and
     collections as preceded it in the truth (so a Weis stays in its seat's first trick
-    however late the camera reported the card; a collection with an ``unseen`` seat counts
-    for that card as well, so a Stöck call after a missed card still follows its own
+    however late the camera reported the card; a collection with ``unseen`` seats counts
+    for their cards as well, so a Stöck call after a missed card still follows its own
     card), and a round's start before any camera
     event after its time too (a card of the round before that the camera missed must not
     move it); camera events beyond the truth's come last. A camera ``card_corrected`` (the

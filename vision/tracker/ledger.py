@@ -51,7 +51,7 @@ def collected_tricks(
 ) -> tuple[list[list[tuple[int, str]]], list[tuple[int, str]], float | None]:
     """A round's stored events read as the ledger keeps a round: the collected tricks
     ((seat, card) in the order laid), the cards laid since, and when the last trick was
-    collected. A trick collected with a card never seen has three cards."""
+    collected. A trick collected with cards never seen has fewer than four."""
     done: list[list[tuple[int, str]]] = []
     trick: list[tuple[int, str]] = []
     collected_t: float | None = None
@@ -60,7 +60,7 @@ def collected_tricks(
             if len(trick) == 4:  # a trick left uncollected: the next card leads anew
                 trick = []
             trick.append((e.seat, e.card))
-        elif isinstance(e, TrickCollected) and (len(trick) == 4 or (len(trick) == 3 and e.unseen is not None)):
+        elif isinstance(e, TrickCollected) and (len(trick) == 4 or (e.unseen and len(trick) + len(e.unseen) == 4)):
             done.append(trick)
             trick = []
             collected_t = e.t if e.t is not None else collected_t

@@ -10,10 +10,10 @@ clear enough or has waited long enough (``identity``), giving it the seat whose 
 is (where it lies, where the hand came from and whose arm brought it, read against the
 table's ``layout``, only say when a card was clearly laid out of turn), and (3) counts the trick as
 collected once all its cards have left their places. A card its player took back before
-the next card is withdrawn (``CardWithdrawn``). A trick swept with one card never read is
-collected with that seat's card ``unseen`` when the next trick's first card is counted
-(or at once, for the round's last trick), so a card the camera missed costs one trick,
-not every later one: the rules engine keeps that trick open for the card. The rules
+the next card is withdrawn (``CardWithdrawn``). A trick swept with one or two cards never
+read is collected with those seats' cards ``unseen`` when the next trick's first card is
+counted (or at once, for the round's last trick), so a card the camera missed costs one
+trick, not every later one: the rules engine keeps that trick open for the card. The rules
 engine decides who won each trick (the leader of the next one); a card clearly laid out
 of turn or by the wrong player is reported as seen and left for the rules engine to flag.
 
@@ -561,14 +561,14 @@ class TrickTracker:
             if withdrawn:
                 events += withdrawn
                 seat_guess = self._seats.assign(place, place_corners, track=track)
-        unseen = None if forced else self._collection.unseen_seat(track)  # forced: a card swept with its trick
-        if len(self._ledger.trick) >= 4 or unseen is not None:
+        unseen = () if forced else self._collection.unseen_seats(track)  # forced: a card swept with its trick
+        if len(self._ledger.trick) >= 4 or unseen:
             # A fifth card: the last trick must have gone unseen (e.g. lifted straight up
-            # while a hand hid it). Or the trick was swept with three cards counted and
-            # this card leads the next: the fourth was never read. Close it before
-            # counting the new card.
+            # while a hand hid it). Or the trick was swept with three (or two) cards
+            # counted and this card leads the next: the others were never read. Close it
+            # before counting the new card.
             events += self._collection.collect(
-                t, collector=None if unseen is None else self._collection.collector(), unseen=unseen
+                t, collector=self._collection.collector() if unseen else None, unseen=unseen
             )
             if self.round_over:
                 return events

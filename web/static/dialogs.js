@@ -187,7 +187,8 @@ J.gameDialogs = (api) => {
     const ev = await dialog(`${t("enter_unseen")} · ${name(gap.seat)}`, (body) => {
       const pick = cardPicker(null);
       body.replaceChildren(pick.node);
-      return () => (pick.get() ? { type: "card_corrected", ref: gap.ref, card: pick.get() } : "?");
+      // The seat says which unseen card this is when the trick lost two.
+      return () => (pick.get() ? { type: "card_corrected", ref: gap.ref, card: pick.get(), seat: gap.seat } : "?");
     });
     if (ev) await send(ev);
   }

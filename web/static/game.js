@@ -251,8 +251,8 @@
     if (!last) return;
     J.put($("last"), 
       el("div", { class: "cards", id: "last-cards" }, ...last.cards.map((pc) => cardButton(pc, pc.seat === last.winner ? "win" : "")),
-        ...(last.unseen !== null && last.unseen !== undefined && last.cards.length < 4
-          ? [el("span", { class: "card unseen", title: `${name(last.unseen)}: ${t("unseen_card")}`, text: "?" })] : [])),
+        ...(last.cards.length < 4 ? (last.unseen || []).map((seat) =>
+          el("span", { class: "card unseen", title: `${name(seat)}: ${t("unseen_card")}`, text: "?" })) : [])),
       el("div", { class: "meta", text: `${t("trick")} ${last.index + 1} · ${name(last.winner)} · ${last.points} ${t("points")}${last.last ? " · " + t("last_trick") + " +5" : ""}` }));
   }
 
@@ -276,7 +276,7 @@
     // A trick collected with a card the camera never saw: tap to enter that card.
     const gap = f.code === "card_unseen" && row && row.type === "trick_collected" && !row.voided;
     const onclick = fix ? () => ui.correctDialog({ ref: row.pos, card: row.card, seat: row.seat })
-      : gap ? () => ui.unseenDialog({ ref: row.pos, seat: row.unseen }) : null;
+      : gap ? () => ui.unseenDialog({ ref: row.pos, seat: f.seat }) : null;
     // Out of turn: the camera names who it saw lay the card; one tap gives the card to
     // the player whose turn it was instead (dismissing the flag), leaving it confirms it.
     const turn = f.code === "out_of_turn" && fix ? turnSeat(s, f) : null;
@@ -307,7 +307,7 @@
       case "round_started": return `${t("ev_round_started")}: ${t(row.contract)} · ${t("forehand")} ${name(row.forehand)}${row.schoben ? " · " + t("schieben") : ""}`;
       case "card_played": return `${name(row.seat)}: ${J.cardName(row.card)}${row.source === "manual" ? " ✍" : ""}`;
       case "trick_collected": return t("ev_trick_collected") + (row.seat !== undefined ? ` (${name(row.seat)})` : "")
-        + (row.unseen !== undefined ? ` · ${name(row.unseen)}: ${t("unseen_card")}` : "");
+        + (row.unseen !== undefined ? ` · ${[row.unseen].flat().map(name).join(", ")}: ${t("unseen_card")}` : "");
       case "weis_declared": return `${t("ev_weis_declared")} ${name(row.seat)}: ${(row.weis || [row.cards]).map((w) => w.map(J.cardName).join(", ")).join(" + ")}`;
       case "stoeck_called": return `${t("ev_stoeck_called")}: ${name(row.seat)}`;
       case "card_corrected": return `${t("ev_card_corrected")} #${row.ref} → ${J.cardName(row.card)}${row.seat !== undefined ? " (" + name(row.seat) + ")" : ""}`;
