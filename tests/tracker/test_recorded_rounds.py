@@ -3,7 +3,7 @@ table that scripted detection streams did not reproduce."""
 
 from __future__ import annotations
 
-from scoring.events import CardPlayed
+from scoring.events import CardCorrected, CardPlayed
 from tests.tracker.recorded import load, replay
 from vision.tracker.evaluate import compare, fold_accepting, merge
 
@@ -67,3 +67,17 @@ def test_a_lead_seen_from_the_true_winners_edge_keeps_its_trick_after_a_misread_
     assert (lead.seat, lead.seat_seen) == (0, True)
     flags = fold_accepting(merge(recorded.truth, events))[0].flags
     assert ("out_of_turn", 0, 3) in [(f.code, f.seat, f.other) for f in flags]
+
+
+def test_the_next_card_seen_beside_the_lead_as_it_lands_on_it_is_a_card_of_its_own() -> None:
+    # Rendered round 5,000,734 as the real recogniser read it. Seat 3 leads the Schilten
+    # Under in the fourth trick; its arm still withdraws as seat 0's Schilten 9 comes in
+    # from the bottom edge, and the 9 lands almost on the Under, which shows no more. The
+    # 9 was detected beside the Under, well apart, in the frame it first showed. Taken for
+    # the Under pushed into place by the hand that laid it, the lead was reread as the 9;
+    # the Under, showing again later, then counted for seat 0, and the two swapped seats.
+    recorded = load("recogniser-5000734.json.gz")
+    events = replay(recorded)
+    result = compare(recorded.truth, events)
+    assert [t.ok for t in result.tricks] == [True] * 4
+    assert not [e for e in events if isinstance(e, CardCorrected) and e.card == "schilten-9"]

@@ -205,7 +205,8 @@ class PartialViews:
         then pushed into place. The outline the detector draws around a card half under a
         hand need not be much smaller (a game's Ober read as Under looked 0.85 of the
         whole card); a whole card that another player's card covers at once is not taken,
-        nor one that a card still held above the table (so bigger) is laid over.
+        nor one that a card still held above the table (so bigger) is laid over, nor one
+        that ``track`` was detected beside in a frame (a card is never seen beside itself).
         """
         state = self._state
         cfg = state.config
@@ -234,6 +235,11 @@ class PartialViews:
                 and not self._next_hand_since(laid)
             )
             if not near or not (smaller or pushed) or self.looks_partial(track):
+                continue
+            if old is not None and old.id in track.seen_with:
+                # Detected in one frame with the counted card: another card, landing on it
+                # as it vanished (the next player's, brought in while the last hand still
+                # withdrew), not a view of the counted card pushed into place.
                 continue
             if old is not None and self._lay_as_itself(old):
                 continue
