@@ -317,8 +317,13 @@ class Folder:
         if len(r.table) < 4:
             if not r.table:
                 raise RuleError("no trick on the table to collect", pos)
-            # Seats the table filled in already lie on it; the rest are still missing.
-            missing = tuple(s for s in ev.unseen if s not in {p.seat for p in r.table})
+            # Cards filled in for unseen seats lie on the table too, put back before this
+            # event with its position or a later one; the rest are still missing.
+            on_table = {p.seat: p.ref for p in r.table}
+            seen = [s for s in ev.unseen if on_table.get(s, pos) < pos]
+            if seen:
+                raise RuleError(f"seat {seen[0]}'s card of this trick was seen: it cannot be unseen", pos)
+            missing = tuple(s for s in ev.unseen if s not in on_table)
             if not missing or len(r.table) + len(missing) != 4:
                 raise RuleError(f"trick collected with only {len(r.table)} cards on the table", pos)
             self.collect_with_gap(r, pos, ev, missing)

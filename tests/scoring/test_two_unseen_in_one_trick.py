@@ -107,8 +107,14 @@ def test_two_unseen_seats_must_be_the_two_missing_from_the_trick() -> None:
     seen = [s for s in range(4) if s not in {c.seat for c in gone}]
     with pytest.raises(RuleError, match="only 2 cards"):
         fold([*events[:at], TrickCollected(unseen=(gone[0].seat,))])
-    with pytest.raises(RuleError, match="only 2 cards"):
+    with pytest.raises(RuleError, match=f"seat {seen[0]}'s card of this trick was seen"):
         fold([*events[:at], TrickCollected(unseen=(gone[0].seat, seen[0]))])
+    # Three cards seen and one missing: a seen card's seat named unseen too is refused,
+    # though the count of cards would add up.
+    three, one, at3 = without_cards(truth, trick=0, nths=(2,))
+    shown = next(s for s in range(4) if s != one[0].seat)
+    with pytest.raises(RuleError, match=f"seat {shown}'s card of this trick was seen"):
+        fold([*three[:at3], TrickCollected(unseen=(one[0].seat, shown))])
 
 
 def test_one_unseen_seat_is_stored_as_a_number_and_two_as_a_list() -> None:

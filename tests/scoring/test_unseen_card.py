@@ -190,7 +190,7 @@ def test_the_unseen_seat_must_be_missing_from_the_trick() -> None:
     truth = a_round()
     events, seat, at = without_card(truth, trick=0, nth=3)
     present = next(e.seat for e in events[at - 1 :: -1] if isinstance(e, CardPlayed))
-    with pytest.raises(RuleError, match="only 3 cards"):
+    with pytest.raises(RuleError, match=f"seat {present}'s card of this trick was seen"):
         fold([*events[:at], TrickCollected(unseen=(present,))])
 
 
