@@ -32,6 +32,13 @@ def feed(store: EventStore, game: int, events: list[dict[str, object]]) -> int:
     return len(store.events(game))
 
 
+def pick_card(phone: Page, card: str) -> None:
+    """In the open card dialog: the card's suit, the card, OK."""
+    phone.click(f"#pick-psuit button[data-value='{card.split('-')[0]}']")
+    phone.click(f".picker button[data-card='{card}']")
+    phone.click("#dlg-ok")
+
+
 def test_wrong_pin_is_refused_then_weis_by_button_changes_the_score(
     phone: Page, live: ServerHandle, store: EventStore, new_game: NewGame
 ) -> None:
@@ -108,9 +115,7 @@ def test_a_correction_changes_the_score_and_undo_brings_it_back(
     open_game(phone, live, game, count)
     assert text_of(phone, "#team0 .rnd").startswith("+4")
     phone.click("#last-cards .card[data-ref='2']")  # the trump König, recognised wrongly
-    phone.click("#pick-psuit button[data-value='rosen']")
-    phone.click(".picker button[data-card='rosen-ass']")
-    phone.click("#dlg-ok")
+    pick_card(phone, "rosen-ass")
     phone.wait_for_selector(f"body[data-count='{count + 1}']")
     assert phone.get_attribute("#last-cards .card[data-ref='2']", "data-card") == "rosen-ass"
     assert text_of(phone, "#team0 .rnd").startswith("+11")
@@ -162,9 +167,7 @@ def test_a_flagged_card_can_be_tapped_and_corrected_and_the_flag_goes(
     open_game(phone, live, game, count)
     phone.wait_for_selector("#flags li[data-code='card_already_played']")
     phone.click("#flags li.tap")
-    phone.click("#pick-psuit button[data-value='schellen']")
-    phone.click(".picker button[data-card='schellen-7']")
-    phone.click("#dlg-ok")
+    pick_card(phone, "schellen-7")
     phone.wait_for_selector(f"body[data-count='{count + 1}']")
     assert phone.locator("#flags li").count() == 0
     assert phone.get_attribute("#seat1 .slot .card", "data-card") == "schellen-7"
@@ -190,9 +193,7 @@ def test_a_card_the_camera_never_saw_is_entered_from_its_flag(
     assert phone.locator("#last-cards .card.unseen").count() == 1
     assert "10" in text_of(phone, "#last .meta")  # the three seen cards, provisionally
     phone.click("#flags li.tap")
-    phone.click("#pick-psuit button[data-value='schellen']")
-    phone.click(".picker button[data-card='schellen-ass']")
-    phone.click("#dlg-ok")
+    pick_card(phone, "schellen-ass")
     phone.wait_for_selector(f"body[data-count='{count + 1}']")
     assert phone.locator("#flags li").count() == 0
     assert phone.locator("#last-cards .card.unseen").count() == 0
@@ -227,9 +228,7 @@ def test_two_cards_the_camera_never_saw_are_entered_each_from_its_own_flag(
     for n, (seat, card) in enumerate([(3, "schellen-7"), (1, "schellen-ass")]):
         flag = phone.locator("#flags li.tap").filter(has_text=PLAYERS[seat])
         flag.click()
-        phone.click("#pick-psuit button[data-value='schellen']")
-        phone.click(f".picker button[data-card='{card}']")
-        phone.click("#dlg-ok")
+        pick_card(phone, card)
         phone.wait_for_selector(f"body[data-count='{count + n + 1}']")
         assert store.events(game)[-1] == parse_event(
             {"type": "card_corrected", "ref": count - 1, "card": card, "seat": seat}
