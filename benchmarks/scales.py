@@ -38,17 +38,30 @@ def bin_name(length: float) -> str:
     raise ValueError(length)
 
 
+#: Faces partly under another card or a hand, by the share of them in view: the cards of a
+#: trick laid close together, whose names the tracker needs as much as the ones on top.
+COVERED = ((0.3, 0.5), (0.5, MIN_VISIBLE))
+
+
 class Tally:
-    """Found / missed / false / misread counts per bin."""
+    """Found / missed / false / misread counts per bin, and the partly covered faces' reads."""
 
     def __init__(self) -> None:
         self.n: dict[str, list[int]] = defaultdict(
             lambda: [0, 0, 0, 0, 0]
         )  # cards, found, named right, false, faces found
+        self.covered: dict[tuple[float, float], list[int]] = {b: [0, 0, 0] for b in COVERED}  # faces, found, right
 
     def add(self, scene: Scene, dets: list) -> None:
         matched = {j: i for i, j in match(dets, scene.cards)}  # truth -> detection
         for j, t in enumerate(scene.cards):
+            part = next((b for b in COVERED if b[0] <= t.visible < b[1]), None)
+            if part is not None and t.card != "back":
+                row = self.covered[part]
+                row[0] += 1
+                if j in matched:
+                    row[1] += 1
+                    row[2] += dets[matched[j]].card == t.card
             if t.visible < MIN_VISIBLE:
                 continue
             row = self.n[bin_name(card_length(t.corners))]
@@ -108,6 +121,11 @@ def report(title: str, tally: Tally) -> None:
     print(f"{title}: cards {cards}  recall {recall:.4f}  precision {precision:.4f}  identity {identity:.4f}")
     for b, c, r, p, i in tally.rows():
         print(f"   {b:>8} px  cards {c:5d}  recall {r:.4f}  precision {p:.4f}  identity {i:.4f}")
+    for (lo, hi), (faces, found, right) in tally.covered.items():
+        print(
+            f"   faces {100 * lo:.0f}-{100 * hi:.0f} % in view: {faces} cards, found {found / max(faces, 1):.4f}, "
+            f"identity {right / max(found, 1):.4f}"
+        )
 
 
 PEER = Path(__file__).resolve().parents[2] / "shared" / "peers" / "yolov8n-640-untrained.onnx"

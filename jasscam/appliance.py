@@ -91,8 +91,8 @@ def load_recognizer(config: Config, state_dir: Path | None = None) -> DeckAwareR
     except FileNotFoundError as exc:
         raise ApplianceError(
             f"the card recogniser's models are missing in {models} ({exc}); train them with `make train` "
-            "or copy card-detector.onnx, card-identifier.onnx, card-refiner.onnx, card-verifier.onnx "
-            "and the prototypes there (recognizer.models_dir names another folder)"
+            "or copy card-detector.onnx, card-identifier.onnx, card-refiner.onnx, card-verifier.onnx, "
+            "card-corners.onnx and the prototypes there (recognizer.models_dir names another folder)"
         ) from None
     except ValueError as exc:
         raise ApplianceError(f"the card recogniser's models in {models} cannot be used: {exc}") from None

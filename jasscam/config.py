@@ -125,7 +125,7 @@ FIELDS: Final[dict[str, dict[str, Field]]] = {
             str,
             "",
             "Folder with the recogniser's ONNX models (card-detector.onnx, card-identifier.onnx, "
-            "optionally card-refiner.onnx and card-verifier.onnx) and card prototypes; "
+            "optionally card-refiner.onnx, card-verifier.onnx and card-corners.onnx) and card prototypes; "
             "empty: the `models/` folder of the installed jasscam.",
         ),
         "min_confidence": Field(

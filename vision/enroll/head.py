@@ -190,6 +190,11 @@ class DeckPrototypes(Prototypes):
         return self.detail is not None and self.detail.fits_map and self.has_head
 
     @property
+    def reads_corners(self) -> bool:
+        """Never: the corner network learnt the built-in deck's indices, not this deck's."""
+        return False
+
+    @property
     def has_head(self) -> bool:
         """A head that reads today's ``card_features`` (one saved by an older enroller is left unused until rebuilt)."""
         return self.head_weights is not None and self.head_weights.shape[0] == FEATURE_SIZE

@@ -98,6 +98,15 @@ class Prototypes:
         return False
 
     @property
+    def reads_corners(self) -> bool:
+        """Are this set's faces weighed by the index corners' reading (``RecognizerSettings.corner_weight``)?
+
+        Only the built-in deck's (no measured ``outline``): the corner network learnt its
+        indices, and an enrolled deck prints others (letters, other numerals) or none.
+        """
+        return self.outline is None
+
+    @property
     def outlined_as_drawn(self) -> bool:
         """Do the networks outline this deck's cards where they end (its outlines are not moved)?
 

@@ -18,6 +18,9 @@ from pathlib import Path
 import numpy as np
 
 from vision.detection import BACK, Detection
+from vision.recognizer.corners import CLASSES as CORNER_CLASSES
+from vision.recognizer.corners import NONE as CORNER_NONE
+from vision.recognizer.corners import CornerStage, fuse
 from vision.recognizer.edges import refine_quads
 from vision.recognizer.geometry import (
     CROP_H,
@@ -47,6 +50,8 @@ IDENTIFIER_FILE = "card-identifier.onnx"
 REFINER_FILE = "card-refiner.onnx"
 #: Optional fourth network, run after the refiner: how well each outline covers one card.
 VERIFIER_FILE = "card-verifier.onnx"
+#: Optional fifth network: the built-in deck's index corners, read on their own.
+CORNERS_FILE = "card-corners.onnx"
 PROTOTYPES_FILE = "swiss-xvii.prototypes.npz"
 
 
@@ -99,6 +104,10 @@ class Recognizer:
         self.verifier = CropNetwork(verifier, self.settings, REFINE_H, REFINE_W) if use else None
         self._outline_files = (
             [mdir / DETECTOR_FILE] + [refiner] * (self.refiner is not None) + [verifier] * (self.verifier is not None)
+        )
+        corners = mdir / CORNERS_FILE
+        self.corners = (
+            CornerStage(corners, self.settings) if corners.is_file() and self.settings.corner_weight > 0 else None
         )
         if prototypes is None:
             prototypes = mdir / PROTOTYPES_FILE
@@ -334,6 +343,8 @@ class Recognizer:
         unsure = np.nonzero(probs.max(axis=1) < self.settings.second_look_below)[0]
         if len(unsure):
             probs, flip = self._second_look(frame, quads, unsure, emb, flip, trunk, probs, crops)
+        if self.corners is not None and self.prototypes.reads_corners:
+            probs = self._with_corners(crops, probs)
         names = self.prototypes.names
         h, w = frame.shape[:2]
         out: list[Detection] = []
@@ -366,6 +377,19 @@ class Recognizer:
                     alternatives=alts,
                 )
             )
+        return out
+
+    def _with_corners(self, crops: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """``probs`` with the faces weighed by what the index corners of ``crops`` read."""
+        assert self.corners is not None
+        names = self.prototypes.names
+        faces = [(j, CORNER_CLASSES.index(name)) for j, name in enumerate(names) if name in CORNER_CLASSES]
+        if not faces:
+            return probs
+        cols = [j for j, _ in faces]
+        read = self.corners.run(crops)[..., [k for _, k in faces] + [CORNER_NONE]]
+        out = probs.copy()
+        out[:, cols] = fuse(probs[:, cols], read, self.settings.corner_weight, self.settings.corner_floor)
         return out
 
     def _not_a_card(self, named: str, score: float, cover: float) -> bool:

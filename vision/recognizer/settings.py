@@ -71,6 +71,12 @@ class RecognizerSettings:
     #: refiner's outlines the cards read at 0.9-0.99 were the ones it still put right.
     second_look_below: float = setting(0.99, UNIT)
     second_look_shift: float = setting(0.03, Range(0.0, 0.25, high_open=True))
+    #: How much the index corners' reading (``vision.recognizer.corners``, when the models
+    #: folder has the corner network) weighs against the identifier's for the built-in
+    #: deck: the exponent of their likelihood; 0 turns it off. ``corner_floor`` is added to
+    #: the likelihood first, so a corner misread cannot rule out a card outright.
+    corner_weight: float = setting(3.0, Range(0.0, 6.0))
+    corner_floor: float = setting(0.001, Range(0.0, 1.0, low_open=True))
     #: Passes of the learned outline refiner (``vision.recognizer.outline``) over each
     #: detected outline; 0 turns it off.
     refiner_passes: int = setting(2, Range(0, 4, integer=True))

@@ -1,5 +1,6 @@
 """The whole training recipe:
-``python -m vision.train render|detector|identifier|refiner-data|refiner|verifier-data|verifier|export*``.
+``python -m vision.train render|detector|identifier|refiner-data|refiner|verifier-data|verifier|``
+``corner-data|corners|export*``.
 
 Typical run (see models/README.md for the exact numbers used):
 
@@ -128,6 +129,26 @@ def main(argv: list[str] | None = None) -> int:
         "identifier-map", help="move an identifier's third output to the map an enrolled deck's detail head reads"
     )
     im.add_argument("--models", type=Path, default=Path("models"))
+    cd = sub.add_parser("corner-data", help="render scenes at real mountings, cut the cards' index corners")
+    cd.add_argument("--out", type=Path, default=Path("data/corners"))
+    cd.add_argument("--first-seed", type=int, default=5_000_000)
+    cd.add_argument("--scenes", type=int, default=3600)
+    cd.add_argument("--chunk", type=int, default=100)
+    cd.add_argument("--workers", type=int, default=2)
+    ct = sub.add_parser("corners", help="train the index-corner network (resumable with --resume)")
+    ct.add_argument("--data", default="data/corners", help="chunk folder(s), comma-separated")
+    ct.add_argument("--val", type=Path, default=Path("data/corners-val"))
+    ct.add_argument("--epochs", type=int, default=12)
+    ct.add_argument("--batch", type=int, default=256)
+    ct.add_argument("--lr", type=float, default=3e-3)
+    ct.add_argument("--threads", type=int, default=2)
+    ct.add_argument("--resume", action="store_true")
+    ct.add_argument("--name", default="corners", help="run folder under runs/")
+    ct.add_argument("--minutes", type=float, default=None, help="wall-clock budget; the LR schedule follows it")
+    ec = sub.add_parser("export-corners", help="ONNX of runs/<run>/<checkpoint>.pt into models/card-corners.onnx")
+    ec.add_argument("--models", type=Path, default=Path("models"))
+    ec.add_argument("--run", default="corners")
+    ec.add_argument("--checkpoint", choices=("best", "last"), default="best")
     a = p.parse_args(argv)
 
     if a.cmd == "render":
@@ -210,6 +231,29 @@ def main(argv: list[str] | None = None) -> int:
         from vision.train.export import export_refiner
 
         export_refiner(RUNS_DIR / a.run / f"{a.checkpoint}.pt", a.models / REFINER_FILE)
+    elif a.cmd == "corner-data":
+        from vision.train.corner_data import render as render_corners
+
+        render_corners(a.out, a.first_seed, a.scenes, chunk=a.chunk, workers=a.workers)
+    elif a.cmd == "corners":
+        from vision.train.corners import train as train_corners
+
+        train_corners(
+            [Path(d) for d in a.data.split(",")],
+            a.val,
+            epochs=a.epochs,
+            batch=a.batch,
+            lr=a.lr,
+            threads=a.threads,
+            resume=a.resume,
+            name=a.name,
+            minutes=a.minutes,
+        )
+    elif a.cmd == "export-corners":
+        from vision.recognizer.runtime import CORNERS_FILE
+        from vision.train.corners import export as export_corners
+
+        export_corners(a.run, a.checkpoint, a.models / CORNERS_FILE)
     elif a.cmd == "export-verifier":
         from vision.recognizer.runtime import VERIFIER_FILE
         from vision.train.common import RUNS_DIR
