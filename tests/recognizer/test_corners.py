@@ -60,10 +60,14 @@ def test_a_clear_index_settles_a_card_the_pips_left_open() -> None:
     assert fused.sum() == pytest.approx(faces.sum())
 
 
-def test_one_misread_corner_does_not_overrule_a_card_the_identifier_is_sure_of() -> None:
-    faces = _faces(rosen_koenig=0.98, rosen_ober=0.01)
-    fused = fuse(faces, _reading({"rosen-ober": 0.9}, {}), weight=1.0, floor=0.01)
-    assert CLASSES[int(fused.argmax())] == "rosen-koenig"
+def test_one_misread_corner_does_not_overrule_a_card_the_identifier_is_all_but_certain_of() -> None:
+    s = RecognizerSettings()
+    reading = _reading({"rosen-ober": 0.9}, {})
+    certain = fuse(_faces(rosen_koenig=0.99995, rosen_ober=0.00004), reading, s.corner_weight, s.corner_floor)
+    assert CLASSES[int(certain.argmax())] == "rosen-koenig"
+    # A card the identifier names at 0.9, as it names half-covered ones, the corner decides.
+    open_read = fuse(_faces(rosen_koenig=0.9, rosen_ober=0.1), reading, s.corner_weight, s.corner_floor)
+    assert CLASSES[int(open_read.argmax())] == "rosen-ober"
 
 
 def test_both_corners_agreeing_weigh_more_than_one() -> None:

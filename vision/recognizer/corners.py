@@ -62,10 +62,18 @@ def fuse(face_probs: np.ndarray, corner_probs: np.ndarray, weight: float, floor:
     """The identifier's probabilities of F faces (N, F), weighed by the corners'
     likelihood raised to ``weight``, with each card's face mass kept (whether it is a face
     or a back is the detector's and identifier's to say: a back shows no index, and
-    neither does a face with both corners hidden). ``floor`` keeps a corner misread from
-    ruling out the card the identifier is sure of."""
+    neither does a face with both corners hidden).
+
+    ``floor``: no face's likelihood counts as less than this share of the best face's, so
+    the corners can raise a card's odds against another by at most ``(1 / floor) **
+    weight``. A corner misread (an index drawn in a colour the network rarely saw) then
+    cannot overturn a card the identifier is all but certain of, while the cards it
+    names at 0.5-0.99 from what the next card leaves of their pips are still put right.
+    """
     p = np.asarray(face_probs, dtype=np.float64)
-    out = p * (corner_likelihood(corner_probs) + floor) ** weight
+    like = corner_likelihood(corner_probs)
+    like = np.maximum(like, floor * like.max(axis=1, keepdims=True))
+    out = p * like**weight
     mass = p.sum(axis=1, keepdims=True)
     return np.asarray(out / np.maximum(out.sum(axis=1, keepdims=True), 1e-300) * mass)
 

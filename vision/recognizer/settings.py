@@ -73,10 +73,11 @@ class RecognizerSettings:
     second_look_shift: float = setting(0.03, Range(0.0, 0.25, high_open=True))
     #: How much the index corners' reading (``vision.recognizer.corners``, when the models
     #: folder has the corner network) weighs against the identifier's for the built-in
-    #: deck: the exponent of their likelihood; 0 turns it off. ``corner_floor`` is added to
-    #: the likelihood first, so a corner misread cannot rule out a card outright.
+    #: deck: the exponent of their likelihood; 0 turns it off. ``corner_floor``: no face's
+    #: likelihood counts as less than this share of the best face's, so a corner misread
+    #: cannot overturn a card the identifier is all but certain of.
     corner_weight: float = setting(3.0, Range(0.0, 6.0))
-    corner_floor: float = setting(0.001, Range(0.0, 1.0, low_open=True))
+    corner_floor: float = setting(0.05, Range(0.0, 1.0, low_open=True))
     #: Passes of the learned outline refiner (``vision.recognizer.outline``) over each
     #: detected outline; 0 turns it off.
     refiner_passes: int = setting(2, Range(0, 4, integer=True))
