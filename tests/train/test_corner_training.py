@@ -24,7 +24,7 @@ from vision.train.corners import export, train  # noqa: E402
 def test_a_short_training_exports_a_file_the_runtime_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     render_corner_chunk(CornerJob(tmp_path / "data", 5_200_000, 2))
     monkeypatch.chdir(tmp_path)
-    train([tmp_path / "data"], tmp_path / "data", epochs=1, batch=16, lr=1e-3, threads=1, resume=False, name="c")
+    train(tmp_path / "data", tmp_path / "data", epochs=1, batch=16, lr=1e-3, threads=1, resume=False, name="c")
     assert (tmp_path / "runs" / "c" / "best.pt").is_file()
     export("c", "best", tmp_path / "card-corners.onnx")
     stage = CornerStage(tmp_path / "card-corners.onnx", RecognizerSettings())

@@ -43,8 +43,10 @@ def main(argv: list[str] | None = None) -> int:
         ("identifier", 30, 128, 3e-3, "data/train", "data/val"),
         ("refiner", 30, 128, 3e-3, "data/refine", "data/refine-val"),
         ("verifier", 20, 128, 2e-3, "data/verify", "data/verify-val"),
+        ("corners", 12, 256, 3e-3, "data/corners", "data/corners-val"),
     ):
-        t = sub.add_parser(name, help=f"train the {name} (resumable with --resume)")
+        what = "index-corner network" if name == "corners" else name
+        t = sub.add_parser(name, help=f"train the {what} (resumable with --resume)")
         t.add_argument("--data", type=Path, default=Path(data), help="chunk folder(s), comma-separated")
         t.add_argument("--val", type=Path, default=Path(val))
         t.add_argument("--epochs", type=int, default=epochs)
@@ -104,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         ("detector", "card-detector.onnx"),
         ("refiner", "card-refiner.onnx"),
         ("verifier", "card-verifier.onnx"),
+        ("corners", "card-corners.onnx"),
     ):
         er = sub.add_parser(f"export-{net}", help=f"ONNX of runs/<run>/<checkpoint>.pt into models/{file}")
         er.add_argument("--models", type=Path, default=Path("models"))
@@ -135,20 +138,6 @@ def main(argv: list[str] | None = None) -> int:
     cd.add_argument("--scenes", type=int, default=3600)
     cd.add_argument("--chunk", type=int, default=100)
     cd.add_argument("--workers", type=int, default=2)
-    ct = sub.add_parser("corners", help="train the index-corner network (resumable with --resume)")
-    ct.add_argument("--data", default="data/corners", help="chunk folder(s), comma-separated")
-    ct.add_argument("--val", type=Path, default=Path("data/corners-val"))
-    ct.add_argument("--epochs", type=int, default=12)
-    ct.add_argument("--batch", type=int, default=256)
-    ct.add_argument("--lr", type=float, default=3e-3)
-    ct.add_argument("--threads", type=int, default=2)
-    ct.add_argument("--resume", action="store_true")
-    ct.add_argument("--name", default="corners", help="run folder under runs/")
-    ct.add_argument("--minutes", type=float, default=None, help="wall-clock budget; the LR schedule follows it")
-    ec = sub.add_parser("export-corners", help="ONNX of runs/<run>/<checkpoint>.pt into models/card-corners.onnx")
-    ec.add_argument("--models", type=Path, default=Path("models"))
-    ec.add_argument("--run", default="corners")
-    ec.add_argument("--checkpoint", choices=("best", "last"), default="best")
     a = p.parse_args(argv)
 
     if a.cmd == "render":
@@ -167,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
             det_size=a.det_size,
             crops=not a.no_crops,
         )
-    elif a.cmd in ("detector", "identifier", "refiner", "verifier"):
+    elif a.cmd in ("detector", "identifier", "refiner", "verifier", "corners"):
         import importlib
 
         mod = importlib.import_module(f"vision.train.{a.cmd}")
@@ -235,20 +224,6 @@ def main(argv: list[str] | None = None) -> int:
         from vision.train.corner_data import render as render_corners
 
         render_corners(a.out, a.first_seed, a.scenes, chunk=a.chunk, workers=a.workers)
-    elif a.cmd == "corners":
-        from vision.train.corners import train as train_corners
-
-        train_corners(
-            [Path(d) for d in a.data.split(",")],
-            a.val,
-            epochs=a.epochs,
-            batch=a.batch,
-            lr=a.lr,
-            threads=a.threads,
-            resume=a.resume,
-            name=a.name,
-            minutes=a.minutes,
-        )
     elif a.cmd == "export-corners":
         from vision.recognizer.runtime import CORNERS_FILE
         from vision.train.corners import export as export_corners

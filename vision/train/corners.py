@@ -14,7 +14,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from vision.recognizer.corners import CORNER_H, CORNER_W, NONE
-from vision.train.common import Run, train_loop
+from vision.train.common import Run, train_on_crops
 from vision.train.export import OPSET
 from vision.train.nets import DWBlock, conv_bn
 
@@ -85,14 +85,14 @@ def evaluate(model: CornerNet, data: CornerData, limit: int = 20000) -> dict[str
     model.train()
     n = max(1, min(limit, len(data)))
     return {
-        "accuracy": right / n,
+        "score": right / n,  # the share of corners read right: what the best checkpoint is
         "faces": faces_right / max(faces, 1),
         "none": none_right / max(nones, 1),
     }
 
 
 def train(
-    data_dirs: list[Path],
+    data_dir: Path,
     val_dir: Path,
     *,
     epochs: int,
@@ -102,20 +102,16 @@ def train(
     resume: bool,
     name: str = "corners",
     minutes: float | None = None,
+    init: Path | None = None,
 ) -> None:
+    """Train on the chunks of ``data_dir`` (folders, comma-separated) as every trainer does."""
     torch.set_num_threads(threads)
     run = Run(name)
-    data, val = CornerData(data_dirs), CornerData([val_dir])
+    data, val = CornerData([Path(d) for d in str(data_dir).split(",")]), CornerData([val_dir])
     model = CornerNet().to(memory_format=torch.channels_last)  # type: ignore[call-overload]
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
 
-    def step_loss(m: CornerNet, b: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, dict[str, float]]:
-        x, y = b
-        logits = m(x)
-        loss = F.cross_entropy(logits, y, label_smoothing=0.05)
-        return loss, {"loss": float(loss.item()), "acc": float((logits.argmax(1) == y).float().mean())}
-
-    best = train_loop(
+    best = train_on_crops(
         run,
         model,
         opt,
@@ -126,11 +122,9 @@ def train(
         epochs=epochs,
         minutes=minutes,
         resume=resume,
-        init=None,
-        step_loss=step_loss,
+        init=init,
+        loss_fn=lambda logits, y: F.cross_entropy(logits, y, label_smoothing=0.05),
         evaluate=evaluate,
-        metric="accuracy",
-        unit="corners",
     )
     run.log(f"done, best val accuracy {best:.4f}")
 
