@@ -45,7 +45,7 @@ def corner_patches(crops: np.ndarray) -> np.ndarray:
 
 
 def corner_likelihood(corner_probs: np.ndarray) -> np.ndarray:
-    """(N, 36) how well each face explains both of a card's corner readings.
+    """(N, F) how well each face explains both of a card's corner readings.
 
     ``corner_probs``: (N, 2, F + 1) the network's probabilities for each card's two corners
     (F faces, then "none"; the network's 37 columns, or a deck's faces among them).
