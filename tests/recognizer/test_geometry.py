@@ -104,3 +104,15 @@ def test_quad_box_bounds_the_corners() -> None:
     q = card_quad(100, 80, 40, 60, 45)
     x0, y0, x1, y1 = quad_box(q)
     assert (x0, y0, x1, y1) == pytest.approx((q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()))
+
+
+def test_a_label_map_is_rectified_with_its_own_labels_only_and_nothing_outside_the_frame() -> None:
+    from vision.recognizer.geometry import rectify
+
+    labels = np.zeros((100, 100), np.uint8)
+    labels[:, 50:] = 7
+    quad = np.array([[30, -20], [70, -20], [70, 60], [30, 60]], np.float32)  # its top is off the frame
+    crop = rectify(labels, quad, labels=True)
+    assert set(np.unique(crop)) == {0, 7}  # no blend of 0 and 7
+    assert (crop[:10] == 0).all()  # above the frame: nothing there, not the edge row repeated
+    assert (crop[-10:, -10:] == 7).all() and (crop[-10:, :10] == 0).all()

@@ -16,6 +16,7 @@ bottom-right). A double-headed or upside-down card shows its index there either 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +32,14 @@ CORNER_W: int = 20
 #: ``vision.train.labels``), then "no index in view" (where the identifier keeps backs).
 CLASSES: tuple[str, ...] = ALL_CARD_IDS
 NONE = len(CLASSES)
+
+
+@lru_cache(maxsize=8)
+def face_columns(names: tuple[str, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """For a deck's ``names``: the positions of its faces among them, and each face's class
+    in the corner network (worked out once per prototype set, not per frame)."""
+    faces = [(j, CLASSES.index(name)) for j, name in enumerate(names) if name in CLASSES]
+    return tuple(j for j, _ in faces), tuple(k for _, k in faces)
 
 
 def corner_patches(crops: np.ndarray) -> np.ndarray:

@@ -240,12 +240,25 @@ def card_sized_outlines(quad: np.ndarray, short: float, long: float) -> np.ndarr
     return np.asarray(out, np.float32)
 
 
-def rectify(frame: np.ndarray, quad: np.ndarray, w: int = CROP_W, h: int = CROP_H) -> np.ndarray:
-    """Warp the card ``quad`` (clockwise, corner 0 = top-left of the artwork) to an upright w x h crop."""
+def rectify(
+    frame: np.ndarray,
+    quad: np.ndarray,
+    w: int = CROP_W,
+    h: int = CROP_H,
+    *,
+    labels: bool = False,
+) -> np.ndarray:
+    """Warp the card ``quad`` (clockwise, corner 0 = top-left of the artwork) to an upright w x h crop.
+
+    ``labels``: ``frame`` is a label map, not a picture: nearest pixels, 0 outside the frame
+    (the crop's pixels then say exactly what lies under each of them).
+    """
     # Corners go to the outer pixel edges (-0.5 .. n - 0.5), so a half turn of the quad gives
     # exactly the crop turned by 180 degrees: the flip augmentation in training matches this.
     dst = np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5], [-0.5, h - 0.5]], dtype=np.float32)
     m = cv2.getPerspectiveTransform(np.asarray(quad, dtype=np.float32).reshape(4, 2), dst)
+    if labels:
+        return cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
     return cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 

@@ -18,9 +18,8 @@ from pathlib import Path
 import numpy as np
 
 from vision.detection import BACK, Detection
-from vision.recognizer.corners import CLASSES as CORNER_CLASSES
 from vision.recognizer.corners import NONE as CORNER_NONE
-from vision.recognizer.corners import CornerStage, fuse
+from vision.recognizer.corners import CornerStage, face_columns, fuse
 from vision.recognizer.edges import refine_quads
 from vision.recognizer.geometry import (
     CROP_H,
@@ -382,14 +381,13 @@ class Recognizer:
     def _with_corners(self, crops: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """``probs`` with the faces weighed by what the index corners of ``crops`` read."""
         assert self.corners is not None
-        names = self.prototypes.names
-        faces = [(j, CORNER_CLASSES.index(name)) for j, name in enumerate(names) if name in CORNER_CLASSES]
-        if not faces:
+        cols, classes = face_columns(self.prototypes.names)
+        if not cols:
             return probs
-        cols = [j for j, _ in faces]
-        read = self.corners.run(crops)[..., [k for _, k in faces] + [CORNER_NONE]]
+        read = self.corners.run(crops)[..., [*classes, CORNER_NONE]]
+        faces = list(cols)
         out = probs.copy()
-        out[:, cols] = fuse(probs[:, cols], read, self.settings.corner_weight, self.settings.corner_floor)
+        out[:, faces] = fuse(probs[:, faces], read, self.settings.corner_weight, self.settings.corner_floor)
         return out
 
     def _not_a_card(self, named: str, score: float, cover: float) -> bool:

@@ -17,11 +17,10 @@ from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision.recognizer.corners import CLASSES, CORNER_H, CORNER_W, NONE, corner_patches
-from vision.recognizer.geometry import CROP_H, CROP_W
+from vision.recognizer.geometry import rectify
 from vision.synth.geometry import Geometry, guide_range, random_geometry
 from vision.synth.scene import render_scene
 from vision.train.data import jitter_quad
@@ -51,7 +50,6 @@ def _geometry(rng: np.random.Generator) -> Geometry:
 def render_corner_chunk(job: CornerJob) -> Path:
     """Render ``job.count`` scenes and save their corner patches and labels to one npz
     (written whole or not at all: a temporary file renamed)."""
-    dst = np.array([[-0.5, -0.5], [CROP_W - 0.5, -0.5], [CROP_W - 0.5, CROP_H - 0.5], [-0.5, CROP_H - 0.5]], np.float32)
     patches: list[np.ndarray] = []
     labels: list[int] = []
     for k in range(job.count):
@@ -65,13 +63,8 @@ def render_corner_chunk(job: CornerJob) -> Path:
             own_map = (scene.mask == scene.label_of(i)).astype(np.uint8) * 255
             for _ in range(CUTS):
                 quad = jitter_quad(np.asarray(c.corners), rng, job.jitter * float(rng.uniform(0.3, 1.3)))
-                m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-                crop = cv2.warpPerspective(
-                    scene.image, m, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-                )
-                own = cv2.warpPerspective(own_map, m, (CROP_W, CROP_H), flags=cv2.INTER_NEAREST)
-                pieces = corner_patches(crop[None])
-                owns = corner_patches(np.repeat(own[None, :, :, None], 3, axis=3))[..., 0]
+                pieces = corner_patches(rectify(scene.image, quad)[None])
+                owns = corner_patches(rectify(own_map, quad, labels=True)[None, :, :, None])[..., 0]
                 for patch, mine in zip(pieces, owns, strict=True):
                     share = float((mine[CORE] > 0).mean())
                     if c.card == "back" or share <= HIDDEN:
