@@ -2,9 +2,10 @@
 
 A hand hides the card it lays until it lets go near the centre, so the card is first seen
 where it comes to rest and neither its path nor its place says whose it is; the arm does.
-One other seat's arm alone is clear evidence of a card laid out of turn; the arm of the
-player whose turn it is, seen at all, settles it the other way, since other arms are often
-in view at the same time (the previous player's withdrawing, the winner's sweeping).
+One other seat's arm alone is clear evidence of a card laid out of turn when the card lies
+on that seat's side of the centre; the arm of the player whose turn it is, seen at all,
+settles it the other way, since other arms are often in view at the same time (the
+previous player's withdrawing, the winner's sweeping, the next player's reaching early).
 """
 
 from __future__ import annotations
@@ -54,6 +55,18 @@ def test_a_card_brought_in_by_another_players_arm_alone_is_that_players_card_out
     assert plays(events) == [(0, "rosen-6"), (2, "eicheln-9"), (1, "rosen-ass")]
     flags = [f for f in folded(events).flags if f.code == "out_of_turn"]
     assert flags and flags[0].seat == 2 and "an der Reihe war Platz 1" in flags[0].message
+
+
+def test_another_players_arm_alone_names_nobody_for_a_card_on_the_turns_side_of_the_centre() -> None:
+    # Seat 1's card comes to rest on seat 1's side while only seat 2's arm is in view (seat
+    # 2 reaching early for its own card, seat 1's hand gone before the card showed): the
+    # arm did not lay a card lying on another player's side, so the turn keeps it.
+    table = Table()
+    lay_by_hand(table, "rosen-6", 0, {"bottom"})
+    lay_by_hand(table, "rosen-ass", 1, {"top"})
+    lay_by_hand(table, "eicheln-9", 2, {"top"})
+    assert plays(run(table)) == TRICK[:3]
+    assert out_of_turn(table) == []
 
 
 def test_without_an_arm_seen_the_same_card_is_whose_turn_it_is() -> None:

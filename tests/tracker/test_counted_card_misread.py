@@ -292,3 +292,41 @@ def test_a_card_counted_on_a_split_vote_is_reread_from_its_clear_reads_before_th
     table.lay("eicheln-9", 2, at=(x - 20.0, y - 30.0), rest=10)
     events = run(table)
     assert corrected(events) == [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9")]
+
+
+# -- a counted card read as another card by turns, swept with its trick -------------------
+
+
+def read_by_turns_then_swept() -> Table:
+    """Eicheln trump: the trick of ``TRICK_IN_TURN`` lies full. Now and then the Rosen 10 is
+    outlined a little off and read, unsurely, as the Rosen 7 (two rows of its pips under
+    the Ass), and in those frames it is not read as itself. The winner, seat 2, reaches
+    in, sweeps the trick and leads the Schellen Ass."""
+    table = Table()
+    for seat, card in TRICK_IN_TURN:
+        table.lay(card, seat, rest=10)
+    x, y = table.cards["rosen-10"].pos
+    for cycle in range(3):
+        # Seat 3's arm still withdrawing as the off outline first shows; then the winner's
+        # reaching in to gather the trick.
+        table.arms = {0: {"left"}, 1: set(), 2: {"top"}}[cycle]
+        for _ in range(3):
+            table.hidden = {"rosen-10"}
+            table.extra.append(detection("rosen-7", (x + 14.0, y - 14.0), 90.0, 0.45, (("rosen-8", 0.3),)))
+            table.step()
+        table.hidden = set()
+        table.step(2)
+    table.sweep(2)
+    table.arms = set()
+    table.step(10)
+    table.lay("schellen-ass", 2, rest=10)
+    return table
+
+
+TRICK_IN_TURN = [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9"), (3, "rosen-10")]
+
+
+def test_a_counted_card_read_as_a_card_like_it_by_turns_goes_with_its_trick_and_leads_nothing() -> None:
+    events = run(read_by_turns_then_swept())
+    assert [(e.seat, e.card) for e in events if isinstance(e, CardPlayed)] == [*TRICK_IN_TURN, (2, "schellen-ass")]
+    assert len([e for e in events if isinstance(e, TrickCollected)]) == 1

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from scoring.events import Event, TrickCollected
 from vision.tracker.ledger import TRICKS_PER_ROUND, Laid
+from vision.tracker.partial import PartialViews
 from vision.tracker.reread import CardWithdrawn
 from vision.tracker.state import TableState, TrackerEvent
 from vision.tracker.tracks import LONG_GONE_FRAMES, Track, TrackState
@@ -25,8 +26,9 @@ CountSwept = Callable[[Track, float], list[TrackerEvent]]
 class Collection:
     """Collected tricks and withdrawn cards, from ``state``'s tracks and ledger."""
 
-    def __init__(self, state: TableState) -> None:
+    def __init__(self, state: TableState, partial: PartialViews) -> None:
         self._state = state
+        self._partial = partial
         #: Track ids of counted cards of the trick on the table, with when each was last
         #: seen carried off (``note_carried``) while its own track had lost it.
         self._carried: dict[int, float] = {}
@@ -296,6 +298,12 @@ class Collection:
         ledger = state.ledger
         assert ledger.contract is not None
         firsts: list[float] = []  # when each of its cards first showed
+        counted = [tr for laid in ledger.trick if (tr := state.track(laid.track_id)) is not None]
+        for other in state.tracks:
+            if other.state is TrackState.CANDIDATE and any(self._partial.read_by_turns(other, c) for c in counted):
+                # A counted card of this trick read as another card in the frames it was
+                # not read as itself: it goes with the trick, and never leads the next.
+                other.state, other.card = TrackState.IGNORED, other.leading_identity()[0]
         for laid in ledger.trick:
             track = state.track(laid.track_id)
             if track is not None:

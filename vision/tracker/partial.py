@@ -417,6 +417,31 @@ class PartialViews:
             and outline_shift(counted.settled_corners, track.settled_corners) < MISREAD_SHIFT * counted.size
         )
 
+    def read_by_turns(self, track: Track, counted: Track) -> bool:
+        """Once the trick is full, was ``track``, lying by the hidden counted card, detected
+        only in frames the counted card was not, and the counted card detected again after
+        ``track`` first showed? Then the two are one card whose reads took turns: the
+        counted card outlined a little off while a hand or a card hid part of it, and read
+        as a card like it (a counted Schellen 8 read as the Schellen 6 with two rows of
+        pips hidden, in the frames it was not read as itself). Left to count, it led the
+        next trick once the trick was swept, and that trick's cards went one seat off. A
+        lead laid on the trick left lying hides the card under it from then on, and is
+        brought in by a hand and read clearly (``leads_over_full_trick``): not this.
+        """
+        ledger = self._state.ledger
+        if len(ledger.trick) < 4 or counted.card is None:
+            return False
+        read, _ = track.leading_identity()
+        return (
+            read is not None
+            and read != counted.card
+            and read not in ledger.played
+            and alike(read, counted.card)
+            and counted.id not in track.seen_with
+            and counted.last_t > track.first_t + 1e-6
+            and not self.leads_over_full_trick(track, counted)
+        )
+
     def before_the_trick_was_full(self, track: Track) -> bool:
         """Did ``track`` show up, with the trick now full, before the last of its cards could
         count? The next trick's lead comes after the fourth card has counted; what showed

@@ -159,10 +159,11 @@ class Seats:
     ) -> SeatGuess | None:
         """The seat that clearly laid a card whose turn was ``expected``'s, if another.
 
-        Clear is: while the card came in, an arm reached in from that seat's edge alone
-        (``arms``; ``expected``'s arm seen at all settles it the other way: the previous
-        player's arm withdrawing, the winner's sweeping or the next player's reaching early
-        are often in view at the same time); or, with no arm seen, the hand brought the
+        Clear is: while the card came in, an arm reached in from that seat's edge alone,
+        and the card lies on that seat's side of the centre (``arms``; ``expected``'s arm
+        seen at all settles it the other way: the previous player's arm withdrawing, the
+        winner's sweeping or the next player's reaching early are often in view at the
+        same time); or, with no arm seen, the hand brought the
         card in from that seat's edge (first seen far out, squarely on that side of where
         it came to rest), or the card lies squarely in front of that seat, far out from
         the centre. A hand seen coming from ``expected``'s edge settles it the other way,
@@ -194,9 +195,16 @@ class Seats:
             # Not so for a card seen on its way in under one other arm after the turn's arm
             # had gone: that hand carried it, and the turn's card lies unseen.
             return None
+        cx, cy = self.centre_px()
+        out = (place[0] - cx, place[1] - cy)
         if len(arms) == 1:
-            seat = layout.seat_of_edge(next(iter(arms)))
-            if seat not in taken:
+            edge = next(iter(arms))
+            seat = layout.seat_of_edge(edge)
+            # The arm laid this card only if the card came to rest on that player's side
+            # of the centre: an arm in view alone while a card showed was as often the
+            # next player reaching for their own card while the turn's player's hand,
+            # gone already or never seen, laid this one on its own side.
+            if seat not in taken and layout.squareness(out)[0] == edge:
                 return SeatGuess(seat, 1.0, "arm")
         if origin is not None:
             way_in = (origin[0] - place[0], origin[1] - place[1])
@@ -208,8 +216,6 @@ class Seats:
                         return None
                     if seat not in taken:
                         return SeatGuess(seat, margin, "approach")
-        cx, cy = self.centre_px()
-        out = (place[0] - cx, place[1] - cy)
         if math.hypot(*out) >= cfg.front_distance * size:
             edge, margin = layout.squareness(out)
             seat = layout.seat_of_edge(edge)

@@ -91,7 +91,7 @@ class TrickTracker:
         self._seats = Seats(self._state)
         self._misreads = Misreads(self._state, self._seats)
         self._partial = PartialViews(self._state, self._misreads)
-        self._collection = Collection(self._state)
+        self._collection = Collection(self._state, self._partial)
         self._piles = Piles(self._state)
         self._next_id = 0
         self._last_t: float | None = None
