@@ -434,6 +434,7 @@ class PartialViews:
         read, _ = track.leading_identity()
         return (
             read is not None
+            and math.dist(track.settled, counted.settled) <= self._state.config.match_distance * counted.size
             and read != counted.card
             and read not in ledger.played
             and alike(read, counted.card)

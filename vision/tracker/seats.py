@@ -163,12 +163,12 @@ class Seats:
         and the card lies on that seat's side of the centre (``arms``; ``expected``'s arm
         seen at all settles it the other way: the previous player's arm withdrawing, the
         winner's sweeping or the next player's reaching early are often in view at the
-        same time); or, with no arm seen, the hand brought the
-        card in from that seat's edge (first seen far out, squarely on that side of where
-        it came to rest), or the card lies squarely in front of that seat, far out from
-        the centre. A hand seen coming from ``expected``'s edge settles it the other way,
-        wherever the card lies. The card's angle is no evidence: cards are tossed at any
-        angle, and double-headed court cards have no up.
+        same time); or, with no arm seen, the hand brought the card in from that seat's
+        edge (first seen far out, squarely on that side of where it came to rest), or the
+        card lies squarely in front of that seat, far out from the centre. A hand seen
+        coming from ``expected``'s edge settles it the other way, wherever the card lies.
+        The card's angle is no evidence: cards are tossed at any angle, and double-headed
+        court cards have no up.
         """
         cfg = self._state.config
         layout = self._state.layout
