@@ -307,6 +307,29 @@ def test_a_card_of_the_trick_left_lying_read_as_a_card_to_come_after_a_hand_pass
     assert_the_next_trick_is_led(table)
 
 
+def test_a_card_of_the_trick_left_lying_shown_anew_half_under_the_next_trick_is_no_card() -> None:
+    # Seat 2 leads beside the trick left lying, which is collected as the lead counts.
+    # Seat 3's hand then lies over that trick's Ass for two seconds; what shows of it
+    # afterwards, half under the cards around it, is outlined 12 px (a fifth of its size)
+    # off where it lay, and read firmly as the Ass, the Schellen 8 a faint runner-up.
+    # Struck as an old card and counted as the runner-up, it took seat 3's turn, and the
+    # Schellen Ass went one seat off.
+    table = trick_left_lying()
+    table.arms = {"top"}
+    table.lay("schellen-7", 2, at=(SPOTS[2][0] + 70, SPOTS[2][1] - 50), rest=2)
+    table.arms = {"left"}
+    table.hidden = {"rosen-ass"}
+    table.step(20)
+    table.arms = set()
+    table.hidden = set()
+    x, y = table.cards["rosen-ass"].pos
+    table.cards["rosen-ass"].pos = (x - 12.0, y)
+    table.cards["rosen-ass"].scale = 0.9
+    table.unsure["rosen-ass"] = (0.9, (("schellen-8", 0.04),))
+    table.step(12)
+    assert_the_next_trick_is_led(table)
+
+
 @pytest.mark.parametrize("pause_frames", [0, 15])
 @pytest.mark.parametrize("card", ["rosen-6", "rosen-10"])
 def test_the_winner_picking_up_a_card_of_the_full_trick_takes_nothing_back(card: str, pause_frames: int) -> None:

@@ -63,6 +63,11 @@ SWEPT_AFTER_LEAD = 2.0
 #: pile that still lies in view, its top card read (``_may_be_old_card``). A new lead slid
 #: in from an edge is seen coming.
 GATHERED_WITHIN = 0.5
+#: A card of a trick left lying that the next trick's cards partly cover is outlined by
+#: what still shows of it: its outline's corners move off where it lay by up to about a
+#: fifth of its size (``SAME_OUTLINE``, the shift within which two outlines are one card,
+#: is too strict for it; measured in models/README.md, "Index corners").
+LEFT_LYING_SHIFT = 0.24
 
 __all__ = [
     "CLEAR_SHARE",
@@ -666,10 +671,11 @@ class TrickTracker:
         if not any(c == card for _, c in last):
             return False
         lay = self._laid_outline.get(card)
-        if lay is not None and outline_shift(lay, track.settled_corners) < SAME_OUTLINE * card_size(lay):
-            # Left lying: it lies outline for outline where that card lay when its trick was
-            # collected (misread there a moment as the next card was led, so a track of its
-            # own began).
+        if lay is not None and outline_shift(lay, track.settled_corners) < LEFT_LYING_SHIFT * card_size(lay):
+            # Left lying: it lies nearly outline for outline where that card lay when its
+            # trick was collected (misread there a moment as the next card was led, or
+            # outlined anew by what shows of it under the next trick's cards, so a track of
+            # its own began).
             return True
         # Left lying: that card was still seen where it lay after the trick was collected,
         # and this track turned up as it went.
