@@ -315,3 +315,28 @@ def test_a_card_laid_first_and_missed_one_frame_as_the_next_is_ready_still_count
     del table.unsure["rosen-6"]
     table.step(10)
     assert corrected(run(table)) == [(0, "rosen-6"), (1, "eicheln-9")]
+
+
+def test_a_lead_seen_at_rest_while_the_next_card_was_still_in_the_hand_counts_first() -> None:
+    # A fast trick: seat 0's lead comes to rest, read at 0.6 and, under seat 1's hand, twice
+    # as the Schilten Ober; all the while seat 1's Eicheln 6 is detected in the hand a card's
+    # length and more away. The 6 then lands on the lead, a fifth of a card off, and the
+    # lead is hidden from then on. Its name was never clear, and the 6 shares its rank, but
+    # the two were seen apart: two cards, and the lead was laid first.
+    table = Table()
+    table.unsure["rosen-6"] = (0.6, (("rosen-7", 0.2),))
+    table.lay("rosen-6", 0, at=CENTRE_SPOT, rest=2)
+    table.arms = {"right"}
+    start = (CENTRE_SPOT[0] + 160.0, CENTRE_SPOT[1] + 10.0)
+    for k, read in enumerate((None, "schilten-ober", "schilten-ober", None)):
+        if read is not None:
+            table.misreads["rosen-6"] = (read, 0.65, (("rosen-6", 0.2),))
+        table.cards["eicheln-6"] = _Card("eicheln-6", (start[0] - 30.0 * k, start[1]), 90.0)
+        table.step()
+    table.hidden = {"rosen-6"}
+    table.lay("eicheln-6", 1, at=(CENTRE_SPOT[0] + 10.0, CENTRE_SPOT[1] - 8.0), slide=1, start=start, rest=3)
+    table.arms = {"top"}
+    table.lay("rosen-ass", 2, at=(CENTRE_SPOT[0] + 20.0, CENTRE_SPOT[1] - 90.0), rest=3)
+    table.arms = set()
+    tricks = settled_tricks(table)
+    assert tricks == [[LEAD, (1, "eicheln-6"), (2, "rosen-ass")]]

@@ -543,9 +543,11 @@ class PartialViews:
         )
 
     def overlooked(self, track: Track) -> list[Track]:
-        """Cards laid before ``track`` and read clearly, that a hand hid before they had lain
-        still long enough to count (two cards laid overlapping show in turns, as the detector
-        keeps one outline of the two): they were laid first, so they count first."""
+        """Cards laid before ``track`` and read clearly (or, once seen a card's size away from
+        ``track``, read as one card at least half the time), that a hand hid before
+        they had lain still long enough to count (two cards laid overlapping show in turns,
+        as the detector keeps one outline of the two): they were laid first, so they count
+        first."""
         state = self._state
         cfg = state.config
         out = []
@@ -563,6 +565,9 @@ class PartialViews:
                         and other.leading_identity()[1] >= CLEAR_SHARE
                     )
                     or self._turns_own_card(other, track)
+                    # Seen at rest while ``track`` was a card's size away: a card of its
+                    # own, whose seat in the turn matters more than a vague name.
+                    or (track.id in other.seen_apart and other.leading_identity()[1] >= GLIMPSE_SHARE)
                 )
                 or other.leading_identity()[0] == track.leading_identity()[0]
                 or not state.layout.in_play_area(other.settled, *state.size)
@@ -652,9 +657,10 @@ class PartialViews:
     def _laid_over(under: Track, track: Track) -> bool:
         """Was ``under``, a whole card read clearly where ``track`` now lies, hidden by
         ``track`` laid over it? It lay still at an outline of its own and was last seen
-        before ``track`` first showed: the next card laid almost together on top of it.
-        A view of ``track`` itself in the hand that laid it lies where ``track`` ends up, or
-        is still seen as ``track`` shows."""
-        return under.last_t < track.first_t and outline_shift(
+        before ``track`` first showed, or was seen at rest while ``track`` was detected a
+        card's size away (in the hand bringing it): the next card laid almost together on
+        top of it. A view of ``track`` itself in the hand that laid it lies where ``track``
+        ends up, or is still seen as ``track`` shows, never apart from it."""
+        return (under.last_t < track.first_t or track.id in under.seen_apart) and outline_shift(
             under.settled_corners, track.settled_corners
         ) >= SAME_OUTLINE * card_size(track.settled_corners)

@@ -355,10 +355,18 @@ class TrickTracker:
                 self._note_arms_before(track)
                 self._state.tracks.append(track)
         self._state.tracks += self._piles.follow(frame.t, matched, self._new_id)
-        together = {t.id for t in self._state.tracks if t.last_t == frame.t}  # matched, new and laid on piles
-        for track in self._state.tracks:
-            if track.id in together:
-                track.seen_with |= together - {track.id}
+        together = [t for t in self._state.tracks if t.last_t == frame.t]  # matched, new and laid on piles
+        ids = {t.id for t in together}
+        for track in together:
+            track.seen_with |= ids - {track.id}
+            if not track.moving:
+                track.seen_apart |= {
+                    other.id
+                    for other in together
+                    if other is not track
+                    and other.arrived_t is None  # on its way in, not yet laid
+                    and math.dist(other.centre, track.centre) >= max(other.size, track.size)
+                }
         in_trick = {laid.track_id for laid in self._ledger.trick}
         kept: list[Track] = []
         dropped: list[Track] = []

@@ -169,6 +169,10 @@ class Track:
     #: Ids of the tracks detected in a frame with this one: two tracks never seen together
     #: where one card lies are that card's reads taking turns, not two cards.
     seen_with: set[int] = field(default_factory=set)
+    #: Ids of the tracks detected on their way in (not yet laid), at least a card's size
+    #: away, in a frame while this one lay still: two cards for certain, whatever the
+    #: detector later makes of either, and this one was there first.
+    seen_apart: set[int] = field(default_factory=set)
 
     @classmethod
     def start(cls, track_id: int, det: Detection, t: float) -> Track:
