@@ -8,7 +8,7 @@ it left behind.)"""
 from __future__ import annotations
 
 from scoring.events import TrickCollected
-from tests.tracker.table import SPOTS, Table, laid, plays, run
+from tests.tracker.table import EDGE, SPOTS, Table, _Card, laid, plays, run
 from vision.tracker.config import TrackerConfig
 
 TRICK = [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9")]
@@ -111,3 +111,52 @@ def test_a_card_laid_squarely_on_a_counted_card_already_read_as_another_is_the_n
     assert [p for p in plays(events) if p[0] != 2] == [*TRICK[:2], (3, "rosen-10")]
     assert [p[0] for p in plays(events)] == [0, 1, 2, 3]
     assert [e for e in events if isinstance(e, TrickCollected)] == []
+
+
+def lay_unseen_on_the_lead(table: Table, card: str, seat: int, edge: str, *, read: float) -> None:
+    """``seat``'s hand (``edge`` in view) brings ``card``, seen one frame at the table's edge
+    and then hidden in the hand long enough to be forgotten, and lays it squarely on the
+    lead: one outline, the lead's, read as ``card`` at ``read``. The hand then goes."""
+    table.arms = {edge}
+    table.cards[card] = _Card(card, EDGE[seat], 0.0)
+    table.step()
+    table.hidden = {card}
+    table.step(5)
+    lead = table.cards[TRICK[0][1]]
+    table.cards[card] = _Card(card, lead.pos, lead.angle)
+    table.hidden = {TRICK[0][1]}
+    table.reads_as[card] = (card, read, ())
+    table.step(2)
+    table.arms = set()
+
+
+def test_a_card_laid_unseen_on_a_counted_card_by_the_turns_hand_is_the_next_card() -> None:
+    # Seat 2's Rosen 7 is seen coming in once, near its player's edge, then carried in the
+    # hand, and lands squarely on the lead; the one outline there reads as the 7, clearly,
+    # long after the hand has gone. No card came to rest anywhere else: seat 2 laid it.
+    table = laid(TRICK[:2])
+    lay_unseen_on_the_lead(table, "rosen-7", 2, "top", read=0.9)
+    table.step(15)
+    table.arms = {"left"}
+    table.lay("rosen-8", 3, rest=8)
+    table.arms = set()
+    table.step(5)
+    assert plays(run(table)) == [*TRICK[:2], (2, "rosen-7"), (3, "rosen-8")]
+
+
+def test_a_counted_card_misread_under_the_turns_hand_is_no_pile_once_it_reads_as_itself() -> None:
+    # The lead, half under seat 2's hand, reads as the Rosen 7 while the hand is there and
+    # for two frames after; then as itself again. Seat 2's card shows on its own later.
+    table = laid(TRICK[:2])
+    table.arms = {"top"}
+    table.reads_as["rosen-6"] = ("rosen-7", 0.9, ())
+    table.step(6)
+    table.arms = set()
+    table.step(2)
+    del table.reads_as["rosen-6"]
+    table.step(10)
+    table.arms = {"top"}
+    table.lay("eicheln-9", 2, rest=8)
+    table.arms = set()
+    table.step(5)
+    assert plays(run(table)) == TRICK

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from vision.detection import Detection
 from vision.tracker.identity import resolve
-from vision.tracker.state import TableState
+from vision.tracker.state import CLEAR_SHARE, TableState
 from vision.tracker.tracks import Track, TrackState, at_own_outline, names
 
 #: A card seen coming in that vanished at most this many frames before the counted card's
@@ -111,7 +111,7 @@ class Piles:
             if streak.frames < self.state.config.maximum_decision_frames or under.last_t != t:
                 continue
             incoming = self._landed(under, streak)
-            if incoming:
+            if incoming or self._laid_by_turns_hand(streak, t):
                 out.append(self._lay_on(under, streak, incoming, new_id()))
                 del self._streaks[track_id]
         return out
@@ -159,12 +159,56 @@ class Piles:
                 return []
         return incoming
 
+    def _laid_by_turns_hand(self, streak: _Streak, t: float) -> bool:
+        """Did the hand of the player whose turn it is lay a card on the counted card whose
+        reads changed (``streak``), though the card was never followed on its way in (seen
+        a moment near the edge, then hidden in the hand)?
+
+        That hand was over the table as the reads changed and has gone since, the reads
+        still name one card not yet played, clearly and frame after frame, and no other
+        card came to rest or showed anywhere since. A counted card misread under a hand
+        reads as itself again once the hand has gone; one whose next card lay beside it
+        has that card showing there."""
+        state = self.state
+        ledger = state.ledger
+        cfg = state.config
+        leader = streak.leader()
+        expected = ledger.expected_seat() if ledger.contract is not None else None
+        if leader is None or leader in ledger.played or expected is None or not streak.frames:
+            return False
+        edge = state.layout.edges[expected]
+        window = LANDING_FRAMES * state.frame_dt + 1e-6
+        reached, last = state.turn_arms_since.get(edge), state.turn_arms_last.get(edge)
+        if reached is None or last is None or not (reached <= streak.start + window and last >= streak.start - window):
+            return False  # the turn's hand was not over the table as the reads changed
+        if t - last < cfg.minimum_consecutive_frames * state.frame_dt - 1e-6:
+            return False  # still there: what shows may be the counted card under it
+        read = streak.reads[leader]
+        if read < CLEAR_SHARE * sum(streak.reads.values()) or read < cfg.clear_read_confidence * streak.frames:
+            return False
+        return not any(
+            other.state in (TrackState.CANDIDATE, TrackState.PLAYED)
+            and other.first_t >= streak.start - window
+            and (other.rest_frames >= 2 or other.missed == 0)
+            and state.layout.in_play_area(other.anchor, *state.size)
+            for other in state.tracks
+        )
+
     def _lay_on(self, under: Track, streak: _Streak, incoming: list[Track], track_id: int) -> Track:
-        """Follow the card laid on ``under`` (seen coming in as ``incoming``) from now on."""
+        """Follow the card laid on ``under`` (seen coming in as ``incoming``, or not seen
+        before it lay there) from now on."""
         assert streak.last is not None
-        first = min(incoming, key=lambda tr: (tr.first_t, tr.id))
         track = Track.start(track_id, streak.last, streak.start)
         track.last_t = under.last_t
+        if not incoming:
+            # Named from its reads where it lies: the one clear name they give.
+            track.votes, track.reads = dict(streak.reads), streak.frames
+            track.rest_frames = track.settled_frames = streak.frames
+            track.rest_t = track.arrived_t = streak.start
+            track.covers, under.covered_by = under.id, track.id
+            under.votes = streak.votes
+            return track
+        first = min(incoming, key=lambda tr: (tr.first_t, tr.id))
         track.first_t, track.origin = first.first_t, first.origin
         track.votes, track.reads, track.arm_frames = _summed_votes(incoming), 0, {}
         for view in incoming:
