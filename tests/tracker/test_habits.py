@@ -330,6 +330,27 @@ def test_a_card_of_the_trick_left_lying_shown_anew_half_under_the_next_trick_is_
     assert_the_next_trick_is_led(table)
 
 
+def test_a_card_read_a_moment_in_the_trick_being_swept_is_not_the_winners_next_lead() -> None:
+    # Seat 2 wins and gathers the trick up. As its hand takes the cards, the pile shows for
+    # a frame near the middle as one outline read clearly as the Schellen 8, then goes with
+    # the trick. Three seconds later seat 2 leads its Schellen 7
+    # just there. The 8 was a view of the trick swept, not a card seat 2 laid and hid: the
+    # 7 leads the next trick, for seat 2.
+    table = trick_left_lying()
+    table.arms = {"top"}
+    pile = (CENTRE[0] + 10.0, CENTRE[1] - 20.0)
+    table.step(3)
+    table.extra.append(detection("schellen-8", pile, 0.0, 0.95))
+    table.cards.clear()
+    table.step(4)
+    table.arms = set()
+    table.step(30)
+    table.arms = {"top"}
+    table.lay("schellen-7", 2, at=(pile[0] + 12.0, pile[1] + 14.0), rest=8)
+    table.arms = set()
+    assert_the_next_trick_is_led(table)
+
+
 @pytest.mark.parametrize("pause_frames", [0, 15])
 @pytest.mark.parametrize("card", ["rosen-6", "rosen-10"])
 def test_the_winner_picking_up_a_card_of_the_full_trick_takes_nothing_back(card: str, pause_frames: int) -> None:

@@ -604,6 +604,35 @@ def test_two_cards_of_one_trick_read_alike_reread_the_unsure_one() -> None:
     ]
 
 
+def test_the_last_card_read_only_as_a_card_counted_unsurely_before_rereads_that_one_at_once() -> None:
+    # Seat 1's Schellen 6 is read as the 7 (the 6 its runner-up) and counts as the 7; seat
+    # 3 then lays the real 7, read clearly as nothing else, and the trick is swept a second
+    # and a half later. The earlier card's own reads would rather be the 6: the likelier
+    # naming rereads it then and counts the 7 for seat 3 at the usual wait, rather than
+    # waiting as for a card of an earlier trick seen again (which outlasted the trick, and
+    # left seat 3's card unseen).
+    table = Table()
+    table.lay("schellen-ober", 0, rest=5)
+    table.reads_as["schellen-6"] = ("schellen-7", 0.8, (("schellen-6", 0.3),))
+    table.lay("schellen-6", 1, rest=10)
+    table.lay("schellen-9", 2, rest=8)
+    table.lay("schellen-7", 3, rest=15)
+    table.sweep(0)
+    table.step(5)
+    events = run(table, contract="eicheln")
+    assert [(e.was, e.card) for e in events if isinstance(e, CardReread)] == [("schellen-7", "schellen-6")]
+    head: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="eicheln")]
+    state = fold([*head, *resolve_rereads(events, before=head)])
+    assert state.round is not None
+    assert [(c.seat, c.card) for c in state.round.tricks[0].cards] == [
+        (0, "schellen-ober"),
+        (1, "schellen-6"),
+        (2, "schellen-9"),
+        (3, "schellen-7"),
+    ]
+    assert state.flags == ()
+
+
 def test_a_card_of_the_trick_seen_again_where_it_lies_is_not_reread() -> None:
     table = Table()
     table.lay("rosen-ass", 0, rest=5)

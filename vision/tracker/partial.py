@@ -624,6 +624,7 @@ class PartialViews:
                 and track.missed > 0
                 and track.id not in ledger.shown
                 and edge in track.arm_frames
+                and track.first_t > (ledger.last_collected_t or -math.inf)  # not of the trick swept
                 and card is not None
                 and card not in ledger.played
                 and share >= GLIMPSE_SHARE
@@ -644,7 +645,7 @@ class PartialViews:
             g.track
             for g in self._glimpses
             if g.turn == turn
-            and g.track.last_t < track.first_t
+            and g.track.last_t < track.first_t <= g.track.last_t + GLIMPSE_KEEP
             and g.track.leading_identity()[0] not in (name, *ledger.played)
             and math.dist(g.track.anchor, track.settled) <= self._state.config.match_distance * track.size
             and outline_shift(g.track.anchor_corners, track.settled_corners) >= SAME_OUTLINE * size

@@ -533,20 +533,23 @@ class TrickTracker:
             track.state = TrackState.IGNORED
             track.card = reading.card
             return []
+        doubted, reread = self._misreads.doubt_earlier_read(track, reading)
         if (
             not forced
             and reading.confidence == 0.0
             and reading.card in self._ledger.played
+            and not reread
             and track.rest_frames < cfg.old_read_frames
         ):
             # Every read names a card already played this round, none a card still to come:
             # mostly a card of the last trick passing under a hand, or a shape between
             # overlapping cards, which goes again; or a new card whose true read comes once
             # the hand has left it. Counted now, it would take the turn's seat, and the
-            # real card would take the next.
+            # real card would take the next. (Unless the earlier card's own reads would
+            # rather name another card: then the earlier one was the misread.)
             self._waiting = True
             return []
-        reading, reread = self._misreads.doubt_earlier_read(track, reading)
+        reading = doubted
         if reread and not forced and track.rest_frames < cfg.maximum_decision_frames:
             # Changing a card already reported takes the longest look the latency budget
             # allows: early reads of a card still in the hand are the least reliable.
