@@ -247,6 +247,17 @@ def test_the_lead_laid_on_a_card_of_the_trick_left_lying_leads_the_next_trick(hi
     assert_the_next_trick_is_led(table)
 
 
+def test_a_lead_beside_the_trick_left_lying_in_front_of_another_player_keeps_the_leaders_seat() -> None:
+    # Seat 2 won and leads its Schellen 7 beside the trick left lying, on the left, where
+    # the pile leaves room: squarely in front of seat 3. No arm was seen and the card was
+    # first seen where it lies. With the old trick filling the middle, where the lead lies
+    # says nothing of who laid it: it leads for seat 2, unflagged.
+    table = trick_left_lying()
+    at = (SPOTS[3][0] - 10.0, SPOTS[3][1] + 5.0)
+    table.lay("schellen-7", 2, at=at, start=at, slide=1, rest=8)
+    assert_the_next_trick_is_led(table)
+
+
 def test_the_trick_left_lying_swept_off_after_the_next_lead_gives_no_card() -> None:
     # Seat 2 won and leads beside the trick left lying, then sweeps the old trick off: its
     # cards, gathered in a pile on the way, start new tracks read as themselves. They are

@@ -216,12 +216,27 @@ class Seats:
                         return None
                     if seat not in taken:
                         return SeatGuess(seat, margin, "approach")
-        if math.hypot(*out) >= cfg.front_distance * size:
+        if math.hypot(*out) >= cfg.front_distance * size and not self._led_beside_a_trick_left_lying():
             edge, margin = layout.squareness(out)
             seat = layout.seat_of_edge(edge)
             if margin >= cfg.evidence_margin and seat != expected and seat not in taken:
                 return SeatGuess(seat, margin, "position")
         return None
+
+    def _led_beside_a_trick_left_lying(self) -> bool:
+        """Is the card about to count a lead, with the trick collected last still lying in
+        view (a card of it detected this frame)? A lead laid beside such a trick lies off
+        the centre wherever the pile leaves room, in front of whoever sits there: its place
+        says nothing of who laid it."""
+        state = self._state
+        if state.ledger.trick:
+            return False
+        return any(
+            track.state is TrackState.RETIRED
+            and track.missed == 0
+            and state.layout.in_play_area(track.anchor, *state.size)
+            for track in state.tracks
+        )
 
     def turn_card_hidden(self, track: Track) -> bool:
         """Is the card whose turn it is hidden on the table while ``track``, carried in under
