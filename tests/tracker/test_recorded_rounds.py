@@ -83,3 +83,17 @@ def test_the_next_card_seen_beside_the_lead_as_it_lands_on_it_is_a_card_of_its_o
     result = compare(recorded.truth, events)
     assert [t.ok for t in result.tricks] == [True] * 4
     assert not [e for e in events if isinstance(e, CardCorrected) and e.card == "schilten-9"]
+
+
+def test_a_lead_beside_the_trick_left_lying_counts_though_a_card_of_that_trick_showed_anew_since() -> None:
+    # Rendered round 5,000,739 as the real recogniser read it, to the end of its eighth
+    # trick. Seat 0 won the seventh trick and leads the Schilten König beside it while it
+    # lies; seat 1's hand then passes over that trick's Eicheln Ass, which shows again as a track
+    # of its own a moment after the König. The König showed seconds after the seventh
+    # trick's last card, so it is no view of that trick: it leads the eighth. (Taking the
+    # time the Ass showed anew for when its card showed, the König was set aside as a card
+    # seen before the trick was full, and seat 1's Ass led in its place.)
+    recorded = load("recogniser-5000739.json.gz")
+    events = replay(recorded)
+    result = compare(recorded.truth, events)
+    assert [t.ok for t in result.tricks] == [True] * 8

@@ -35,6 +35,9 @@ class Laid:
     card: str
     placed: tuple[float, float]
     size: float
+    #: When the card counted first showed: kept when another track shows it later (a
+    #: card hidden and seen anew starts a new track, whose first sighting is not the card's).
+    shown_t: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -454,7 +454,7 @@ class PartialViews:
         trick = state.ledger.trick
         if len(trick) < 4:
             return False
-        firsts = [shown.first_t for laid in trick if (shown := state.track(laid.track_id)) is not None]
+        firsts = [laid.shown_t for laid in trick]
         # A card counts ``minimum_consecutive_frames`` at the earliest after it showed: one
         # that showed within that time of the fourth was there before the fourth could
         # count, so before anyone knew who leads next. (The lead of a trick left lying can

@@ -761,7 +761,7 @@ class TrickTracker:
         track.state = TrackState.PLAYED
         track.card = reading.card
         self._ledger.play(
-            Laid(track.id, seat, reading.card, place, track.rest_size),
+            Laid(track.id, seat, reading.card, place, track.rest_size, track.first_t),
             Count(seat, reading.confidence, dict(track.votes)),
             seat_seen=seat_seen,
         )
