@@ -296,6 +296,27 @@ def test_a_card_of_the_trick_left_lying_misread_where_it_lies_as_the_lead_comes_
     assert_the_next_trick_is_led(table)
 
 
+def test_a_card_of_the_trick_left_lying_misread_under_the_leaders_hand_is_no_card() -> None:
+    # Seat 2 leads beside the trick left lying, which is collected as the lead counts; its
+    # hand, still over the table, hides that trick's Ass a moment. What shows of the Ass
+    # again, outline for outline where it lay, reads clearly as the Schellen König for a
+    # second. The one hand in view was the leader's, whose card has counted: nothing
+    # brought a new card there.
+    table = trick_left_lying()
+    table.arms = {"top"}
+    table.lay("schellen-7", 2, at=(SPOTS[2][0] + 70, SPOTS[2][1] - 50), rest=3)
+    table.hidden = {"rosen-ass"}
+    table.step()
+    table.hidden = set()
+    table.reads_as["rosen-ass"] = ("schellen-koenig", 0.9, ())
+    table.step(4)
+    table.arms = set()
+    table.step(6)
+    del table.reads_as["rosen-ass"]
+    table.step(6)
+    assert_the_next_trick_is_led(table)
+
+
 @pytest.mark.parametrize("confidence", [0.6, 0.95])
 def test_a_card_of_the_trick_left_lying_read_as_a_card_to_come_after_a_hand_passed_is_no_card(
     confidence: float,

@@ -723,8 +723,9 @@ class TrickTracker:
         A new card comes in a hand, and is seen on its way before the card under it goes.
         """
         last = {c for _, c in self._ledger.done[-1]} if self._ledger.done else set()
-        if not last or track.arms(self.config.arm_min_frames):
-            return False
+        laid = {self.layout.seat_of_edge(edge) for edge in track.arms(self.config.arm_min_frames)}
+        if not last or laid - {card.seat for card in self._ledger.trick}:
+            return False  # a hand in view whose player has yet to lay a card of this trick
         dt = self._state.frame_dt
         for card in last:
             lay, seen = self._laid_outline.get(card), self._laid_seen.get(card)
