@@ -276,17 +276,24 @@ def test_the_trick_left_lying_swept_off_after_the_next_lead_gives_no_card() -> N
     assert_the_next_trick_is_led(table)
 
 
+def led_beside_while_a_hand_hides_the_ass(rest: int) -> Table:
+    """Seat 2 leads its Schellen 7 beside the trick left lying (its arm in view), the 7 lies
+    ``rest`` frames, then the hand hides that trick's Ass for a frame."""
+    table = trick_left_lying()
+    table.arms = {"top"}
+    table.lay("schellen-7", 2, at=(SPOTS[2][0] + 70, SPOTS[2][1] - 50), rest=rest)
+    table.hidden = {"rosen-ass"}
+    table.step()
+    table.hidden = set()
+    return table
+
+
 def test_a_card_of_the_trick_left_lying_misread_where_it_lies_as_the_lead_comes_is_no_card() -> None:
     # Seat 2 leads beside the trick left lying; as its hand passes, the Ass of that trick
     # is jogged a pixel, hidden a frame and then read once as the Schilten König, which
     # starts a track of its own at the Ass's outline; the Ass is read as itself there from
     # then on.
-    table = trick_left_lying()
-    table.arms = {"top"}
-    table.lay("schellen-7", 2, at=(SPOTS[2][0] + 70, SPOTS[2][1] - 50), rest=2)
-    table.hidden = {"rosen-ass"}
-    table.step()
-    table.hidden = set()
+    table = led_beside_while_a_hand_hides_the_ass(rest=2)
     x, y = table.cards["rosen-ass"].pos
     table.cards["rosen-ass"].pos = (x + 1.5, y)  # the hand passing jogs it a little
     table.misreads["rosen-ass"] = ("schilten-koenig", 0.45, ())
@@ -302,12 +309,7 @@ def test_a_card_of_the_trick_left_lying_misread_under_the_leaders_hand_is_no_car
     # again, outline for outline where it lay, reads clearly as the Schellen König for a
     # second. The one hand in view was the leader's, whose card has counted: nothing
     # brought a new card there.
-    table = trick_left_lying()
-    table.arms = {"top"}
-    table.lay("schellen-7", 2, at=(SPOTS[2][0] + 70, SPOTS[2][1] - 50), rest=3)
-    table.hidden = {"rosen-ass"}
-    table.step()
-    table.hidden = set()
+    table = led_beside_while_a_hand_hides_the_ass(rest=3)
     table.reads_as["rosen-ass"] = ("schellen-koenig", 0.9, ())
     table.step(4)
     table.arms = set()
