@@ -66,7 +66,7 @@ GATHERED_WITHIN = 0.5
 #: A card of a trick left lying that the next trick's cards partly cover is outlined by
 #: what still shows of it: its outline's corners move off where it lay by up to about a
 #: fifth of its size (``SAME_OUTLINE``, the shift within which two outlines are one card,
-#: is too strict for it; measured in models/README.md, "Index corners").
+#: is too strict for it; measured: CHANGELOG, "Fewer tricks lost to cards laid close together").
 LEFT_LYING_SHIFT = 0.24
 
 __all__ = [
@@ -718,9 +718,11 @@ class TrickTracker:
         until someone gathers them. A hand over one of them (the winner's, reaching to
         gather) hides it a moment, and what shows again is often read as another card, one
         not yet played, so no rule for old cards holds it back. ``track`` is such a card
-        when it showed up, no arm bringing it, just after that card was last seen where it
-        lay (``_laid_seen``), and lies outline for outline where it lay (``_laid_outline``).
-        A new card comes in a hand, and is seen on its way before the card under it goes.
+        when it showed up just after that card was last seen where it lay (``_laid_seen``),
+        lies outline for outline where it lay (``_laid_outline``), and no hand in view
+        belonged to a player still to lay a card of this trick (the leader's hand, whose
+        card has counted, often still hovers). A new card comes in a hand, and is seen on
+        its way before the card under it goes.
         """
         last = {c for _, c in self._ledger.done[-1]} if self._ledger.done else set()
         laid = {self.layout.seat_of_edge(edge) for edge in track.arms(self.config.arm_min_frames)}
