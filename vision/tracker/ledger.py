@@ -37,7 +37,7 @@ class Laid:
     size: float
     #: When the card counted first showed: kept when another track shows it later (a
     #: card hidden and seen anew starts a new track, whose first sighting is not the card's).
-    shown_t: float = 0.0
+    shown_t: float
 
 
 @dataclass(frozen=True)

@@ -454,13 +454,12 @@ class PartialViews:
         trick = state.ledger.trick
         if len(trick) < 4:
             return False
-        firsts = [laid.shown_t for laid in trick]
         # A card counts ``minimum_consecutive_frames`` at the earliest after it showed: one
         # that showed within that time of the fourth was there before the fourth could
         # count, so before anyone knew who leads next. (The lead of a trick left lying can
         # come soon after the fourth card has counted, so the margin stays that short.)
         soon = state.config.minimum_consecutive_frames * state.frame_dt + 1e-6
-        return bool(firsts) and track.first_t <= max(firsts) + soon
+        return track.first_t <= max(laid.shown_t for laid in trick) + soon
 
     def leads_over_full_trick(self, track: Track, counted: Track) -> bool:
         """Is ``track``, lying on the counted card ``counted`` of a full trick, the next

@@ -200,23 +200,19 @@ class Piles:
         assert streak.last is not None
         track = Track.start(track_id, streak.last, streak.start)
         track.last_t = under.last_t
-        if not incoming:
+        if incoming:
+            first = min(incoming, key=lambda tr: (tr.first_t, tr.id))
+            track.first_t, track.origin = first.first_t, first.origin
+            track.votes, track.reads, track.arm_frames = _summed_votes(incoming), 0, {}
+            for view in incoming:
+                for edge, n in view.arm_frames.items():
+                    track.arm_frames[edge] = track.arm_frames.get(edge, 0) + n
+                track.arms_first_seen |= view.arms_first_seen
+                track.reads += view.reads
+                view.state = TrackState.IGNORED
+        else:
             # Named from its reads where it lies: the one clear name they give.
             track.votes, track.reads = dict(streak.reads), streak.frames
-            track.rest_frames = track.settled_frames = streak.frames
-            track.rest_t = track.arrived_t = streak.start
-            track.covers, under.covered_by = under.id, track.id
-            under.votes = streak.votes
-            return track
-        first = min(incoming, key=lambda tr: (tr.first_t, tr.id))
-        track.first_t, track.origin = first.first_t, first.origin
-        track.votes, track.reads, track.arm_frames = _summed_votes(incoming), 0, {}
-        for view in incoming:
-            for edge, n in view.arm_frames.items():
-                track.arm_frames[edge] = track.arm_frames.get(edge, 0) + n
-            track.arms_first_seen |= view.arms_first_seen
-            track.reads += view.reads
-            view.state = TrackState.IGNORED
         track.rest_frames = track.settled_frames = streak.frames
         track.rest_t = streak.start
         track.arrived_t = streak.start
