@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from scoring.events import CardPlayed
 from tests.tracker.table import SPOTS, Table, _Card, corrected, run
-from tests.tracker.test_arm_evidence import AT
+from tests.tracker.test_arm_evidence import AT, lay_by_hand
 from tests.tracker.test_habits import folded_trick_cards
 
 LEAD = (0, "rosen-6")
@@ -340,3 +340,33 @@ def test_a_lead_seen_at_rest_while_the_next_card_was_still_in_the_hand_counts_fi
     table.arms = set()
     tricks = settled_tricks(table)
     assert tricks == [[LEAD, (1, "eicheln-6"), (2, "rosen-ass")]]
+
+
+def test_a_card_read_vaguely_mostly_as_a_card_played_before_and_covered_at_once_counts_first_in_its_seat() -> None:
+    # A trick of Schellen is won by seat 0's 9 and swept. Seat 0 leads the Schellen 10, and
+    # seat 1's hand lays its Ass straight on it at once: the 10, half hidden, is read now as
+    # the 9 of its suit and now as itself, the 9 leading the vote a little. A card played
+    # before seen again is read as it far more surely; this is the 10 (an unplayed card
+    # the vote names), and it counts first, in seat 0's turn, before the Ass.
+    table = Table()
+    first = [(0, "schellen-9"), (1, "schellen-6"), (2, "schellen-7"), (3, "schellen-8")]
+    for seat, card in first:
+        lay_by_hand(table, card, seat, {("bottom", "right", "top", "left")[seat]})
+    table.sweep(0)
+    table.step(6)
+    table.arms = {"bottom"}
+    table.misreads["schellen-10"] = ("schellen-9", 0.75, (("schellen-10", 0.35),))
+    table.lay("schellen-10", 0, at=CENTRE_SPOT, start=CENTRE_SPOT, slide=1)
+    table.arms = {"bottom", "right"}
+    table.misreads["schellen-10"] = ("schellen-10", 0.5, (("schellen-9", 0.35),))
+    table.step()
+    table.arms = {"right"}
+    table.misreads["schellen-10"] = ("schellen-9", 0.75, (("schellen-10", 0.35),))
+    table.step()
+    table.misreads["schellen-10"] = ("schellen-10", 0.5, (("schellen-9", 0.35),))
+    table.step()
+    table.cards["schellen-ass"] = _Card("schellen-ass", (CENTRE_SPOT[0] + 18.0, CENTRE_SPOT[1] - 24.0), 90.0)
+    table.hidden = {"schellen-10"}
+    table.step(3)
+    tricks = settled_tricks(table)
+    assert tricks == [first, [(0, "schellen-10"), (1, "schellen-ass")]]

@@ -595,7 +595,13 @@ class PartialViews:
         if expected is None:
             return False
         edge = state.layout.edges[expected]
-        if edge not in other.arms(state.config.arm_min_frames) or other.leading_identity()[0] in ledger.played:
+        if edge not in other.arms(state.config.arm_min_frames):
+            return False
+        # Read mostly as a card already played, it is that card seen again; a vote only
+        # led by one (half under the next card, a 6 read now as the 9 of its suit) still
+        # names an unplayed card.
+        reading = resolve(other.votes, ledger.played, replay_share=state.config.replay_share)
+        if reading is None or reading.replay or reading.card in ledger.played:
             return False
         at_first = [arms for t, arms in state.arm_history if t <= track.first_t + 1e-6]
         return bool(at_first) and bool(at_first[-1]) and edge not in at_first[-1]
