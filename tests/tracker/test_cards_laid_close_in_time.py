@@ -370,3 +370,26 @@ def test_a_card_read_vaguely_mostly_as_a_card_played_before_and_covered_at_once_
     table.step(3)
     tricks = settled_tricks(table)
     assert tricks == [first, [(0, "schellen-10"), (1, "schellen-ass")]]
+
+
+def test_the_next_card_laid_turned_over_a_card_that_just_counted_is_a_new_card_not_that_one_misread() -> None:
+    # Seat 1's Ass counts from its first clear reads as the hand lets go; seat 2's hand
+    # then comes over it at once (the Ass read as the Rosen 7 from what shows) and lays the
+    # 9 on it, turned and a little off, the whole card read clearly; the Ass is hidden from
+    # then on. It was never read as itself again, but what lay still there was a whole
+    # card, and the 9's whole outline lies nearly half a card off it: another card.
+    table = Table()
+    table.lay(*LEAD[::-1], rest=8)
+    table.arms = {"right"}
+    table.lay("rosen-ass", 1, at=CENTRE_SPOT, rest=3)
+    table.arms = {"right", "top"}
+    table.reads_as["rosen-ass"] = ("rosen-7", 0.4, (("rosen-ass", 0.2),))
+    table.step(3)
+    del table.reads_as["rosen-ass"]
+    table.arms = {"top"}
+    table.hidden = {"rosen-ass"}
+    table.cards["eicheln-9"] = _Card("eicheln-9", (CENTRE_SPOT[0] + 7.0, CENTRE_SPOT[1] + 12.0), 125.0)
+    table.step(3)
+    table.arms = set()
+    table.step(10)
+    assert_counted_in_turn(table)

@@ -55,6 +55,11 @@ SEEN_AS_ITSELF = 0.5
 #: the counted card's own reads say what it is, and a card read this clearly as another,
 #: where a hand just hid it, is one.
 LAID_ON_READ = 0.6
+#: A clear read of another card, outlined whole this share of a card's size off a counted
+#: card's whole outline, is the next card laid over it even before the counted card was
+#: read as itself again (``COVERED_AFTER_READS``): a nudge moves a card less, and what
+#: lay still there was a whole card, not a view of part of one under the hand.
+LAID_OVER_SHIFT = 0.35
 
 
 def names(det: Detection, card: str | None) -> bool:
@@ -439,7 +444,7 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
     if track.state is TrackState.PLAYED and not names(det, track.card):
         if (
             det.confidence >= CLEAR_OTHER_READ
-            and track.confirmed >= COVERED_AFTER_READS
+            and (track.confirmed >= COVERED_AFTER_READS or _whole_card_far_off(track, det, cfg))
             and not at_own_outline(track, det)
         ):
             # A card read clearly as another one where a counted card lies that has been
@@ -477,6 +482,21 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
                 # one moved: cards laid close together would swap tracks.
                 gate = min(gate, cfg.match_distance + IDENTITY_PENALTY)
     return cost if cost <= gate else None
+
+
+def _whole_card_far_off(track: Track, det: Detection, cfg: TrackerConfig) -> bool:
+    """Does ``det`` outline a whole card at least ``LAID_OVER_SHIFT`` of its size off the
+    whole outline where the counted ``track`` lay still? A card counted from a view under
+    the hand is outlined smaller, and its whole outline lies elsewhere when the hand has
+    gone; a whole card's outline that far off is another card's."""
+    ref = track.settled_corners
+    if len(ref) != 4 or len(det.corners) != 4:
+        return False
+    size = card_size(det.corners)
+    return (
+        card_size(ref) >= cfg.partial_size_ratio * size
+        and outline_shift(ref, det.corners) >= LAID_OVER_SHIFT * card_size(ref)
+    )
 
 
 def associate(
