@@ -493,10 +493,9 @@ def _whole_card_far_off(track: Track, det: Detection, cfg: TrackerConfig) -> boo
     if len(ref) != 4 or len(det.corners) != 4:
         return False
     size = card_size(det.corners)
-    return (
-        card_size(ref) >= cfg.partial_size_ratio * size
-        and outline_shift(ref, det.corners) >= LAID_OVER_SHIFT * card_size(ref)
-    )
+    return card_size(ref) >= cfg.partial_size_ratio * size and outline_shift(
+        ref, det.corners
+    ) >= LAID_OVER_SHIFT * card_size(ref)
 
 
 def associate(
