@@ -247,6 +247,40 @@ def test_the_lead_laid_on_a_card_of_the_trick_left_lying_leads_the_next_trick(hi
     assert_the_next_trick_is_led(table)
 
 
+def test_the_lead_laid_squarely_on_a_card_of_the_trick_left_lying_leads_the_next_trick() -> None:
+    # Seat 2 won, reaches in and lays its Schellen 7 right where seat 0's Rosen 6 of the
+    # full trick lies, outline on outline, so the 6's track takes the 7's reads; the hand
+    # hid the 7 on its way in. Read clearly frame after frame as a card not yet played,
+    # from the moment the winner's hand was over the table until after it went, with no
+    # other card come since: the next trick's lead laid on the 6, not the 6 misread.
+    table = trick_left_lying()
+    table.arms = {"top"}
+    table.step(5)
+    table.hidden = {"rosen-6"}
+    at = (SPOTS[0][0] + 3.0, SPOTS[0][1] - 4.0)
+    table.lay("schellen-7", 2, at=at, start=at, slide=1, rest=2)
+    table.arms = set()
+    table.step(8)
+    assert_the_next_trick_is_led(table)
+
+
+def test_a_card_of_the_trick_left_lying_misread_under_the_winners_hand_is_no_lead_once_it_reads_as_itself() -> None:
+    # Seat 2's hand hovers over the trick left lying; seat 0's Rosen 6 under it reads as
+    # the Schellen 7 while the hand is there and for two frames after, then as itself
+    # again. Seat 2 leads its 7 beside the trick later: that is the lead, and the misread
+    # 6 no card.
+    table = trick_left_lying()
+    table.arms = {"top"}
+    table.reads_as["rosen-6"] = ("schellen-7", 0.9, ())
+    table.step(6)
+    table.arms = set()
+    table.step(2)
+    del table.reads_as["rosen-6"]
+    table.step(10)
+    table.lay("schellen-7", 2, at=(SPOTS[2][0] + 70, SPOTS[2][1] - 50), rest=8)
+    assert_the_next_trick_is_led(table)
+
+
 def test_a_lead_beside_the_trick_left_lying_in_front_of_another_player_keeps_the_leaders_seat() -> None:
     # Seat 2 won and leads its Schellen 7 beside the trick left lying, on the left, where
     # the pile leaves room: squarely in front of seat 3. No arm was seen and the card was

@@ -10,6 +10,9 @@ a card laid on top came in and vanished, in flight, the moment the counted card'
 changed, and no other card came to rest anywhere; a counted card merely misread has no
 card vanishing into it (the next card lies elsewhere and shows there).
 
+The same holds for a trick left lying: its winner leads the next trick squarely onto
+one of its cards, turn or no turn of the old trick's players.
+
 The new card is then followed on its own track where both lie, and the covered card
 keeps its count but takes no detections while the new one lies on it. The reads where the
 two lie are of both in one crop, so the new card is named from its reads on the way in,
@@ -102,8 +105,6 @@ class Piles:
             del self._streaks[track_id]
         self._uncover()
         out: list[Track] = []
-        if len(ledger.trick) >= 4:
-            return out
         for track_id, streak in list(self._streaks.items()):
             under = self.state.track(track_id)
             if under is None or under.covered_by is not None or streak.last is None:
@@ -173,7 +174,13 @@ class Piles:
         ledger = state.ledger
         cfg = state.config
         leader = streak.leader()
-        expected = ledger.expected_seat() if ledger.contract is not None else None
+        if ledger.contract is None:
+            expected = None
+        elif len(ledger.trick) >= 4:
+            # A trick left lying: the next card is its winner's lead, laid on one of its cards.
+            expected = ledger.full_trick_winner()
+        else:
+            expected = ledger.expected_seat()
         if leader is None or leader in ledger.played or expected is None or not streak.frames:
             return False
         edge = state.layout.edges[expected]
