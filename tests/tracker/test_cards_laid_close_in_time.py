@@ -342,6 +342,31 @@ def test_a_lead_seen_at_rest_while_the_next_card_was_still_in_the_hand_counts_fi
     assert tricks == [[LEAD, (1, "eicheln-6"), (2, "rosen-ass")]]
 
 
+def test_a_lead_seen_at_rest_while_the_next_card_was_in_the_hand_counts_first_though_it_was_lost_between() -> None:
+    # The same fast trick, but the 6 is lost from view in the hand for a few frames before
+    # it lands on the lead: where it lies it is a track of its own, known to be the card
+    # seen in the hand only by its name. The lead came in its own player's hand: still two
+    # cards seen apart, the lead first.
+    table = Table()
+    table.unsure["rosen-6"] = (0.6, (("rosen-7", 0.2),))
+    table.arms = {"bottom"}
+    table.lay("rosen-6", 0, at=CENTRE_SPOT, rest=2)
+    table.arms = {"bottom", "right"}
+    start = (CENTRE_SPOT[0] + 160.0, CENTRE_SPOT[1] + 10.0)
+    for k in range(2):
+        table.cards["eicheln-6"] = _Card("eicheln-6", (start[0] - 30.0 * k, start[1]), 90.0)
+        table.step()
+    table.hidden = {"eicheln-6"}
+    table.step(2)
+    table.hidden = {"rosen-6"}
+    table.lay("eicheln-6", 1, at=(CENTRE_SPOT[0] + 10.0, CENTRE_SPOT[1] - 8.0), slide=1, rest=3)
+    table.arms = {"top"}
+    table.lay("rosen-ass", 2, at=(CENTRE_SPOT[0] + 20.0, CENTRE_SPOT[1] - 90.0), rest=3)
+    table.arms = set()
+    tricks = settled_tricks(table)
+    assert tricks == [[LEAD, (1, "eicheln-6"), (2, "rosen-ass")]]
+
+
 def test_a_card_read_vaguely_mostly_as_a_card_played_before_and_covered_at_once_counts_first_in_its_seat() -> None:
     # A trick of Schellen is won by seat 0's 9 and swept. Seat 0 leads the Schellen 10, and
     # seat 1's hand lays its Ass straight on it at once: the 10, half hidden, is read now as

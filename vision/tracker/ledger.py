@@ -233,6 +233,11 @@ class RoundLedger:
         start = self.trick[0].seat if n and self.trick[0].card in self.seat_seen else self.leader
         return next((seat for seat in turn_order(start) if seat not in taken), None)
 
+    def upcoming_seat(self) -> int | None:
+        """Whose the next card counted is: the turn's, or after a full trick still lying
+        there, its winner's (the lead of the next trick)."""
+        return self.expected_seat() if len(self.trick) < 4 else self.full_trick_winner()
+
     def full_trick_winner(self) -> int | None:
         """Who takes the full trick on the table, and so leads the next; None when that is
         not known (fewer than four seats, or a first card neither the leader's nor seen)."""

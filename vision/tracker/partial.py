@@ -566,7 +566,7 @@ class PartialViews:
                     or self._turns_own_card(other, track)
                     # Seen at rest while ``track`` was a card's size away: a card of its
                     # own, whose seat in the turn matters more than a vague name.
-                    or (track.id in other.seen_apart and other.leading_identity()[1] >= GLIMPSE_SHARE)
+                    or (self._seen_apart(other, track) and other.leading_identity()[1] >= GLIMPSE_SHARE)
                 )
                 or other.leading_identity()[0] == track.leading_identity()[0]
                 or not state.layout.in_play_area(other.settled, *state.size)
@@ -579,6 +579,22 @@ class PartialViews:
                 continue
             out.append(other)
         return sorted(out, key=lambda tr: (tr.arrival, tr.id))
+
+    def _seen_apart(self, other: Track, track: Track) -> bool:
+        """Was ``other`` seen at rest while ``track`` was still in the hand a card's size
+        away? By its track, or by its name when the hand of the player whose card comes
+        next brought ``other``: the card in the hand may be lost and found again as a new
+        track where it is laid. (A card lying from before, of a trick gathered and misread
+        as a card to come, came with no hand.)"""
+        if track.id in other.seen_apart:
+            return True
+        state = self._state
+        seat = state.ledger.upcoming_seat() if state.ledger.contract is not None else None
+        return (
+            seat is not None
+            and track.leading_identity()[0] in other.seen_apart_cards
+            and state.layout.edges[seat] in other.arms(state.config.arm_min_frames)
+        )
 
     def _turns_own_card(self, other: Track, track: Track) -> bool:
         """Was ``other``, read only vaguely, the card of the player whose turn it is, and

@@ -174,13 +174,8 @@ class Piles:
         ledger = state.ledger
         cfg = state.config
         leader = streak.leader()
-        if ledger.contract is None:
-            expected = None
-        elif len(ledger.trick) >= 4:
-            # A trick left lying: the next card is its winner's lead, laid on one of its cards.
-            expected = ledger.full_trick_winner()
-        else:
-            expected = ledger.expected_seat()
+        # (On a trick left lying, the next card is its winner's lead, laid on one of its cards.)
+        expected = ledger.upcoming_seat() if ledger.contract is not None else None
         if leader is None or leader in ledger.played or expected is None or not streak.frames:
             return False
         edge = state.layout.edges[expected]

@@ -34,9 +34,7 @@ class Seats:
         """Whose turn the next card counted is, and the seats that cannot lay it. After a
         full trick still lying there, the next card leads the next trick: its winner's."""
         ledger = self._state.ledger
-        if len(ledger.trick) < 4:
-            return ledger.expected_seat(), {laid.seat for laid in ledger.trick}
-        return ledger.full_trick_winner(), set()
+        return ledger.upcoming_seat(), {laid.seat for laid in ledger.trick} if len(ledger.trick) < 4 else set()
 
     def assign(
         self,

@@ -360,13 +360,15 @@ class TrickTracker:
         for track in together:
             track.seen_with |= ids - {track.id}
             if not track.moving:
-                track.seen_apart |= {
-                    other.id
+                apart = [
+                    other
                     for other in together
                     if other is not track
                     and other.arrived_t is None  # on its way in, not yet laid
                     and math.dist(other.centre, track.centre) >= max(other.size, track.size)
-                }
+                ]
+                track.seen_apart |= {other.id for other in apart}
+                track.seen_apart_cards |= {card for other in apart if (card := other.leading_identity()[0])}
         in_trick = {laid.track_id for laid in self._ledger.trick}
         kept: list[Track] = []
         dropped: list[Track] = []

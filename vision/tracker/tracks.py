@@ -178,6 +178,9 @@ class Track:
     #: away, in a frame while this one lay still: two cards for certain, whatever the
     #: detector later makes of either, and this one was there first.
     seen_apart: set[int] = field(default_factory=set)
+    #: What those tracks were read as then: the card in the hand may be lost and found
+    #: again as a new track where it is laid, and is known there only by its name.
+    seen_apart_cards: set[str] = field(default_factory=set)
 
     @classmethod
     def start(cls, track_id: int, det: Detection, t: float) -> Track:
