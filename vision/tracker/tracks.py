@@ -87,6 +87,11 @@ def at_own_outline(track: Track, det: Detection) -> bool:
     )
 
 
+def _at_outline(ref: Sequence[tuple[float, float]], corners: Sequence[tuple[float, float]]) -> bool:
+    """Does ``corners`` lie outline for outline on ``ref`` (within ``SAME_OUTLINE``)?"""
+    return len(ref) == 4 and outline_shift(ref, corners) < SAME_OUTLINE * card_size(ref)
+
+
 def outline_shift(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> float:
     """Mean distance between two outlines' corners, in the corner order that fits best
     (an outline has no first corner); infinite when either has none."""
@@ -277,8 +282,10 @@ class Track:
                 # hand that laid it stays the evidence of whose it is: the arm in view now
                 # is the one laying the next card.
                 self.settled, self.settled_corners, self.settled_frames = centre, tuple(det.corners), 0
-            elif back:
-                # Gone, and back elsewhere: laid anew, from a hand that was not seen.
+            elif back and not _at_outline(self.settled_corners, det.corners):
+                # Gone, and back elsewhere: laid anew, from a hand that was not seen. (Back
+                # at the outline where it lay still longest, it never moved: the outline
+                # drawn around the part a passing hand left in view did.)
                 self.arrived_t = None
                 self.origin = centre
                 self.arm_frames, self.arms_first_seen = {}, frozenset()
