@@ -418,3 +418,25 @@ def test_the_next_card_laid_turned_over_a_card_that_just_counted_is_a_new_card_n
     table.arms = set()
     table.step(10)
     assert_counted_in_turn(table)
+
+
+def test_a_card_seen_a_moment_in_the_hand_as_a_card_like_it_is_no_card_of_its_own() -> None:
+    # Seat 1's hand brings the Eicheln 9: one frame shows it in the hand, a fifth of a card
+    # short of where it lands, read as the Eicheln 8 (a row of pips less); then the hand
+    # hides it until it lies, read clearly as the 9. The 8 never lay still and looks like
+    # the 9: a view of the 9 in the hand, not a card laid first and hidden under it.
+    table = Table()
+    table.lay(*LEAD[::-1], rest=8)
+    table.arms = {"right"}
+    table.step(2)
+    x, y = CENTRE_SPOT
+    table.misreads["eicheln-9"] = ("eicheln-8", 0.9, ())
+    table.cards["eicheln-9"] = _Card("eicheln-9", (x + 24.0, y + 4.0), 100.0)
+    table.step()
+    table.hidden = {"eicheln-9"}
+    table.step(4)
+    table.hidden = set()
+    table.cards["eicheln-9"] = _Card("eicheln-9", CENTRE_SPOT, 90.0)
+    table.step(3)
+    tricks = settled_tricks(table)
+    assert tricks == [[LEAD, (1, "eicheln-9")]]

@@ -668,6 +668,9 @@ class PartialViews:
             if g.turn == turn
             and g.track.last_t < track.first_t <= g.track.last_t + GLIMPSE_KEEP
             and g.track.leading_identity()[0] not in (name, *ledger.played)
+            # Never at rest and read as a card that looks like this one: this card itself,
+            # seen a moment in the hand that laid it.
+            and not (g.track.arrived_t is None and look_alike(g.track.leading_identity()[0], name))
             and math.dist(g.track.anchor, track.settled) <= self._state.config.match_distance * track.size
             and outline_shift(g.track.anchor_corners, track.settled_corners) >= SAME_OUTLINE * size
         ]
