@@ -10,9 +10,10 @@ while the second, read clearly, counted in its seat.
 from __future__ import annotations
 
 from scoring.events import CardPlayed
-from tests.tracker.table import SPOTS, Table, _Card, corrected, run
+from tests.tracker.table import SPOTS, Table, _Card, corrected, plays, run
 from tests.tracker.test_arm_evidence import AT, lay_by_hand
 from tests.tracker.test_habits import folded_trick_cards
+from vision.tracker.reread import CardWithdrawn
 
 LEAD = (0, "rosen-6")
 CENTRE_SPOT = (330.0, 250.0)
@@ -440,3 +441,45 @@ def test_a_card_seen_a_moment_in_the_hand_as_a_card_like_it_is_no_card_of_its_ow
     table.step(3)
     tricks = settled_tricks(table)
     assert tricks == [[LEAD, (1, "eicheln-9")]]
+
+
+def test_a_card_hidden_under_the_next_players_card_since_its_own_hand_left_is_not_taken_back() -> None:
+    # Seat 0's 6 counts; its hand is still over it as seat 1 reaches in, and the 6 vanishes
+    # under the two hands. Seat 1 lays the Ass on it, and the 6 is never seen again while
+    # no hand is over the table. It went under its own player's arm and stayed unseen, as
+    # a card taken back would, but the next player's card, brought while that player's
+    # hand was over the table, lies on it: it is hidden there, and still the trick's lead.
+    table = Table()
+    x, y = CENTRE_SPOT
+    table.arms = {"bottom"}
+    table.lay("rosen-6", 0, at=CENTRE_SPOT, rest=5)
+    table.arms = {"bottom", "right"}
+    table.hidden = {"rosen-6"}
+    table.step(2)
+    table.lay("rosen-ass", 1, at=(x + 10.0, y - 10.0), start=(x + 10.0, y - 10.0), slide=1, rest=3)
+    table.arms = set()
+    table.step(14)
+    table.arms = {"top"}
+    table.lay("eicheln-9", 2, at=(x - 20.0, y - 80.0), rest=4)
+    events = run(table)
+    assert not [e for e in events if isinstance(e, CardWithdrawn)]
+    assert settled_tricks(table) == [[LEAD, (1, "rosen-ass"), (2, "eicheln-9")]]
+
+
+def test_a_lead_read_clearly_counts_at_once_while_the_next_card_is_still_in_the_hand_a_card_away() -> None:
+    # Seat 0's lead comes to rest and is read clearly while seat 1's card is seen in the
+    # hand, coming in a card's length and more away. That card was laid after the lead,
+    # which is the card whose turn it is: no reason to wait for the other to settle.
+    table = Table()
+    x, y = CENTRE_SPOT
+    table.arms = {"bottom"}
+    table.lay("rosen-6", 0, at=CENTRE_SPOT, start=CENTRE_SPOT, slide=1)
+    table.arms = {"bottom", "right"}
+    for k in range(4):
+        table.cards["rosen-ass"] = _Card("rosen-ass", (x + 200.0 - 35.0 * k, y + 10.0), 90.0)
+        table.step()
+    table.lay("rosen-ass", 1, at=(x + 40.0, y + 10.0), slide=1, rest=8)
+    events = run(table)
+    lead = next(e for e in events if isinstance(e, CardPlayed) and e.card == "rosen-6")
+    assert lead.t is not None and lead.t < table.rest_times["rosen-ass"]
+    assert plays(events) == [LEAD, (1, "rosen-ass")]

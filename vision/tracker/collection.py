@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from scoring.events import Event, TrickCollected
-from vision.tracker.ledger import TRICKS_PER_ROUND, Laid
+from vision.tracker.ledger import COVERING_DISTANCE, TRICKS_PER_ROUND, Laid
 from vision.tracker.partial import PartialViews
 from vision.tracker.reread import CardWithdrawn
 from vision.tracker.state import TableState, TrackerEvent
@@ -446,7 +446,25 @@ class Collection:
         by its own track or another read as it (``note_carried``), and gone since?"""
         if track.missed < self._state.config.collect_after_frames:
             return False
-        return self._seen_going(laid, track) or self._unseen_armless.get(laid.track_id, -1) >= LONG_GONE_FRAMES
+        if self._seen_going(laid, track):
+            return True
+        return self._unseen_armless.get(laid.track_id, -1) >= LONG_GONE_FRAMES and not self._laid_over_by_another(laid)
+
+    def _laid_over_by_another(self, laid: Laid) -> bool:
+        """Does a card counted after ``laid`` lie over its place, brought in while another
+        player's hand was over the table? Then that card hides it: a card gone under its own
+        player's arm and never seen since was not taken back when the next player's card
+        lies on it. (The right card laid where a wrong one lay comes in that player's own
+        hand alone.)"""
+        state = self._state
+        trick = state.ledger.trick
+        edge = state.layout.edges[laid.seat]
+        for later in trick[trick.index(laid) + 1 :]:
+            track = state.track(later.track_id)
+            arms = track.arms(state.config.arm_min_frames) if track is not None else frozenset()
+            if math.dist(later.placed, laid.placed) < COVERING_DISTANCE * laid.size and arms - {edge}:
+                return True
+        return False
 
     def _last_seen(self, laid: Laid, track: Track) -> float:
         """When ``laid`` (shown by ``track``) was last seen, carried off or where it lay."""
