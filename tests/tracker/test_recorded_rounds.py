@@ -111,3 +111,16 @@ def test_a_lead_hidden_by_the_next_hand_and_back_where_it_lay_still_keeps_its_tu
     recorded = load("recogniser-5000735.json.gz")
     result = compare(recorded.truth, replay(recorded))
     assert [t.ok for t in result.tricks] == [True, False, True, True]
+
+
+def test_a_track_that_took_the_next_cards_reads_and_came_back_there_is_that_card_laid_anew() -> None:
+    # Oracle detections of rendered round 5,000,405 with habits, to the end of its fifth
+    # trick. In it seat 3's Eicheln Ober comes to rest; as seat 0's Rosen 10 comes in beside
+    # it, one frame's outline of the 10 is taken by the Ober's track, which then lies still
+    # where the 10 lies, is hidden a moment and shows there again. A track back at the
+    # outline where it came to rest never moved; this one came back where the 10 lies, so
+    # it is a card laid anew, not the Ober that came first. (Taken for the Ober, it kept the
+    # Ober's arrival, and the 10 counted in seat 3's turn, the Ober in seat 0's.)
+    recorded = load("oracle-5000405.json.gz")
+    result = compare(recorded.truth, replay(recorded))
+    assert [t.ok for t in result.tricks] == [True] * 5

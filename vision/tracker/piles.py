@@ -217,7 +217,7 @@ class Piles:
             track.votes, track.reads = dict(streak.reads), streak.frames
         track.rest_frames = track.settled_frames = streak.frames
         track.rest_t = streak.start
-        track.arrived_t = streak.start
+        track.arrived_t, track.arrived_corners = streak.start, track.anchor_corners
         track.covers, under.covered_by = under.id, track.id
         under.votes = streak.votes  # what it was read as since a card lay on it was that card
         return track

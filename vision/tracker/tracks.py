@@ -144,6 +144,8 @@ class Track:
     rest_t: float = 0.0
     #: When it first came to rest (laid down), kept when it is nudged later; None before.
     arrived_t: float | None = None
+    #: ... and the outline it lay at then.
+    arrived_corners: tuple[tuple[float, float], ...] = ()
     #: Sum of the recogniser's confidences over the reads since the card came to rest:
     #: low while a hand still half covers it.
     rest_confidence: float = 0.0
@@ -282,11 +284,11 @@ class Track:
                 # hand that laid it stays the evidence of whose it is: the arm in view now
                 # is the one laying the next card.
                 self.settled, self.settled_corners, self.settled_frames = centre, tuple(det.corners), 0
-            elif back and not _at_outline(self.settled_corners, det.corners):
+            elif back and not _at_outline(self.arrived_corners, det.corners):
                 # Gone, and back elsewhere: laid anew, from a hand that was not seen. (Back
-                # at the outline where it lay still longest, it never moved: the outline
-                # drawn around the part a passing hand left in view did.)
-                self.arrived_t = None
+                # at the outline where it came to rest, it never moved: the outline drawn
+                # around the part a passing hand left in view did.)
+                self.arrived_t, self.arrived_corners = None, ()
                 self.origin = centre
                 self.arm_frames, self.arms_first_seen = {}, frozenset()
                 self.settled, self.settled_corners, self.settled_frames = centre, tuple(det.corners), 0
@@ -298,7 +300,7 @@ class Track:
             self.rest_size_sum = card_size(det.corners)
             self.rest_reads = 1
         if self.arrived_t is None and self.rest_frames >= 2:
-            self.arrived_t = self.rest_t
+            self.arrived_t, self.arrived_corners = self.rest_t, self.anchor_corners
         if self.rest_frames > self.settled_frames:
             self.settled = self.anchor
             self.settled_corners = self.anchor_corners
