@@ -138,6 +138,17 @@ class Table:
         self.rest_times[card] = round(self.t, 6)
         self.step(rest)
 
+    def misread_under_hand(self, card: str, read: str, edge: str) -> None:
+        """``edge``'s hand hovers over ``card`` for six frames, which reads as ``read``
+        while the hand is there and two frames after; then as itself again for ten."""
+        self.arms = {edge}
+        self.reads_as[card] = (read, 0.9, ())
+        self.step(6)
+        self.arms = set()
+        self.step(2)
+        del self.reads_as[card]
+        self.step(10)
+
     def move(self, card: str, to: tuple[float, float], frames: int = 2) -> None:
         start = self.cards[card].pos
         for i in range(1, frames + 1):

@@ -270,13 +270,7 @@ def test_a_card_of_the_trick_left_lying_misread_under_the_winners_hand_is_no_lea
     # again. Seat 2 leads its 7 beside the trick later: that is the lead, and the misread
     # 6 no card.
     table = trick_left_lying()
-    table.arms = {"top"}
-    table.reads_as["rosen-6"] = ("schellen-7", 0.9, ())
-    table.step(6)
-    table.arms = set()
-    table.step(2)
-    del table.reads_as["rosen-6"]
-    table.step(10)
+    table.misread_under_hand("rosen-6", "schellen-7", "top")
     table.lay("schellen-7", 2, at=(SPOTS[2][0] + 70, SPOTS[2][1] - 50), rest=8)
     assert_the_next_trick_is_led(table)
 

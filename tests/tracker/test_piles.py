@@ -148,13 +148,7 @@ def test_a_counted_card_misread_under_the_turns_hand_is_no_pile_once_it_reads_as
     # The lead, half under seat 2's hand, reads as the Rosen 7 while the hand is there and
     # for two frames after; then as itself again. Seat 2's card shows on its own later.
     table = laid(TRICK[:2])
-    table.arms = {"top"}
-    table.reads_as["rosen-6"] = ("rosen-7", 0.9, ())
-    table.step(6)
-    table.arms = set()
-    table.step(2)
-    del table.reads_as["rosen-6"]
-    table.step(10)
+    table.misread_under_hand("rosen-6", "rosen-7", "top")
     table.arms = {"top"}
     table.lay("eicheln-9", 2, rest=8)
     table.arms = set()

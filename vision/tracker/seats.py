@@ -34,7 +34,8 @@ class Seats:
         """Whose turn the next card counted is, and the seats that cannot lay it. After a
         full trick still lying there, the next card leads the next trick: its winner's."""
         ledger = self._state.ledger
-        return ledger.upcoming_seat(), {laid.seat for laid in ledger.trick} if len(ledger.trick) < 4 else set()
+        taken = {laid.seat for laid in ledger.trick} if len(ledger.trick) < 4 else set()
+        return ledger.upcoming_seat(), taken
 
     def assign(
         self,

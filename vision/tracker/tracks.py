@@ -80,11 +80,7 @@ def at_own_outline(track: Track, det: Detection) -> bool:
     a card half covered by the next one is outlined smaller, and the next card laid over
     it shrinks and shifts that outline further, so a tolerance shrinking with it would
     turn the counted card, still misread from what shows, into a new card."""
-    return any(
-        outline_shift(ref, det.corners) < SAME_OUTLINE * card_size(ref)
-        for ref in (track.settled_corners, track.named_corners)
-        if len(ref) == 4
-    )
+    return any(_at_outline(ref, det.corners) for ref in (track.settled_corners, track.named_corners))
 
 
 def _at_outline(ref: Sequence[tuple[float, float]], corners: Sequence[tuple[float, float]]) -> bool:
