@@ -10,7 +10,7 @@ while the second, read clearly, counted in its seat.
 from __future__ import annotations
 
 from scoring.events import CardPlayed
-from tests.tracker.table import SPOTS, Table, _Card, corrected, plays, run
+from tests.tracker.table import SPOTS, Table, _Card, corrected, run
 from tests.tracker.test_arm_evidence import AT, lay_by_hand
 from tests.tracker.test_habits import folded_trick_cards
 from vision.tracker.reread import CardWithdrawn
@@ -464,22 +464,3 @@ def test_a_card_hidden_under_the_next_players_card_since_its_own_hand_left_is_no
     events = run(table)
     assert not [e for e in events if isinstance(e, CardWithdrawn)]
     assert settled_tricks(table) == [[LEAD, (1, "rosen-ass"), (2, "eicheln-9")]]
-
-
-def test_a_lead_read_clearly_counts_at_once_while_the_next_card_is_still_in_the_hand_a_card_away() -> None:
-    # Seat 0's lead comes to rest and is read clearly while seat 1's card is seen in the
-    # hand, coming in a card's length and more away. That card was laid after the lead,
-    # which is the card whose turn it is: no reason to wait for the other to settle.
-    table = Table()
-    x, y = CENTRE_SPOT
-    table.arms = {"bottom"}
-    table.lay("rosen-6", 0, at=CENTRE_SPOT, start=CENTRE_SPOT, slide=1)
-    table.arms = {"bottom", "right"}
-    for k in range(4):
-        table.cards["rosen-ass"] = _Card("rosen-ass", (x + 200.0 - 35.0 * k, y + 10.0), 90.0)
-        table.step()
-    table.lay("rosen-ass", 1, at=(x + 40.0, y + 10.0), slide=1, rest=8)
-    events = run(table)
-    lead = next(e for e in events if isinstance(e, CardPlayed) and e.card == "rosen-6")
-    assert lead.t is not None and lead.t < table.rest_times["rosen-ass"]
-    assert plays(events) == [LEAD, (1, "rosen-ass")]

@@ -429,13 +429,8 @@ class Seats:
             return True
         if track.rest_frames >= cfg.maximum_decision_frames:
             return False
-        # (Not for one seen still on its way in, a card's size away, while ``track`` lay
-        # still: ``track`` was down first, so it is the card whose turn it was.)
         return any(
-            other.rest_frames < cfg.minimum_consecutive_frames
-            and other.arrival >= track.arrival
-            and other.id not in track.seen_apart
-            for other in partners
+            other.rest_frames < cfg.minimum_consecutive_frames and other.arrival >= track.arrival for other in partners
         )
 
     def awaits_earlier(self, track: Track) -> bool:
