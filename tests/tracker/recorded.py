@@ -26,6 +26,7 @@ from typing import Any
 from scoring.events import Event, RoundStarted, event_to_dict, parse_event
 from vision.detection import Detection, FrameDetections
 from vision.tracker import TableLayout, TrickTracker
+from vision.tracker.evaluate import compare
 from vision.tracker.reread import resolve_rereads
 from vision.tracker.tracker import TrackerEvent
 
@@ -104,3 +105,21 @@ def replay(recorded: RecordedRound) -> list[Event]:
         events += tracker.update(frame)
     events += tracker.finish(recorded.frames[-1].t)
     return list(resolve_rereads(events))
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A fixture replayed: the round, the tracker's events, and trick by trick whether the
+    tracker got it right."""
+
+    recorded: RecordedRound
+    events: list[Event]
+    tricks_ok: list[bool]
+
+
+def replayed(name: str) -> Replayed:
+    """The fixture ``name`` (``load``) through a fresh tracker (``replay``), checked
+    against its truth."""
+    recorded = load(name)
+    events = replay(recorded)
+    return Replayed(recorded, events, [t.ok for t in compare(recorded.truth, events).tricks])

@@ -4,8 +4,8 @@ table that scripted detection streams did not reproduce."""
 from __future__ import annotations
 
 from scoring.events import CardCorrected, CardPlayed
-from tests.tracker.recorded import load, replay
-from vision.tracker.evaluate import compare, fold_accepting, merge
+from tests.tracker.recorded import replayed
+from vision.tracker.evaluate import fold_accepting, merge
 
 
 def test_the_lead_laid_on_the_full_trick_left_lying_starts_the_next_trick() -> None:
@@ -15,11 +15,9 @@ def test_the_lead_laid_on_the_full_trick_left_lying_starts_the_next_trick() -> N
     # Eicheln Ober, which the next player's arm then hides; for a few frames the Ober's
     # track took the Ass's outline. Taken for the Ober misread, the Ass never counted, the
     # first trick stayed open until the third, and every later trick came one late.
-    recorded = load("recogniser-5000621.json.gz")
-    events = replay(recorded)
-    result = compare(recorded.truth, events)
-    assert [t.ok for t in result.tricks] == [True, False, True]
-    played = [e.card for e in events if isinstance(e, CardPlayed)]
+    run = replayed("recogniser-5000621.json.gz")
+    assert run.tricks_ok == [True, False, True]
+    played = [e.card for e in run.events if isinstance(e, CardPlayed)]
     assert {"schilten-ass", "rosen-8", "schellen-ober"} <= set(played[4:8])
 
 
@@ -30,10 +28,7 @@ def test_the_next_card_laid_squarely_on_the_card_before_by_the_turns_hand_counts
     # clearly as a card not yet played, and not one what shows of the Ober could be read
     # as, the 9 is the next card, not the Ober misread; before, it waited, seat 2's Under
     # counted in its place, and the two swapped seats.
-    recorded = load("oracle-5000429.json.gz")
-    events = replay(recorded)
-    result = compare(recorded.truth, events)
-    assert [t.ok for t in result.tricks] == [True] * 5
+    assert replayed("oracle-5000429.json.gz").tricks_ok == [True] * 5
 
 
 def test_the_last_card_laid_over_the_one_before_by_the_turns_hand_counts_though_read_less_surely() -> None:
@@ -44,10 +39,7 @@ def test_the_last_card_laid_over_the_one_before_by_the_turns_hand_counts_though_
     # König at 0.68. Brought by the turn's arm, read as nothing else, well off the 10's
     # outline and as no card a view of the 10 reads as, it is the fourth card; before, it
     # was taken for the 10 misread, and the trick was collected with a card unseen.
-    recorded = load("recogniser-5000665.json.gz")
-    events = replay(recorded)
-    result = compare(recorded.truth, events)
-    assert [t.ok for t in result.tricks] == [True] * 4
+    assert replayed("recogniser-5000665.json.gz").tricks_ok == [True] * 4
 
 
 def test_a_card_seen_at_rest_while_the_next_was_on_its_way_in_counts_in_its_seat_and_the_winner_leads() -> None:
@@ -61,13 +53,11 @@ def test_a_card_seen_at_rest_while_the_next_was_on_its_way_in_counts_in_its_seat
     # 2's side of the centre: no evidence that seat 0 laid it), and seat 0 leads the third
     # trick in turn, with no flag for the table to dismiss. (Before, the 10 was never
     # counted and that trick was wrong.)
-    recorded = load("recogniser-5000666.json.gz")
-    events = replay(recorded)
-    result = compare(recorded.truth, events)
-    assert [t.ok for t in result.tricks] == [True, True, True]
-    lead = next(e for e in events if isinstance(e, CardPlayed) and e.card == "schilten-6")
+    run = replayed("recogniser-5000666.json.gz")
+    assert run.tricks_ok == [True, True, True]
+    lead = next(e for e in run.events if isinstance(e, CardPlayed) and e.card == "schilten-6")
     assert (lead.seat, lead.seat_seen) == (0, False)
-    flags = fold_accepting(merge(recorded.truth, events))[0].flags
+    flags = fold_accepting(merge(run.recorded.truth, run.events))[0].flags
     assert "out_of_turn" not in [f.code for f in flags]
 
 
@@ -78,11 +68,9 @@ def test_the_next_card_seen_beside_the_lead_as_it_lands_on_it_is_a_card_of_its_o
     # 9 was detected beside the Under, well apart, in the frame it first showed. Taken for
     # the Under pushed into place by the hand that laid it, the lead was reread as the 9;
     # the Under, showing again later, then counted for seat 0, and the two swapped seats.
-    recorded = load("recogniser-5000734.json.gz")
-    events = replay(recorded)
-    result = compare(recorded.truth, events)
-    assert [t.ok for t in result.tricks] == [True] * 4
-    assert not [e for e in events if isinstance(e, CardCorrected) and e.card == "schilten-9"]
+    run = replayed("recogniser-5000734.json.gz")
+    assert run.tricks_ok == [True] * 4
+    assert not [e for e in run.events if isinstance(e, CardCorrected) and e.card == "schilten-9"]
 
 
 def test_a_lead_beside_the_trick_left_lying_counts_though_a_card_of_that_trick_showed_anew_since() -> None:
@@ -93,10 +81,7 @@ def test_a_lead_beside_the_trick_left_lying_counts_though_a_card_of_that_trick_s
     # trick's last card, so it is no view of that trick: it leads the eighth. (Taking the
     # time the Ass showed anew for when its card showed, the König was set aside as a card
     # seen before the trick was full, and seat 1's Ass led in its place.)
-    recorded = load("recogniser-5000739.json.gz")
-    events = replay(recorded)
-    result = compare(recorded.truth, events)
-    assert [t.ok for t in result.tricks] == [True] * 8
+    assert replayed("recogniser-5000739.json.gz").tricks_ok == [True] * 8
 
 
 def test_a_lead_hidden_by_the_next_hand_and_back_where_it_lay_still_keeps_its_turn() -> None:
@@ -108,9 +93,7 @@ def test_a_lead_hidden_by_the_next_hand_and_back_where_it_lay_still_keeps_its_tu
     # and counts before the 9. (Taken for a card laid anew by a hand not seen, it waited
     # while the 9 counted in seat 1's turn, and the two swapped seats.) The second trick
     # is lost to a card taken back and the right one laid where it never shows.
-    recorded = load("recogniser-5000735.json.gz")
-    result = compare(recorded.truth, replay(recorded))
-    assert [t.ok for t in result.tricks] == [True, False, True, True]
+    assert replayed("recogniser-5000735.json.gz").tricks_ok == [True, False, True, True]
 
 
 def test_a_track_that_took_the_next_cards_reads_and_came_back_there_is_that_card_laid_anew() -> None:
@@ -121,6 +104,4 @@ def test_a_track_that_took_the_next_cards_reads_and_came_back_there_is_that_card
     # outline where it came to rest never moved; this one came back where the 10 lies, so
     # it is a card laid anew, not the Ober that came first. (Taken for the Ober, it kept the
     # Ober's arrival, and the 10 counted in seat 3's turn, the Ober in seat 0's.)
-    recorded = load("oracle-5000405.json.gz")
-    result = compare(recorded.truth, replay(recorded))
-    assert [t.ok for t in result.tricks] == [True] * 5
+    assert replayed("oracle-5000405.json.gz").tricks_ok == [True] * 5

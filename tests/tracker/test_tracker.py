@@ -12,6 +12,7 @@ from scoring.game import fold
 from scoring.rules import trick_winner
 from scoring.simulate import random_round
 from tests.tracker.table import EDGE, SPOTS, Table, detection
+from tests.tracker.test_habits import folded_trick_cards
 from vision.detection import FrameDetections
 from vision.tracker import TrackerConfig, TrickTracker
 from vision.tracker.reread import CardReread, resolve_rereads
@@ -621,16 +622,10 @@ def test_the_last_card_read_only_as_a_card_counted_unsurely_before_rereads_that_
     table.step(5)
     events = run(table, contract="eicheln")
     assert [(e.was, e.card) for e in events if isinstance(e, CardReread)] == [("schellen-7", "schellen-6")]
-    head: list[Event] = [GameConfigured(), RoundStarted(forehand=0, contract="eicheln")]
-    state = fold([*head, *resolve_rereads(events, before=head)])
-    assert state.round is not None
-    assert [(c.seat, c.card) for c in state.round.tricks[0].cards] == [
-        (0, "schellen-ober"),
-        (1, "schellen-6"),
-        (2, "schellen-9"),
-        (3, "schellen-7"),
-    ]
-    assert state.flags == ()
+    assert [e for e in events if isinstance(e, TrickCollected)]
+    tricks, flags = folded_trick_cards(events)
+    assert tricks[0] == [(0, "schellen-ober"), (1, "schellen-6"), (2, "schellen-9"), (3, "schellen-7")]
+    assert flags == ()
 
 
 def test_a_card_of_the_trick_seen_again_where_it_lies_is_not_reread() -> None:

@@ -727,8 +727,8 @@ class TrickTracker:
         its way before the card under it goes.
         """
         last = {c for _, c in self._ledger.done[-1]} if self._ledger.done else set()
-        laid = {self.layout.seat_of_edge(edge) for edge in track.arms(self.config.arm_min_frames)}
-        if not last or laid - {card.seat for card in self._ledger.trick}:
+        hands = {self.layout.seat_of_edge(edge) for edge in track.arms(self.config.arm_min_frames)}
+        if not last or hands - {card.seat for card in self._ledger.trick}:
             return False  # a hand in view whose player has yet to lay a card of this trick
         dt = self._state.frame_dt
         for card in last:
