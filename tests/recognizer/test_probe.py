@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from vision.recognizer.probe import Probe, choose_length, is_group
+from vision.recognizer.probe import Probe, choose_length, is_group, over_groups
 
 
 def card(cx: float, cy: float, length: float) -> np.ndarray:
@@ -79,3 +79,38 @@ def test_without_a_sure_card_a_group_does_not_win_the_tie() -> None:
 
 def test_no_card_at_any_scale_gives_no_length() -> None:
     assert choose_length([None, None]) is None
+
+
+# A photo read at two lengths (``over_groups``): outlines as (cx, cy, length), with the
+# verifier's coverage of each.
+ROW = np.stack([card(300, 250, 300)])
+ROW_APART = np.stack([card(230, 250, 200), card(300, 250, 200), card(370, 250, 200)])
+
+
+def test_an_outline_over_a_row_of_cards_covered_worse_than_they_are_gives_way_to_them() -> None:
+    assert over_groups(ROW, np.array([0.6]), ROW_APART, np.array([0.95, 0.5, 0.7])).tolist() == [True]
+
+
+def test_an_outline_covered_better_than_the_cards_found_inside_it_is_one_card() -> None:
+    # One card whose pips the finer reading outlines as small cards: the card is covered best.
+    assert over_groups(ROW, np.array([0.95]), ROW_APART, np.array([0.9, 0.5, 0.7])).tolist() == [False]
+
+
+def test_the_print_of_one_card_read_as_tiny_cards_makes_no_group() -> None:
+    tiny = np.stack([card(260, 200, 110), card(340, 300, 110)])
+    assert over_groups(ROW, np.array([0.5]), tiny, np.array([0.99, 0.99])).tolist() == [False]
+
+
+def test_one_card_found_inside_an_outline_makes_no_group() -> None:
+    inside_and_beside = np.stack([card(300, 250, 200), card(700, 250, 200)])
+    assert over_groups(ROW, np.array([0.5]), inside_and_beside, np.array([0.99, 0.99])).tolist() == [False]
+
+
+def test_only_the_outline_over_the_row_gives_way() -> None:
+    coarse = np.stack([card(300, 250, 300), card(900, 250, 300)])
+    assert over_groups(coarse, np.array([0.6, 0.6]), ROW_APART, np.array([0.95, 0.9, 0.9])).tolist() == [True, False]
+
+
+def test_no_outlines_at_either_reading_make_no_group() -> None:
+    assert over_groups(np.zeros((0, 4, 2)), np.zeros(0), ROW_APART, np.ones(3)).tolist() == []
+    assert over_groups(ROW, np.array([0.6]), np.zeros((0, 4, 2)), np.zeros(0)).tolist() == [False]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -16,6 +17,8 @@ from vision.recognizer.runtime import DETECTOR_FILE
 from vision.recognizer.scale import CardScale, LearningRecognizer, card_length
 from vision.synth.geometry import GUIDE, Geometry
 from vision.synth.scene import Scene, render_scene
+
+DATA = Path(__file__).parent / "data"
 
 #: Held out from every training set (tiles use 3,000,000-4,000,999 and 9,100,000+).
 SEED = 21_000_000
@@ -203,6 +206,26 @@ def test_a_photo_of_unknown_card_length_is_read_at_a_finer_length_too(seed: int)
     assert _found(dets, scene)[:2] == (2, 2)
     # Every outline lies on a card (some on cards mostly hidden, which the count leaves out).
     assert all(max(quad_iou(np.array(d.corners), c.corners) for c in scene.cards) >= 0.3 for d in dets)
+
+
+def test_a_real_photo_of_cards_overlapping_in_a_row_is_read_card_by_card_not_as_one_card(
+    recognizer: Recognizer,
+) -> None:
+    """A real phone photo (tests/recognizer/data/README.md): three cards laid overlapping in
+    a row. The length search reads it at a length for a card about the row's size, where the
+    row comes out as one card-shaped outline the detector is fairly sure of; the reading
+    for smaller cards finds the cards of the row, which the verifier covers better, and they
+    replace it (``probe.over_groups``). Every outline is then one labelled card's."""
+    from benchmarks.real_photos import box_iou, load_boxes
+
+    path, truth = load_boxes(DATA / "real-row-IMG_2635.xml")
+    photo = cv2.imread(str(path))
+    assert photo is not None
+    dets = recognizer.recognize(photo, photo=True)
+    iou = box_iou(np.array([d.box for d in dets], np.float64).reshape(-1, 4), truth)
+    assert len(truth) == 3 and len(dets) == 2
+    assert (iou.max(axis=1) >= 0.5).all()
+    assert len(set(iou.argmax(axis=1).tolist())) == 2  # two cards, each outlined once
 
 
 def test_only_a_photo_is_read_twice(recognizer: Recognizer, guide_scenes: list[Scene]) -> None:

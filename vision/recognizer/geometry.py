@@ -268,6 +268,13 @@ def quad_box(quad: np.ndarray) -> tuple[float, float, float, float]:
     return (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
 
 
+def quad_lengths(quads: np.ndarray) -> np.ndarray:
+    """Each quad's long side, the mean of its two longer opposite sides, for (K, 4, 2) quads."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    sides = np.linalg.norm(q - q[:, [1, 2, 3, 0]], axis=2)
+    return np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
+
+
 def quad_areas(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
     """(area of a, area of b, area of their intersection) of two convex quads, in pixels."""
     pa = clockwise(a).astype(np.float32)

@@ -35,6 +35,7 @@ from vision.recognizer.geometry import (
     rotate_half,
 )
 from vision.recognizer.outline import REFINE_H, REFINE_W, TableSize, refined, sized_to_table, verified
+from vision.recognizer.probe import over_groups
 from vision.recognizer.prototypes import Prototypes
 from vision.recognizer.settings import RecognizerSettings
 from vision.recognizer.stages import CropNetwork, DetectorStage, IdentifierStage
@@ -218,13 +219,15 @@ class Recognizer:
         assert finer[3] is not None
         rank = [self._rank(out[1], out[3]), self._rank(finer[1], finer[3])]
         extra = rank[1] >= s.finer_least
-        quads = np.concatenate([out[0], finer[0][extra]])
-        keep = nms_quads(quads, np.concatenate([rank[0], rank[1][extra]]), s.nms_iou)[: s.max_cards]
+        # An outline over a row of cards that the finer reading finds apart gives way to them.
+        whole = ~over_groups(out[0], out[3], finer[0][extra], finer[3][extra])
+        quads = np.concatenate([out[0][whole], finer[0][extra]])
+        keep = nms_quads(quads, np.concatenate([rank[0][whole], rank[1][extra]]), s.nms_iou)[: s.max_cards]
         return (
             quads[keep],
-            np.concatenate([out[1], finer[1][extra]])[keep],
-            np.concatenate([out[2], finer[2][extra]])[keep],
-            np.concatenate([out[3], finer[3][extra]])[keep],
+            np.concatenate([out[1][whole], finer[1][extra]])[keep],
+            np.concatenate([out[2][whole], finer[2][extra]])[keep],
+            np.concatenate([out[3][whole], finer[3][extra]])[keep],
         )
 
     def _rank(self, scores: np.ndarray, cover: np.ndarray) -> np.ndarray:

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from vision.detection import Detection
+from vision.recognizer.geometry import quad_lengths
 
 #: A card this long in the camera's frame is read reliably; shorter, its index corner is
 #: only a few pixels (the hardware guide's mounting gives about 90 px at 1280 x 960).
@@ -27,9 +28,7 @@ LEAST_CARD_PX = 45.0
 
 def card_length(corners: Iterable[tuple[float, float]]) -> float:
     """A card outline's long side (mean of the two long edges), in its pixels."""
-    c = np.asarray(list(corners), np.float64).reshape(4, 2)
-    sides = np.hypot(*(c - c[[1, 2, 3, 0]]).T)
-    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
+    return float(quad_lengths(np.asarray(list(corners), np.float64))[0])
 
 
 class CardScale:

@@ -14,7 +14,16 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
-from vision.recognizer.geometry import CROP_H, CROP_W, DETECTOR_SIZE, Letterbox, letterbox, nms_quads, scaled_input
+from vision.recognizer.geometry import (
+    CROP_H,
+    CROP_W,
+    DETECTOR_SIZE,
+    Letterbox,
+    letterbox,
+    nms_quads,
+    quad_lengths,
+    scaled_input,
+)
 from vision.recognizer.probe import PROBE_LEAST, Probe, choose_length
 from vision.recognizer.settings import RecognizerSettings
 
@@ -176,8 +185,7 @@ class DetectorStage:
         scores = heat[ys, xs]
         keep = nms_quads(quads, scores, self.settings.nms_iou)
         quads, scores = quads[keep], scores[keep]
-        sides = np.linalg.norm(quads - quads[:, [1, 2, 3, 0]], axis=2)
-        lengths = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
+        lengths = quad_lengths(quads)
         inside = (lengths >= 0.6 * target) & (lengths <= 1.6 * target)
         if not inside.any():
             return None
