@@ -304,12 +304,19 @@ def test_the_trick_left_lying_swept_off_after_the_next_lead_gives_no_card() -> N
     assert_the_next_trick_is_led(table)
 
 
-def led_beside_while_a_hand_hides_the_ass(rest: int) -> Table:
-    """Seat 2 leads its Schellen 7 beside the trick left lying (its arm in view), the 7 lies
-    ``rest`` frames, then the hand hides that trick's Ass for a frame."""
+def led_beside(rest: int) -> Table:
+    """``TRICK`` left lying, and seat 2's Schellen 7 led beside it, its arm in view, resting
+    ``rest`` frames (the trick is collected as the lead counts)."""
     table = trick_left_lying()
     table.arms = {"top"}
     table.lay("schellen-7", 2, at=(SPOTS[2][0] + 70, SPOTS[2][1] - 50), rest=rest)
+    return table
+
+
+def led_beside_while_a_hand_hides_the_ass(rest: int) -> Table:
+    """Seat 2 leads its Schellen 7 beside the trick left lying (its arm in view), the 7 lies
+    ``rest`` frames, then the hand hides that trick's Ass for a frame."""
+    table = led_beside(rest=rest)
     table.hidden = {"rosen-ass"}
     table.step()
     table.hidden = set()
@@ -354,9 +361,7 @@ def test_a_card_of_the_trick_left_lying_read_as_a_card_to_come_after_a_hand_pass
     # Seat 2 leads beside the trick left lying, which is collected as the lead counts. A
     # hand then passes over that trick's Ass, and what shows of it again, outline for
     # outline where it lay, reads as the Schellen König, a card still to come.
-    table = trick_left_lying()
-    table.arms = {"top"}
-    table.lay("schellen-7", 2, at=(SPOTS[2][0] + 70, SPOTS[2][1] - 50), rest=2)
+    table = led_beside(rest=2)
     table.arms = set()
     table.step(8)
     table.hidden = {"rosen-ass"}
@@ -376,9 +381,7 @@ def test_a_card_of_the_trick_left_lying_shown_anew_half_under_the_next_trick_is_
     # off where it lay, and read firmly as the Ass, the Schellen 8 a faint runner-up.
     # Struck as an old card and counted as the runner-up, it took seat 3's turn, and the
     # Schellen Ass went one seat off.
-    table = trick_left_lying()
-    table.arms = {"top"}
-    table.lay("schellen-7", 2, at=(SPOTS[2][0] + 70, SPOTS[2][1] - 50), rest=2)
+    table = led_beside(rest=2)
     table.arms = {"left"}
     table.hidden = {"rosen-ass"}
     table.step(20)
@@ -612,3 +615,47 @@ def test_what_shows_of_a_card_may_be_read_as_a_neighbour_of_its_suit_or_its_rank
 ) -> None:
     assert look_alike(a, b) is confusable
     assert look_alike(b, a) is confusable
+
+
+@pytest.mark.parametrize("read", ["rosen-7", "schellen-6"])
+def test_a_card_of_the_trick_left_lying_misread_as_a_card_like_it_while_the_next_hand_comes_is_no_card(
+    read: str,
+) -> None:
+    # Seat 2 leads beside the trick left lying, which is collected as the lead counts.
+    # Seat 3's hand comes in to lay its card; passing over the trick, it hides the Rosen
+    # 6 a frame, and what shows of the 6 again, outline for outline where it lay (a pixel
+    # off), reads clearly as a card like it, one still to come. A hand still to lay a card
+    # was in view, but a card laid by hand seldom lands corner for corner on one already
+    # lying, and one that does reads as itself: this is the 6 seen again, and seat 3's
+    # Schellen Ass follows the 7.
+    table = led_beside(rest=2)
+    table.arms = {"left"}
+    table.step(4)
+    table.hidden = {"rosen-6"}
+    table.step()
+    table.hidden = set()
+    x, y = table.cards["rosen-6"].pos
+    table.cards["rosen-6"].pos = (x + 1.0, y)
+    table.reads_as["rosen-6"] = (read, 0.85, ())
+    table.step(10)
+    del table.reads_as["rosen-6"]
+    table.step(2)
+    assert_the_next_trick_is_led(table)
+
+
+def test_a_card_laid_corner_for_corner_on_a_card_of_the_trick_left_lying_and_read_unlike_it_counts() -> None:
+    # Seat 2 leads beside the trick left lying, which is collected as the lead counts; seat
+    # 3 lays its Schellen Ass exactly onto that trick's Rosen 6, its hand in view, the Ass
+    # first seen as it lands. Read firmly as a card unlike the 6, it is a new card, seat 3's.
+    table = led_beside(rest=2)
+    table.arms = set()
+    table.step(6)
+    table.arms = {"left"}
+    table.hidden = {"schellen-ass"}  # in the hand, seen first where it lands
+    six = table.cards["rosen-6"]
+    table.lay("schellen-ass", 3, at=(six.pos[0] + 1.0, six.pos[1]), angle=six.angle)
+    table.hidden = {"rosen-6"}
+    table.step(4)
+    table.arms = set()
+    table.step(8)
+    assert_the_next_trick_is_led(table, run(table))

@@ -41,7 +41,7 @@ from vision.tracker.identity import Reading, among_the_last, resolve
 from vision.tracker.layout import TableLayout
 from vision.tracker.ledger import TRICKS_PER_ROUND, Count, Laid
 from vision.tracker.misreads import MIN_REREAD_READ, MIN_REREAD_SHARE, REREAD_FLOOR, REREAD_ODDS, Misreads
-from vision.tracker.partial import PUSHED_SIZE_RATIO, WAIT, PartialViews
+from vision.tracker.partial import PUSHED_SIZE_RATIO, WAIT, PartialViews, look_alike
 from vision.tracker.piles import Piles
 from vision.tracker.seats import Seats
 from vision.tracker.state import CLEAR_SHARE, TableState, TrackerEvent
@@ -68,6 +68,12 @@ GATHERED_WITHIN = 0.5
 #: fifth of its size (``SAME_OUTLINE``, the shift within which two outlines are one card,
 #: is too strict for it; measured: CHANGELOG, "Fewer tricks lost to cards laid close together").
 LEFT_LYING_SHIFT = 0.24
+#: A track that turned up where a card of the trick collected last lay, its outline within
+#: this share of the card's size of that card's, corner for corner, and read as a card like
+#: it, is that card seen again even while a hand of a player still to lay is in view
+#: (``_old_card_misread``): a card laid by hand seldom lands so exactly on a card already
+#: lying, and then it is mostly read as itself.
+CORNER_FOR_CORNER = 0.06
 
 __all__ = [
     "CLEAR_SHARE",
@@ -727,18 +733,20 @@ class TrickTracker:
         its way before the card under it goes.
         """
         last = {c for _, c in self._ledger.done[-1]} if self._ledger.done else set()
+        if not last:
+            return False
         hands = {self.layout.seat_of_edge(edge) for edge in track.arms(self.config.arm_min_frames)}
-        if not last or hands - {card.seat for card in self._ledger.trick}:
-            return False  # a hand in view whose player has yet to lay a card of this trick
+        # A hand in view whose player has yet to lay a card of this trick may be laying one on it.
+        coming = bool(hands - {card.seat for card in self._ledger.trick})
         dt = self._state.frame_dt
         for card in last:
             lay, seen = self._laid_outline.get(card), self._laid_seen.get(card)
-            if (
-                lay is not None
-                and seen is not None
-                and seen < track.first_t <= seen + 2.5 * dt
-                and outline_shift(lay, track.settled_corners) < SAME_OUTLINE * card_size(lay)
-            ):
+            if lay is None or seen is None or not seen < track.first_t <= seen + 2.5 * dt:
+                continue
+            shift = outline_shift(lay, track.settled_corners) / card_size(lay)
+            if shift < SAME_OUTLINE and not coming:
+                return True
+            if shift < CORNER_FOR_CORNER and look_alike(track.leading_identity()[0], card):
                 return True
         return False
 
