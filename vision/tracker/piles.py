@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from vision.detection import Detection
 from vision.tracker.identity import resolve
 from vision.tracker.state import CLEAR_SHARE, TableState
-from vision.tracker.tracks import Track, TrackState, at_own_outline, names
+from vision.tracker.tracks import CLEAR_OTHER_READ, Track, TrackState, at_own_outline, names
 
 #: A card seen coming in that vanished at most this many frames before the counted card's
 #: reads changed is the one laid on it.
@@ -186,7 +186,10 @@ class Piles:
         if t - last < cfg.minimum_consecutive_frames * state.frame_dt - 1e-6:
             return False  # still there: what shows may be the counted card under it
         read = streak.reads[leader]
-        if read < CLEAR_SHARE * sum(streak.reads.values()) or read < cfg.clear_read_confidence * streak.frames:
+        # As sure as a read of another card on a counted one must be (``CLEAR_OTHER_READ``),
+        # not as a resting card's own reads: a card laid over another often reads a little
+        # less surely than one lying alone, and its reads here name that one card.
+        if read < CLEAR_SHARE * sum(streak.reads.values()) or read < CLEAR_OTHER_READ * streak.frames:
             return False
         return not any(
             other.state in (TrackState.CANDIDATE, TrackState.PLAYED)
