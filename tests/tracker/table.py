@@ -138,6 +138,25 @@ class Table:
         self.rest_times[card] = round(self.t, 6)
         self.step(rest)
 
+    def hidden_then_misread(
+        self,
+        card: str,
+        read: str,
+        confidence: float,
+        frames: int,
+        after: int,
+        alternatives: tuple[tuple[str, float], ...] = (),
+    ) -> None:
+        """``card`` is hidden a frame (a hand passing over it), then read as ``read`` for
+        ``frames`` frames, then as itself again for ``after``."""
+        self.hidden = {card}
+        self.step()
+        self.hidden = set()
+        self.reads_as[card] = (read, confidence, alternatives)
+        self.step(frames)
+        del self.reads_as[card]
+        self.step(after)
+
     def misread_under_hand(self, card: str, read: str, edge: str) -> None:
         """``edge``'s hand hovers over ``card`` for six frames, which reads as ``read``
         while the hand is there and two frames after; then as itself again for ten."""

@@ -368,13 +368,7 @@ def test_a_card_of_the_trick_left_lying_read_as_a_card_to_come_after_a_hand_pass
     table = led_beside(rest=2)
     table.arms = set()
     table.step(8)
-    table.hidden = {"rosen-ass"}
-    table.step()
-    table.hidden = set()
-    table.reads_as["rosen-ass"] = ("schellen-koenig", confidence, (("rosen-ass", 0.2),))
-    table.step(14)
-    del table.reads_as["rosen-ass"]
-    table.step(4)
+    table.hidden_then_misread("rosen-ass", "schellen-koenig", confidence, 14, 4, (("rosen-ass", 0.2),))
     assert_the_next_trick_is_led(table)
 
 
@@ -635,15 +629,9 @@ def test_a_card_of_the_trick_left_lying_misread_as_a_card_like_it_while_the_next
     table = led_beside(rest=2)
     table.arms = {"left"}
     table.step(4)
-    table.hidden = {"rosen-6"}
-    table.step()
-    table.hidden = set()
     x, y = table.cards["rosen-6"].pos
-    table.cards["rosen-6"].pos = (x + 1.0, y)
-    table.reads_as["rosen-6"] = (read, 0.85, ())
-    table.step(10)
-    del table.reads_as["rosen-6"]
-    table.step(2)
+    table.cards["rosen-6"].pos = (x + 1.0, y)  # the hand passing jogs it a little
+    table.hidden_then_misread("rosen-6", read, 0.85, 10, 2)
     assert_the_next_trick_is_led(table)
 
 

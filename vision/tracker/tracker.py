@@ -730,7 +730,10 @@ class TrickTracker:
         lies outline for outline where it lay (``_laid_outline``), and no hand in view
         belonged to a player still to lay a card of this trick (the leader's hand, whose
         card has counted, often still hovers). A new card comes in a hand, and is seen on
-        its way before the card under it goes.
+        its way before the card under it goes. With such a hand in view it is still that
+        card when it lies corner for corner where the card lay (``CORNER_FOR_CORNER``) and
+        reads as a card like it (``look_alike``): a card laid by hand seldom lands so
+        exactly on another, and one that does reads as itself.
         """
         last = {c for _, c in self._ledger.done[-1]} if self._ledger.done else set()
         if not last:
