@@ -219,8 +219,9 @@ class Recognizer:
         assert finer[3] is not None
         rank = [self._rank(out[1], out[3]), self._rank(finer[1], finer[3])]
         extra = rank[1] >= s.finer_least
-        # An outline over a row of cards that the finer reading finds apart gives way to them.
-        whole = ~over_groups(out[0], out[3], finer[0][extra], finer[3][extra])
+        # An outline over a row of cards that the finer reading finds apart gives way to
+        # them; every card of that reading is evidence, also one ranked too low to join.
+        whole = ~over_groups(out[0], out[3], finer[0], finer[3])
         quads = np.concatenate([out[0][whole], finer[0][extra]])
         keep = nms_quads(quads, np.concatenate([rank[0][whole], rank[1][extra]]), s.nms_iou)[: s.max_cards]
         return (
