@@ -208,6 +208,18 @@ def test_a_photo_of_unknown_card_length_is_read_at_a_finer_length_too(seed: int)
     assert all(max(quad_iou(np.array(d.corners), c.corners) for c in scene.cards) >= 0.3 for d in dets)
 
 
+def _read_real_photo(recognizer: Recognizer, boxes: str) -> tuple[np.ndarray, list[Detection], np.ndarray]:
+    """A committed real photo's labelled boxes, what ``recognizer`` reads in it as a photo,
+    and the IoU of each detection's box with each labelled box."""
+    from benchmarks.real_photos import box_iou, load_boxes
+
+    path, truth = load_boxes(DATA / boxes)
+    photo = cv2.imread(str(path))
+    assert photo is not None
+    dets = recognizer.recognize(photo, photo=True)
+    return truth, dets, box_iou(np.array([d.box for d in dets], np.float64).reshape(-1, 4), truth)
+
+
 def test_a_real_photo_of_cards_overlapping_in_a_row_is_read_card_by_card_not_as_one_card(
     recognizer: Recognizer,
 ) -> None:
@@ -216,13 +228,7 @@ def test_a_real_photo_of_cards_overlapping_in_a_row_is_read_card_by_card_not_as_
     row comes out as one card-shaped outline the detector is fairly sure of; the reading
     for smaller cards finds the cards of the row, which the verifier covers better, and they
     replace it (``probe.over_groups``). Every outline is then one labelled card's."""
-    from benchmarks.real_photos import box_iou, load_boxes
-
-    path, truth = load_boxes(DATA / "real-row-IMG_2635.xml")
-    photo = cv2.imread(str(path))
-    assert photo is not None
-    dets = recognizer.recognize(photo, photo=True)
-    iou = box_iou(np.array([d.box for d in dets], np.float64).reshape(-1, 4), truth)
+    truth, dets, iou = _read_real_photo(recognizer, "real-row-IMG_2635.xml")
     assert len(truth) == 3 and len(dets) == 2
     assert (iou.max(axis=1) >= 0.5).all()
     assert len(set(iou.argmax(axis=1).tolist())) == 2  # two cards, each outlined once
@@ -235,13 +241,7 @@ def test_a_real_photo_of_a_card_on_a_postcard_is_read_as_the_card_not_the_postca
     postcard again a little smaller, too weakly to be reported but still a second thing
     inside; the verifier covers the card better than the postcard, so the postcard gives
     way (``probe.over_groups``, which weighs every outline of that reading)."""
-    from benchmarks.real_photos import box_iou, load_boxes
-
-    path, truth = load_boxes(DATA / "real-postcard-IMG_2525.xml")
-    photo = cv2.imread(str(path))
-    assert photo is not None
-    dets = recognizer.recognize(photo, photo=True)
-    iou = box_iou(np.array([d.box for d in dets], np.float64).reshape(-1, 4), truth)
+    truth, dets, iou = _read_real_photo(recognizer, "real-postcard-IMG_2525.xml")
     assert len(truth) == 1 and len(dets) == 1
     assert iou.max() >= 0.5
 
