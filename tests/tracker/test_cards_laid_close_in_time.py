@@ -318,6 +318,18 @@ def test_a_card_laid_first_and_missed_one_frame_as_the_next_is_ready_still_count
     assert corrected(run(table)) == [(0, "rosen-6"), (1, "eicheln-9")]
 
 
+def assert_the_six_lands_on_the_lead_and_counts_after_it(table: Table, start: tuple[float, float] | None) -> None:
+    """Seat 1's Eicheln 6 (from ``start``, or seat 1's edge) lands on seat 0's lead a fifth of
+    a card off, hiding it from then on, and seat 2 lays its Rosen Ass: the trick is the lead,
+    the 6, the Ass, in that order."""
+    table.hidden = {"rosen-6"}
+    table.lay("eicheln-6", 1, at=(CENTRE_SPOT[0] + 10.0, CENTRE_SPOT[1] - 8.0), slide=1, start=start, rest=3)
+    table.arms = {"top"}
+    table.lay("rosen-ass", 2, at=(CENTRE_SPOT[0] + 20.0, CENTRE_SPOT[1] - 90.0), rest=3)
+    table.arms = set()
+    assert settled_tricks(table) == [[LEAD, (1, "eicheln-6"), (2, "rosen-ass")]]
+
+
 def test_a_lead_seen_at_rest_while_the_next_card_was_still_in_the_hand_counts_first() -> None:
     # A fast trick: seat 0's lead comes to rest, read at 0.6 and, under seat 1's hand, twice
     # as the Schilten Ober; all the while seat 1's Eicheln 6 is detected in the hand a card's
@@ -334,13 +346,7 @@ def test_a_lead_seen_at_rest_while_the_next_card_was_still_in_the_hand_counts_fi
             table.misreads["rosen-6"] = (read, 0.65, (("rosen-6", 0.2),))
         table.cards["eicheln-6"] = _Card("eicheln-6", (start[0] - 30.0 * k, start[1]), 90.0)
         table.step()
-    table.hidden = {"rosen-6"}
-    table.lay("eicheln-6", 1, at=(CENTRE_SPOT[0] + 10.0, CENTRE_SPOT[1] - 8.0), slide=1, start=start, rest=3)
-    table.arms = {"top"}
-    table.lay("rosen-ass", 2, at=(CENTRE_SPOT[0] + 20.0, CENTRE_SPOT[1] - 90.0), rest=3)
-    table.arms = set()
-    tricks = settled_tricks(table)
-    assert tricks == [[LEAD, (1, "eicheln-6"), (2, "rosen-ass")]]
+    assert_the_six_lands_on_the_lead_and_counts_after_it(table, start)
 
 
 def test_a_lead_seen_at_rest_while_the_next_card_was_in_the_hand_counts_first_though_it_was_lost_between() -> None:
@@ -359,13 +365,7 @@ def test_a_lead_seen_at_rest_while_the_next_card_was_in_the_hand_counts_first_th
         table.step()
     table.hidden = {"eicheln-6"}
     table.step(2)
-    table.hidden = {"rosen-6"}
-    table.lay("eicheln-6", 1, at=(CENTRE_SPOT[0] + 10.0, CENTRE_SPOT[1] - 8.0), slide=1, rest=3)
-    table.arms = {"top"}
-    table.lay("rosen-ass", 2, at=(CENTRE_SPOT[0] + 20.0, CENTRE_SPOT[1] - 90.0), rest=3)
-    table.arms = set()
-    tricks = settled_tricks(table)
-    assert tricks == [[LEAD, (1, "eicheln-6"), (2, "rosen-ass")]]
+    assert_the_six_lands_on_the_lead_and_counts_after_it(table, None)
 
 
 def test_a_card_read_vaguely_mostly_as_a_card_played_before_and_covered_at_once_counts_first_in_its_seat() -> None:

@@ -498,10 +498,7 @@ def _whole_card_far_off(track: Track, det: Detection, cfg: TrackerConfig) -> boo
     the hand is outlined smaller, and its whole outline lies elsewhere when the hand has
     gone; a whole card's outline that far off is another card's."""
     ref = track.settled_corners
-    if len(ref) != 4 or len(det.corners) != 4:
-        return False
-    size = card_size(det.corners)
-    return card_size(ref) >= cfg.partial_size_ratio * size and outline_shift(
+    return card_size(ref) >= cfg.partial_size_ratio * card_size(det.corners) and outline_shift(
         ref, det.corners
     ) >= LAID_OVER_SHIFT * card_size(ref)
 
