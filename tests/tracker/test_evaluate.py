@@ -18,7 +18,9 @@ from scoring.events import (
     WeisDeclared,
 )
 from scoring.simulate import round_events
-from vision.tracker.evaluate import compare, merge
+from tests.tracker.table import detection
+from vision.detection import FrameDetections
+from vision.tracker.evaluate import READ_MARGIN_S, compare, merge, never_read
 
 
 def truth_round(seed: int = 3, contract: str = "eicheln") -> list[Event]:
@@ -165,3 +167,41 @@ def test_a_stoeck_call_after_a_missed_card_still_follows_its_own_card() -> None:
     assert isinstance(before, CardPlayed) and before.seat == next(e.seat for e in truth if isinstance(e, StoeckCalled))
     result = compare(truth, cam)
     assert "stoeck_late" not in result.extra_flags
+
+
+def frames_reading(truth: list[Event], *, skip: str | None = None, misread: str | None = None) -> list[FrameDetections]:
+    """One frame a card: the frame at the moment each card came to rest, reading it (``skip``:
+    no read of that card; ``misread``: that card read as the Rosen Ass or the Schellen Ass)."""
+    frames = []
+    for ev in truth:
+        if not isinstance(ev, CardPlayed) or ev.card == skip:
+            continue
+        card = ev.card
+        if card == misread:
+            card = "rosen-ass" if card != "rosen-ass" else "schellen-ass"
+        frames.append(FrameDetections(ev.t or 0.0, (detection(card, (320.0, 240.0)),), 640, 480))
+    return frames
+
+
+def test_a_trick_with_a_card_never_read_is_told_apart_from_tricks_whose_cards_were_all_read() -> None:
+    truth = truth_round()
+    cards = [e for e in truth if isinstance(e, CardPlayed)]
+    hidden = cards[9].card  # the second card of the third trick, hidden under the next one
+    assert never_read(truth, frames_reading(truth)) == set()
+    assert never_read(truth, frames_reading(truth, skip=hidden)) == {(0, 2)}
+    # Always read as another card is never read as itself either.
+    assert never_read(truth, frames_reading(truth, misread=hidden)) == {(0, 2)}
+
+
+def test_a_read_counts_for_a_trick_only_while_the_trick_lies_there() -> None:
+    truth = truth_round()
+    cards = [e for e in truth if isinstance(e, CardPlayed)]
+    lead = cards[4]  # the second trick's lead, laid at 5 s; the first trick was collected at 4 s
+    assert lead.t == 5.0
+    frames = [f for f in frames_reading(truth) if f.t != lead.t]
+    late = FrameDetections(
+        (cards[7].t or 0.0) + 1.0 + READ_MARGIN_S + 0.1, (detection(lead.card, (320.0, 240.0)),), 640, 480
+    )
+    early = FrameDetections(lead.t - READ_MARGIN_S / 2, (detection(lead.card, (320.0, 240.0)),), 640, 480)
+    assert never_read(truth, sorted([*frames, late], key=lambda f: f.t)) == {(0, 1)}
+    assert never_read(truth, sorted([*frames, early], key=lambda f: f.t)) == set()

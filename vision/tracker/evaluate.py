@@ -12,6 +12,7 @@ Pure: events in, numbers out (used by ``jasscam replay --compare`` and the bench
 
 from __future__ import annotations
 
+import bisect
 import statistics
 from collections import Counter
 from collections.abc import Sequence
@@ -19,8 +20,12 @@ from dataclasses import dataclass, field, replace
 
 from scoring.events import CardCorrected, CardPlayed, Event, EventVoided, MisplayRuled, RoundStarted, TrickCollected
 from scoring.game import GameState, RoundState, RuleError, fold
+from vision.detection import FrameDetections
 
 CAMERA_EVENTS = (CardPlayed, TrickCollected)
+#: Seconds before a trick's first card came to rest and after it was collected in which a
+#: read of one of its cards still counts as the camera having read it (``never_read``).
+READ_MARGIN_S = 0.5
 
 
 def camera_cards(event: Event) -> int:
@@ -243,6 +248,37 @@ def compare(truth: Sequence[Event], camera: Sequence[Event]) -> Comparison:
     seen_flags = Counter(f.code for f in seen_state.flags)
     result.extra_flags = {k: v for k, v in sorted((seen_flags - truth_flags).items())}
     return result
+
+
+def never_read(truth: Sequence[Event], frames: Sequence[FrameDetections]) -> set[tuple[int, int]]:
+    """The tricks, as (round, trick) in :class:`TrickCheck`'s numbering, with a card that no
+    detection read as itself while the trick was on the table (from its first card coming
+    to rest until it was collected, ``READ_MARGIN_S`` either side).
+
+    Why: a tracker can only name such a card by deduction, so a trick lost with one is a
+    loss of the reads (a card hidden under the next one, or always misread), not of the
+    tracker's rules. The benchmark reports the two apart, so that neither hides the other.
+    """
+    tricks: list[tuple[int, int, list[CardPlayed], float]] = []
+    round_no, trick_no = -1, 0
+    cards: list[CardPlayed] = []
+    for ev in truth:
+        if isinstance(ev, RoundStarted):
+            round_no, trick_no, cards = round_no + 1, 0, []
+        elif isinstance(ev, CardPlayed):
+            cards.append(ev)
+        elif isinstance(ev, TrickCollected) and cards:
+            tricks.append((max(round_no, 0), trick_no, cards, ev.t if ev.t is not None else cards[-1].t or 0.0))
+            trick_no, cards = trick_no + 1, []
+    times = [f.t for f in frames]
+    out: set[tuple[int, int]] = set()
+    for rnd, index, laid, collected in tricks:
+        start = min(c.t if c.t is not None else collected for c in laid) - READ_MARGIN_S
+        lo, hi = bisect.bisect_left(times, start), bisect.bisect_right(times, collected + READ_MARGIN_S)
+        read = {d.card for f in frames[lo:hi] for d in f.detections}
+        if any(c.card not in read for c in laid):
+            out.add((rnd, index))
+    return out
 
 
 def _all_rounds(state: GameState) -> list[RoundState]:
