@@ -36,7 +36,9 @@ rest (ground truth ``t``) to its event (median <= 0.5 s, p95 <= 1 s), replay spe
 (>= 3x real time at 10 fps), and games that crashed or ran past ``--timeout``. Of the
 tricks lost, ``tricks_lost_unread`` had a card that no frame read as itself while the
 trick lay (``vision.tracker.evaluate.never_read``: hidden under the next card, or always
-misread): lost to the reads, which no tracker rule can win back but by deduction.
+misread): lost to the reads, which no tracker rule can win back but by deduction. With
+``--habits`` the oracle mode also counts, per habit, the tricks it was shown in and how
+many of them were lost (issue 28: none of the habits may cost a trick).
 
 ``--detections DIR`` (recognizer mode) keeps each game's per-frame detections there, and
 runs the tracker alone on a game kept there: a tracker change is weighed on the very reads
@@ -103,6 +105,9 @@ class GameResult:
     #: Tricks lost with a card no frame read as itself while it lay (``evaluate.never_read``):
     #: lost to the reads, not to the tracker's rules.
     lost_unread: int = 0
+    #: Oracle mode with ``--habits``: per habit shown (``HabitDirector.by_trick``; "none":
+    #: a trick with no habit), [tricks it was shown in, of them lost].
+    habits: dict[str, list[int]] = field(default_factory=dict)
     #: (cards planted out of turn, of them flagged) with ``--out-of-turn``.
     out_of_turn: tuple[int, int] = (0, 0)
     error: str | None = None
@@ -169,7 +174,13 @@ def _run_oracle(
     events += tracker.finish()
     camera: list[Event] = resolve_rereads(events)
     wall = time.perf_counter() - start
-    out = _fill(GameResult(seed, style), compare(game.truth, camera), game.truth, game.frames)
+    comparison = compare(game.truth, camera)
+    out = _fill(GameResult(seed, style), comparison, game.truth, game.frames)
+    for check, shown in zip(comparison.tricks, game.habits, strict=False):
+        for name in shown or ("none",):
+            row = out.habits.setdefault(name, [0, 0])
+            row[0] += 1
+            row[1] += not check.ok
     out.video_s = len(game.frames) / fps
     out.wall_s = wall
     out.frames = len(game.frames)
@@ -382,6 +393,14 @@ def summarise(results: list[GameResult], mode: str) -> dict[str, Any]:
         "collectors_right": sum(r.collectors_right for r in ok),
         "extra_flags": dict(sum((Counter(r.extra_flags) for r in ok), Counter())),
     }
+    habits: dict[str, dict[str, int]] = {}
+    for r in ok:
+        for name, (shown, lost) in r.habits.items():
+            row = habits.setdefault(name, {"tricks": 0, "lost": 0})
+            row["tricks"] += shown
+            row["lost"] += lost
+    if habits:
+        summary["habits"] = dict(sorted(habits.items()))
     planted = sum(r.out_of_turn[0] for r in ok)
     if planted:
         flagged = sum(r.out_of_turn[1] for r in ok)

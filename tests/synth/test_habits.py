@@ -256,3 +256,17 @@ def test_a_seeded_game_with_habits_shows_several_of_them() -> None:
     for _ in director.run(simulate_game(44)):
         pass
     assert len(director.shown) >= 5 and sum(director.shown.values()) >= 10
+
+
+def test_each_tricks_habits_add_up_to_the_games_and_a_trick_left_lying_is_followed_by_one_led_on_it() -> None:
+    rng = np.random.default_rng(44)
+    director = HabitDirector(make_table(rng, 96, 64, "swiss-xvii", "clean", None, "near-centre"), 3.0, rng, 44)
+    for _ in director.run(simulate_game(44)):
+        pass
+    tricks = director.by_trick
+    assert len(tricks) == 10 and not tricks[-1]  # nine tricks, and the one to come
+    led_on = Counter(led_on_lying=sum(t["led_on_lying"] for t in tricks))
+    assert sum(tricks, Counter()) == director.shown + led_on
+    lying = [i for i, t in enumerate(tricks) if t["left_lying"]]
+    assert lying and all(tricks[i + 1]["led_on_lying"] == 1 for i in lying)
+    assert sum(1 for t in tricks if t["led_on_lying"]) == len(lying)

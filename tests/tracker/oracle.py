@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -56,6 +57,9 @@ class OracleGame:
     height: int = 0
     #: (seat, card) laid out of turn on purpose (``oracle_game(out_of_turn=...)``), if any.
     out_of_turn: tuple[int, str] | None = None
+    #: With ``habits``: the habits each trick was laid and collected with, trick by trick
+    #: (``HabitDirector.by_trick``).
+    habits: list[Counter[str]] = field(default_factory=list)
 
 
 @contextlib.contextmanager
@@ -180,6 +184,8 @@ def oracle_game(
                 writer.write_frame(frame)
     out.truth = list(director.timed)
     out.out_of_turn = planted
+    if isinstance(director, HabitDirector):
+        out.habits = [Counter(c) for c in director.by_trick]
     if writer is not None:
         for ev in out.truth:
             writer.add_event(ev)

@@ -136,6 +136,10 @@ class HabitDirector(Director):
         self._pick_up = False
         #: How often each habit was shown, by its name in ``Habits``.
         self.shown: Counter[str] = Counter()
+        #: The habits shown while each trick was laid and collected, trick by trick (a
+        #: benchmark tells which habits its lost tricks had); a trick led while the one
+        #: before still lay also has "led_on_lying". Ends with the trick to come, empty.
+        self.by_trick: list[Counter[str]] = [Counter()]
 
     def run(self, events: list[Event]) -> Iterator[Frame]:
         self._cards, self._tricks = _plans(events)
@@ -159,8 +163,13 @@ class HabitDirector(Director):
         if plan.followed:
             follow = "together" if u[1] < h.together else "overlap" if u[2] < h.overlap else None
         nudge = follow is None and bool(u[3] < h.nudge)
-        self.shown.update(name for name, on in (("take_back", wrong), (follow or "", follow), ("nudge", nudge)) if on)
+        self._note_habit(*(name for name, on in (("take_back", wrong), (follow or "", follow), ("nudge", nudge)) if on))
         yield from self._perform(self._habit_laying(seat, card, wrong, follow, nudge))
+
+    def _note_habit(self, *names: str) -> None:
+        """Count habits shown, in all and for the trick being laid or collected."""
+        self.shown.update(names)
+        self.by_trick[-1].update(names)
 
     def _habit_laying(self, seat: int, card: str, wrong: str | None, follow: str | None, nudge: bool) -> Script:
         """Lay ``card`` (after ``wrong`` taken back); ``follow``: how the next card comes in."""
@@ -168,6 +177,7 @@ class HabitDirector(Director):
         lying = self._lying if self._lying is not None and not self._lying.led else None
         if lying is not None:
             lying.led = True
+            self.by_trick[-1]["led_on_lying"] += 1
         if wrong is not None:
             yield from self._mistake(seat, wrong, lying, start)
             start = None
@@ -304,14 +314,16 @@ class HabitDirector(Director):
         if plan.led_on and not stacked and u[1] < h.left_lying:
             slot = self._slot(TrickCollected(seat=winner))
             self._lying = _Lying(list(self.on_table), winner, slot, bool(u[2] < 0.5), self._pick_up)
-            self.shown["left_lying"] += 1
+            self._note_habit("left_lying")
+            self.by_trick.append(Counter())
             yield from self._perform(self._idle(float(self.rng.uniform(0.8, 2.0))))
             return
         yield from self._perform(self._collecting(winner))
         yield from self._drain()
         if plan.last_of_round and self.chance.random() < h.turn_up_last:
-            self.shown["turn_up_last"] += 1
+            self._note_habit("turn_up_last")
             yield from self._perform(self._turning_up(winner, plan.cards))
+        self.by_trick.append(Counter())
 
     def _take_off(self, g: Gather, pile: list[CardOnTable]) -> Generator[Beat, np.ndarray, float]:
         return (yield from self._off(g, pile, self._pick_up))
@@ -320,7 +332,7 @@ class HabitDirector(Director):
         """The gathered pile swept off, or picked up; returns the first frame without it."""
         if not pick_up:
             return (yield from super()._take_off(g, pile))
-        self.shown["pick_up"] += 1
+        self._note_habit("pick_up")
         return (yield from self._lift_off(g, pile))
 
     def _lift_off(self, g: Gather, pile: list[CardOnTable]) -> Generator[Beat, np.ndarray, float]:
