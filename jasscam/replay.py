@@ -164,7 +164,10 @@ def format_sheet(state: GameState) -> str:
     return "\n".join(lines)
 
 
-def format_comparison(result: Comparison) -> str:
+def format_comparison(result: Comparison, unread: set[tuple[int, int]] | None = None) -> str:
+    """The comparison for a person; ``unread``: the tricks with a card no frame read as
+    itself (``vision.tracker.evaluate.never_read``), marked among the wrong ones, so that a
+    trick lost to the reads is told from one lost by the tracker."""
     s = result.summary()
     lines = [
         f"Tricks right (cards, seats, winner): {s['tricks_right']} / {s['tricks']}",
@@ -176,10 +179,14 @@ def format_comparison(result: Comparison) -> str:
         f"Collections seen: {s['collections']}, collector named {s['collectors_named']}, right {s['collectors_right']};"
         f" flags not in the truth: {s['extra_flags'] or 'none'}",
     ]
-    for t in result.tricks:
-        if not t.ok:
-            lines.append(
-                f"  round {t.round + 1} trick {t.index + 1}: truth {list(t.truth)} -> {t.truth_winner},"
-                f" seen {list(t.seen)} -> {t.seen_winner}"
-            )
+    wrong = [t for t in result.tricks if not t.ok]
+    if unread is not None:
+        lost = sum(1 for t in wrong if (t.round, t.index) in unread)
+        lines.append(f"Tricks lost with a card no frame read as itself: {lost} of {len(wrong)}")
+    for t in wrong:
+        lines.append(
+            f"  round {t.round + 1} trick {t.index + 1}: truth {list(t.truth)} -> {t.truth_winner},"
+            f" seen {list(t.seen)} -> {t.seen_winner}"
+            + (" (a card never read as itself)" if unread is not None and (t.round, t.index) in unread else "")
+        )
     return "\n".join(lines)

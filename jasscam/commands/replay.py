@@ -42,9 +42,10 @@ def run(args: argparse.Namespace) -> int:
     from jasscam.replay import format_comparison, format_sheet, format_tricks, replay_recording, score_state
     from jasscam.sources.recording import check_event_order
     from scoring.events import event_to_dict
+    from vision.detection import FrameDetections
     from vision.recognizer import Recognizer, RecognizerSettings
     from vision.recording import Recording, RecordingError
-    from vision.tracker.evaluate import compare
+    from vision.tracker.evaluate import compare, never_read
 
     try:
         recording = Recording.open(args.recording)
@@ -78,8 +79,10 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         # Read as the appliance reads live: at the card length learnt from the first sure cards.
+        # Each frame's reads are kept only to tell a trick lost to the reads (--compare).
+        record: list[FrameDetections] | None = [] if args.compare else None
         result = replay_recording(
-            recording, LearningRecognizer(recognizer), gate=not args.no_gate, realtime=args.realtime
+            recording, LearningRecognizer(recognizer), gate=not args.no_gate, realtime=args.realtime, record=record
         )
     except (RecordingError, cv2.error) as exc:  # damaged part way: a short video, bytes that do not decode
         print(f"jasscam replay: {recording.path} is damaged: {exc}", file=sys.stderr)
@@ -90,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"jasscam replay: {recording.path}: the events cannot be scored: {exc}", file=sys.stderr)
         return 2
     comparison = compare(recording.events, result.camera_events) if args.compare else None
+    unread = never_read(recording.events, record) if record is not None else None
     if args.json:
         out: dict[str, Any] = {
             "recording": str(recording.path),
@@ -112,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
                     "seen": t.seen,
                     "truth_winner": t.truth_winner,
                     "seen_winner": t.seen_winner,
+                    "card_never_read": (t.round, t.index) in (unread or set()),
                 }
                 for t in comparison.tricks
                 if not t.ok
@@ -130,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
         )
         if comparison is not None:
             print()
-            print(format_comparison(comparison))
+            print(format_comparison(comparison, unread))
     if comparison is not None:
         ok = comparison.tricks_right == len(comparison.tricks) and comparison.rounds_exact == len(comparison.rounds)
         return 0 if ok else 1

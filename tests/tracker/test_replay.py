@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from jasscam.replay import ReplayResult, format_comparison, format_sheet, format_tricks, replay_frames
+from scoring.events import CardPlayed
 from tests.tracker.oracle import oracle_game
 from vision.detection import Detection, FrameDetections
 from vision.recording import Recording
-from vision.tracker.evaluate import compare, fold_accepting, merge
+from vision.tracker.evaluate import compare, fold_accepting, merge, never_read
 
 
 @pytest.fixture(scope="module")
@@ -120,3 +122,21 @@ def test_replay_hands_back_each_frames_detections_as_the_tracker_got_them(
     assert len(record) == recording.frame_count
     assert [r.detections for r in record] == [tuple(d) for d in per_frame]
     assert all(r.width == recording.width and r.height == recording.height for r in record)
+
+
+def test_the_printed_comparison_marks_a_trick_lost_to_a_card_no_frame_read(
+    recorded: tuple[Path, list[tuple[Detection, ...]]],
+) -> None:
+    folder, per_frame = recorded
+    recording = Recording.open(folder)
+    first = next(e.card for e in recording.events if isinstance(e, CardPlayed))
+    # The first card is never read as itself: always read as a card of the other trick.
+    blind = [tuple(replace(d, card="rosen-ass") if d.card == first else d for d in dets) for dets in per_frame]
+    result, _ = run_replay(folder, blind, gate=False)
+    record = [FrameDetections(t, dets, 64, 48) for (t, _), dets in zip(recording.frames(), blind, strict=True)]
+    unread = never_read(recording.events, record)
+    assert unread == {(0, 0)}
+    text = format_comparison(compare(recording.events, result.camera_events), unread)
+    assert "Tricks lost with a card no frame read as itself: 1 of 1" in text
+    assert "round 1 trick 1:" in text and "(a card never read as itself)" in text
+    assert "round 1 trick 2:" not in text
