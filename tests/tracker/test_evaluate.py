@@ -197,11 +197,14 @@ def test_a_read_counts_for_a_trick_only_while_the_trick_lies_there() -> None:
     truth = truth_round()
     cards = [e for e in truth if isinstance(e, CardPlayed)]
     lead = cards[4]  # the second trick's lead, laid at 5 s; the first trick was collected at 4 s
-    assert lead.t == 5.0
+    assert lead.t == 5.0 and READ_MARGIN_S == 0.5
     frames = [f for f in frames_reading(truth) if f.t != lead.t]
-    late = FrameDetections(
-        (cards[7].t or 0.0) + 1.0 + READ_MARGIN_S + 0.1, (detection(lead.card, (320.0, 240.0)),), 640, 480
-    )
-    early = FrameDetections(lead.t - READ_MARGIN_S / 2, (detection(lead.card, (320.0, 240.0)),), 640, 480)
-    assert never_read(truth, sorted([*frames, late], key=lambda f: f.t)) == {(0, 1)}
-    assert never_read(truth, sorted([*frames, early], key=lambda f: f.t)) == set()
+
+    def read_at(t: float) -> list[FrameDetections]:
+        extra = FrameDetections(t, (detection(lead.card, (320.0, 240.0)),), 640, 480)
+        return sorted([*frames, extra], key=lambda f: f.t)
+
+    assert never_read(truth, read_at(4.7)) == set()  # seen coming in, 0.3 s before it lay
+    assert never_read(truth, read_at(8.4)) == set()  # still seen as the trick is gathered
+    assert never_read(truth, read_at(8.6)) == {(0, 1)}  # its trick collected at 8 s: too late
+    assert never_read(truth, frames) == {(0, 1)}
