@@ -37,8 +37,9 @@ rest (ground truth ``t``) to its event (median <= 0.5 s, p95 <= 1 s), replay spe
 tricks lost, ``tricks_lost_unread`` had a card that no frame read as itself while the
 trick lay (``vision.tracker.evaluate.never_read``: hidden under the next card, or always
 misread): lost to the reads, which no tracker rule can win back but by deduction. With
-``--habits`` the oracle mode also counts, per habit, the tricks it was shown in and how
-many of them were lost (issue 28: none of the habits may cost a trick).
+``--habits`` it also counts, per habit, the tricks it was shown in and how many of them
+were lost (issue 28: none of the habits may cost a trick); in recognizer mode from the
+recording's ``generator.habits_by_trick``, so not for recordings rendered before it was kept.
 
 ``--detections DIR`` (recognizer mode) keeps each game's per-frame detections there, and
 runs the tracker alone on a game kept there: a tracker change is weighed on the very reads
@@ -59,7 +60,7 @@ import tempfile
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -105,8 +106,9 @@ class GameResult:
     #: Tricks lost with a card no frame read as itself while it lay (``evaluate.never_read``):
     #: lost to the reads, not to the tracker's rules.
     lost_unread: int = 0
-    #: Oracle mode with ``--habits``: per habit shown (``HabitDirector.by_trick``; "none":
-    #: a trick with no habit), [tricks it was shown in, of them lost].
+    #: With ``--habits``: per habit shown (``HabitDirector.by_trick``, kept in a rendered
+    #: recording's ``generator.habits_by_trick``; "none": a trick with no habit), [tricks it
+    #: was shown in, of them lost].
     habits: dict[str, list[int]] = field(default_factory=dict)
     #: (cards planted out of turn, of them flagged) with ``--out-of-turn``.
     out_of_turn: tuple[int, int] = (0, 0)
@@ -176,17 +178,23 @@ def _run_oracle(
     wall = time.perf_counter() - start
     comparison = compare(game.truth, camera)
     out = _fill(GameResult(seed, style), comparison, game.truth, game.frames)
-    for check, shown in zip(comparison.tricks, game.habits, strict=False):
-        for name in shown or ("none",):
-            row = out.habits.setdefault(name, [0, 0])
-            row[0] += 1
-            row[1] += not check.ok
+    _count_habits(out, comparison, game.habits)
     out.video_s = len(game.frames) / fps
     out.wall_s = wall
     out.frames = len(game.frames)
     if game.out_of_turn is not None:
         out.out_of_turn = (1, int(_flags_planted(game.truth, camera, game.out_of_turn[0])))
     return out
+
+
+def _count_habits(out: GameResult, comparison: Comparison, habits: Sequence[Mapping[str, int]] | None) -> None:
+    """``out.habits``: per habit shown (``habits``, trick by trick, as the habit director kept
+    them), the tricks it showed in and how many of them were lost."""
+    for check, shown in zip(comparison.tricks, habits or (), strict=False):
+        for name in shown or ("none",):
+            row = out.habits.setdefault(name, [0, 0])
+            row[0] += 1
+            row[1] += not check.ok
 
 
 def _folder_name(seed: int, habits: bool) -> str:
@@ -309,9 +317,21 @@ def _run_recognizer(
     if kept is not None:
         kept.parent.mkdir(parents=True, exist_ok=True)
         # Our own frames, read back only by this benchmark: a pickle keeps the types whole.
+    by_trick = recording.meta.get("generator", {}).get("habits_by_trick")
+    if kept is not None:
         with kept.open("wb") as f:
-            pickle.dump({"frames": record, "truth": list(recording.events), "edges": list(recording.seat_edges)}, f)
-    out = _fill(GameResult(seed, style), compare(recording.events, result.camera_events), recording.events, record)
+            pickle.dump(
+                {
+                    "frames": record,
+                    "truth": list(recording.events),
+                    "edges": list(recording.seat_edges),
+                    "habits": by_trick,
+                },
+                f,
+            )
+    comparison = compare(recording.events, result.camera_events)
+    out = _fill(GameResult(seed, style), comparison, recording.events, record)
+    _count_habits(out, comparison, by_trick)
     out.video_s, out.wall_s = result.video_s, result.wall_s
     out.recognised, out.frames = result.recognised, result.frames
     return out
@@ -327,7 +347,9 @@ def _run_kept(seed: int, style: str, kept: Path) -> GameResult:
     frames: list[FrameDetections] = data["frames"]
     truth: list[Event] = data["truth"]
     camera, wall = _track(frames, truth, data["edges"])
-    out = _fill(GameResult(seed, style), compare(truth, camera), truth, frames)
+    comparison = compare(truth, camera)
+    out = _fill(GameResult(seed, style), comparison, truth, frames)
+    _count_habits(out, comparison, data.get("habits"))
     out.wall_s, out.frames = wall, len(frames)
     out.video_s = frames[-1].t + 0.1 if frames else 0.0
     return out

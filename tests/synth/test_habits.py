@@ -241,12 +241,18 @@ def test_render_game_with_habits_shows_several_and_its_truth_folds(
     assert "wrote" in capsys.readouterr().out
     rec = Recording.open(out)
     assert rec.meta["generator"]["habits"]["take_back"] == Habits().take_back
+    # The habits of each trick, for a benchmark to tell which habits its lost tricks had.
+    by_trick = rec.meta["generator"]["habits_by_trick"]
+    assert len(by_trick) == 9 and sum(sum(t.values()) for t in by_trick) >= 10
+    lying = [i for i, t in enumerate(by_trick) if t.get("left_lying")]
+    assert lying and all(by_trick[i + 1].get("led_on_lying") == 1 for i in lying)
     state = fold(rec.events)
     assert not state.flags and state.totals == fold(simulate_game(44)).totals
     assert sum(isinstance(e, CardPlayed) for e in rec.events) == 36
     # The same seed without habits is another video; the recording says which it is.
     plain = game.render_game(44, tmp_path / "plain", size=(96, 64), fps=3)
     assert "habits" not in Recording.open(tmp_path / "plain").meta["generator"]
+    assert "habits_by_trick" not in Recording.open(tmp_path / "plain").meta["generator"]
     assert plain["frames"] != rec.frame_count
 
 

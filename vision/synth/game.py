@@ -446,6 +446,11 @@ def render_game(
                 progress(writer.frame_count)
         for ev in director.timed:
             writer.add_event(ev)
+        by_trick = getattr(director, "by_trick", None)
+        if by_trick is not None:
+            # The habits each trick was laid and collected with (the last entry is the trick
+            # that never came): a benchmark tells which habits its lost tricks had.
+            writer.meta["generator"]["habits_by_trick"] = [dict(c) for c in by_trick[:-1]]
     finally:
         writer.close()
     return {
