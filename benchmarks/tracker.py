@@ -314,11 +314,10 @@ def _run_recognizer(
         recognize = LearningRecognizer(recognize.recognizer)
     record: list[FrameDetections] = []
     result = replay_recording(recording, recognize, record=record)
+    by_trick = recording.meta.get("generator", {}).get("habits_by_trick")
     if kept is not None:
         kept.parent.mkdir(parents=True, exist_ok=True)
         # Our own frames, read back only by this benchmark: a pickle keeps the types whole.
-    by_trick = recording.meta.get("generator", {}).get("habits_by_trick")
-    if kept is not None:
         with kept.open("wb") as f:
             pickle.dump(
                 {
