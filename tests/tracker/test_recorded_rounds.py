@@ -105,3 +105,40 @@ def test_a_track_that_took_the_next_cards_reads_and_came_back_there_is_that_card
     # it is a card laid anew, not the Ober that came first. (Taken for the Ober, it kept the
     # Ober's arrival, and the 10 counted in seat 3's turn, the Ober in seat 0's.)
     assert replayed("oracle-5000405.json.gz").tricks_ok == [True] * 5
+
+
+def test_a_view_of_the_next_card_in_its_hand_passing_over_a_counted_one_is_no_card_laid_on_it() -> None:
+    # Rendered round 5,000,763 as the real recogniser read it, to the end of its eighth
+    # trick. In the second, seat 2's hand brings the Schellen 6 in from the top edge and
+    # lays it over part of seat 0's Schellen 8, the lead. A view in that hand, read as the
+    # Schellen 9, vanishes over the 8 as the 8's reads change (half covered, it reads as
+    # the 9, the König, the Schilten 7 by turns): the mark of a card laid squarely on a
+    # counted one. But the 6 came to rest beside the 8 after that view showed: the view
+    # was of the 6 on its way. (Taken for a card laid on the 8, a Schellen 9 counted in
+    # seat 3's turn, seat 3's Schilten 8 closed the trick as a fifth card, and every later
+    # trick came one late.) In the eighth trick seat 1's hand brings the Rosen Ober, laid
+    # by mistake and taken back later; a third of a card short of where it lies, under
+    # that hand, it is read as the Rosen König for four frames at rest. Seen only in the
+    # hand that laid the Ober, that König is the Ober itself, not a card laid before it and
+    # hidden by it. (Counted first as seat 1's card, it made the Ober a fifth card that
+    # closed the trick.) The first trick's two cards laid by mistake are withdrawn.
+    assert replayed("recogniser-5000763.json.gz").tricks_ok == [True] * 8
+
+
+def test_a_card_of_the_trick_left_lying_read_anew_where_it_lies_is_no_new_card() -> None:
+    # Rendered round 5,000,765 as the real recogniser read it, to the end of its fifth
+    # trick. In the first, seat 0's Eicheln König lies read unsurely when seat 1 lays the
+    # Schilten 9 by mistake over most of it; the 9 counts in seat 0's turn, and once seat 1
+    # takes it back the König counts in seat 1's. When seat 1 then lays the Eicheln 8 the
+    # 9 is withdrawn, and the König, counted after it, takes seat 0's turn back (a
+    # correction the table sees): the 8 is seat 1's card. In the fourth trick, led on the
+    # third left lying, a hand covers part of the third trick's Eicheln 7: a track of its
+    # own outlines it where it lies, read as the Eicheln 6, an old card, and is set aside;
+    # then another, read as the 7 and the Eicheln 9. It lies where the 7 lay, which never
+    # left: that is the 7, no new card. (Counted as seat 0's Eicheln 9, it put the fifth
+    # trick's cards in the wrong seats too.) The fourth trick is lost to a second card of
+    # that trick left lying, read as the Eicheln 9 under the hands.
+    run = replayed("recogniser-5000765.json.gz")
+    assert run.tricks_ok == [True, True, True, False, True]
+    first = [(e.seat, e.card) for e in run.events if isinstance(e, CardCorrected)][0]
+    assert first == (0, "eicheln-koenig")

@@ -1,15 +1,17 @@
 """A wrong card taken back, and the right one laid by the same hand soon after or long after.
 
-Rendered games with players' habits lost tricks to both: the right card, laid a little off
+Rendered games with players' habits lost tricks to these: the right card, laid a little off
 where the wrong one lay, was taken for the wrong one come back (so neither the take-back
 nor the right card counted), and a trick's fourth card taken back was forgotten by the
-time its player chose again (so the right card led a trick of its own).
+time its player chose again (so the right card led a trick of its own); and a wrong card
+laid by the next player over the turn's card before it counted, so that the two counted
+in each other's seats.
 """
 
 from __future__ import annotations
 
 from scoring.events import CardPlayed
-from tests.tracker.table import SPOTS, Table, run
+from tests.tracker.table import SPOTS, Table, corrected, detection, run
 from tests.tracker.test_habits import EDGE_NAME, TRICK, folded_trick_cards, take_back_under_the_hand
 from vision.tracker.reread import CardWithdrawn
 
@@ -56,6 +58,44 @@ def test_a_fourth_card_taken_back_and_forgotten_before_its_player_chose_again_is
     events = run(table)
     assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schilten-7"]
     assert [(e.seat, e.card) for e in events if isinstance(e, CardPlayed)][-1] == (3, "rosen-10")
+    tricks, flags = folded_trick_cards(events)
+    assert tricks[0] == TRICK
+    assert flags == ()
+
+
+def test_the_card_a_wrong_card_was_laid_over_before_it_counted_takes_its_turn_once_the_wrong_one_is_withdrawn() -> None:
+    # Seat 1 lays the Rosen Ass, read unsurely; before it has lain still long enough to
+    # count, seat 2 lays the Schellen Ober by mistake over most of it. The Ober counts in
+    # seat 1's turn. Three seconds later seat 2 takes it back (seen once on its way out),
+    # the Ass shows again and counts in the next turn, seat 2's; then seat 2 lays the
+    # Eicheln 9. With the Ober withdrawn, the Ass was the card of seat 1's turn: it is
+    # reseated there, a correction the table sees, and the 9 counts for seat 2. (Before,
+    # the Ass kept seat 2, the 9 took seat 1, and the rules engine flagged it out of turn.)
+    table = Table()
+    table.lay("rosen-6", 0, rest=8)
+    table.arms = {EDGE_NAME[1]}
+    table.unsure["rosen-ass"] = (0.55, (("rosen-koenig", 0.2),))
+    table.lay("rosen-ass", 1, rest=2)
+    x, y = SPOTS[1]
+    table.arms = {EDGE_NAME[2]}
+    table.hidden = {"rosen-ass"}
+    table.lay("schellen-ober", 2, at=(x - 28.0, y + 10.0))
+    table.arms = set()
+    table.step(45)
+    table.arms = {EDGE_NAME[2]}
+    table.step(2)
+    del table.cards["schellen-ober"]
+    table.extra.append(detection("schellen-ober", (x - 20.0, 60.0), 0.0, 0.8))
+    table.hidden = set()
+    del table.unsure["rosen-ass"]
+    table.step(12)
+    table.arms = set()
+    table.step(8)
+    lay_by_hand(table, "eicheln-9", 2)
+    lay_by_hand(table, "rosen-10", 3)
+    events = run(table)
+    assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schellen-ober"]
+    assert [(seat, card) for seat, card in corrected(events) if card != "schellen-ober"] == TRICK
     tricks, flags = folded_trick_cards(events)
     assert tricks[0] == TRICK
     assert flags == ()

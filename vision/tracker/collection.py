@@ -15,7 +15,7 @@ from dataclasses import replace
 from scoring.events import Event, TrickCollected
 from vision.tracker.ledger import COVERING_DISTANCE, TRICKS_PER_ROUND, Laid
 from vision.tracker.partial import PartialViews
-from vision.tracker.reread import CardWithdrawn
+from vision.tracker.reread import CardReread, CardWithdrawn
 from vision.tracker.state import TableState, TrackerEvent
 from vision.tracker.tracks import LONG_GONE_FRAMES, Track, TrackState
 
@@ -472,11 +472,23 @@ class Collection:
 
     def _withdraw(self, carried: list[Laid], t: float) -> list[TrackerEvent]:
         """The cards ``carried`` off the trick do not count: say so for each."""
+        ledger = self._state.ledger
         events: list[TrackerEvent] = []
         for laid in carried:
             old = self._state.track(laid.track_id)
             if old is not None:
                 old.state = TrackState.RETIRED
             events.append(CardWithdrawn(card=laid.card, t=t))
-        self._state.ledger.withdraw(carried)
+        first = min((ledger.trick.index(laid) for laid in carried if laid in ledger.trick), default=len(ledger.trick))
+        ledger.withdraw(carried)
+        # A card counted after a withdrawn one took its seat from the turn with that card
+        # in the trick; without it, the turn comes one seat earlier (the card its player
+        # meant to lay, hidden under the mistaken one until it was taken back, counts
+        # after it). A seat the camera saw stays.
+        for i in range(first, len(ledger.trick)):
+            laid = ledger.trick[i]
+            seat = ledger.expected_seat(before=i)
+            if laid.card not in ledger.seat_seen and seat is not None and seat != laid.seat:
+                ledger.reseat(laid, seat)
+                events.append(CardReread(was=laid.card, card=laid.card, t=t, seat=seat))
         return events

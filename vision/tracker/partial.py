@@ -573,7 +573,7 @@ class PartialViews:
                 or self.looks_partial(other)  # part of a card under a hand: take_over
                 or (
                     math.dist(other.settled, track.settled) <= cfg.match_distance * track.size
-                    and not self._laid_over(other, track)
+                    and (not self._laid_over(other, track) or self._same_hand(other, track))
                 )
             ):
                 continue
@@ -677,6 +677,15 @@ class PartialViews:
         taken = {tr.id for tr in under}
         self._glimpses = [g for g in self._glimpses if g.track.id not in taken]
         return sorted(under, key=lambda tr: (tr.first_t, tr.id))[:1]
+
+    def _same_hand(self, glimpse: Track, track: Track) -> bool:
+        """Did the hand that brought ``track`` bring ``glimpse`` too, and no other hand?
+        Each player lays their own card: a card glimpsed under another player's card came in
+        another hand, and one seen only in the hand that laid ``track`` was ``track``
+        itself, seen a moment under that hand a little off its place and misread."""
+        least = self._state.config.arm_min_frames
+        brought, own = glimpse.arms(least), track.arms(least)
+        return len(brought) == 1 and brought == own
 
     @staticmethod
     def _laid_over(under: Track, track: Track) -> bool:

@@ -153,7 +153,7 @@ class Piles:
             if (
                 other.state in (TrackState.CANDIDATE, TrackState.PLAYED)
                 and other not in incoming
-                and other.first_t >= since
+                and (other.first_t >= since or (other.arrived_t is not None and other.arrived_t >= since))
                 and (other.rest_frames >= 2 or other.missed == 0)
                 and state.layout.in_play_area(other.anchor, *state.size)
             ):

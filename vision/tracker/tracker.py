@@ -652,6 +652,18 @@ class TrickTracker:
                 self._laid_seen[track.card] = t
             else:
                 self._laid_outline.pop(track.card, None)  # seen leaving its place: swept or taken
+        for track in self._state.tracks:
+            if track.missed > 0 or track.state is not TrackState.IGNORED:
+                continue
+            # A card of the last trick, outlined anew where it lies and read as another card
+            # (a hand near it, a card laid on its neighbour), taken for no new card, is still
+            # that card lying there.
+            if math.dist(track.origin, track.centre) > self.config.match_distance * track.size:
+                continue
+            for card in last:
+                lay = self._laid_outline.get(card)
+                if lay is not None and outline_shift(lay, track.corners) < SAME_OUTLINE * card_size(lay):
+                    self._laid_seen[card] = t
         if collected is None:
             return
         for track in self._state.tracks:
