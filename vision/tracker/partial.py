@@ -546,7 +546,7 @@ class PartialViews:
         ``track``, read as one card at least half the time), that a hand hid before
         they had lain still long enough to count (two cards laid overlapping show in turns,
         as the detector keeps one outline of the two): they were laid first, so they count
-        first."""
+        first. Not one seen only in the hand that brought ``track`` (``_same_hand``)."""
         state = self._state
         cfg = state.config
         out = []
@@ -678,13 +678,13 @@ class PartialViews:
         self._glimpses = [g for g in self._glimpses if g.track.id not in taken]
         return sorted(under, key=lambda tr: (tr.first_t, tr.id))[:1]
 
-    def _same_hand(self, glimpse: Track, track: Track) -> bool:
-        """Did the hand that brought ``track`` bring ``glimpse`` too, and no other hand?
-        Each player lays their own card: a card glimpsed under another player's card came in
+    def _same_hand(self, hidden: Track, track: Track) -> bool:
+        """Did the hand that brought ``track`` bring ``hidden`` too, and no other hand?
+        Each player lays their own card: a card hidden under another player's card came in
         another hand, and one seen only in the hand that laid ``track`` was ``track``
         itself, seen a moment under that hand a little off its place and misread."""
         least = self._state.config.arm_min_frames
-        brought, own = glimpse.arms(least), track.arms(least)
+        brought, own = hidden.arms(least), track.arms(least)
         return len(brought) == 1 and brought == own
 
     @staticmethod

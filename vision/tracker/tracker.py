@@ -635,7 +635,8 @@ class TrickTracker:
 
     def _note_lying(self, t: float) -> None:
         """Keep in mind when each card of the trick collected last was last seen since, and
-        where each card of it and of the trick on the table lay."""
+        where each card of it and of the trick on the table lay. A track set aside as no
+        new card (``IGNORED``) lying at such a card's outline shows that card still there."""
         last = {c for _, c in self._ledger.done[-1]} if self._ledger.done else set()
         collected = self._ledger.last_collected_t
         self._lying_seen = {c: v for c, v in self._lying_seen.items() if c in last}
