@@ -10,7 +10,7 @@ in each other's seats.
 
 from __future__ import annotations
 
-from scoring.events import CardPlayed
+from scoring.events import CardPlayed, TrickCollected
 from tests.tracker.table import SPOTS, Table, corrected, detection, run
 from tests.tracker.test_habits import EDGE_NAME, TRICK, folded_trick_cards, take_back_under_the_hand
 from vision.tracker.reread import CardWithdrawn
@@ -99,3 +99,26 @@ def test_the_card_a_wrong_card_was_laid_over_before_it_counted_takes_its_turn_on
     tricks, flags = folded_trick_cards(events)
     assert tricks[0] == TRICK
     assert flags == ()
+
+
+def test_a_fourth_card_taken_back_whose_replacement_is_never_seen_leaves_that_seat_unseen_when_the_trick_goes() -> None:
+    # The fourth card is taken back (seen once on its way out) and forgotten while its
+    # player chooses; the right card goes down where no frame reads it, and the winner
+    # sweeps the trick. The card taken back is withdrawn and the trick goes with seat 3's
+    # card unseen, for the table (or the round's last cards) to fill in. (Before, the trick
+    # went with the card taken back in it, which its player still held.)
+    table = Table()
+    for seat, card in TRICK[:3]:
+        table.lay(card, seat, rest=8)
+    take_back_under_the_hand(table, "schilten-7", 3, seen_going=True, armless=50)
+    table.arms = {EDGE_NAME[3]}
+    table.step(6)
+    table.arms = set()
+    table.step(10)
+    table.sweep(2)
+    table.step(10)
+    table.lay("schilten-ober", 2, rest=10)
+    events = run(table)
+    assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schilten-7"]
+    assert [(e.seat, e.unseen) for e in events if isinstance(e, TrickCollected)] == [(2, (3,))]
+    assert [(e.seat, e.card) for e in events if isinstance(e, CardPlayed)][-1] == (2, "schilten-ober")

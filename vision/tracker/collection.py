@@ -91,27 +91,21 @@ class Collection:
             return []
         events: list[TrackerEvent] = []
         left_at = max((tr.last_t for laid in trick if (tr := state.track(laid.track_id))), default=None)
-        # A card carried off long before the others left (taken back by its player) whose
-        # place a card swept with the trick took: withdrawn, and that card counts instead.
-        early = [
-            laid
-            for laid in trick
-            if (tr := state.track(laid.track_id)) is not None
-            and left_at is not None
-            and self._carried_off(laid, tr)
-            and tr.last_t + 1.0 < left_at
-        ]
+        # A card carried off long before the others left (taken back by its player):
+        # withdrawn. A card swept with the trick took its place and counts instead; with
+        # none, its player's right card was never read, and the trick goes with that seat's
+        # card unseen rather than with the card its player took back.
+        early = [laid for laid in trick if left_at is not None and self._went_early(laid, left_at)]
         if early and len(early) < len(trick):
-            if len(self._swept(left_at)) >= len(early) + 4 - len(trick):
-                events += self._withdraw(early, t)
-            elif any(
+            if len(self._swept(left_at)) < len(early) + 4 - len(trick) and any(
                 tr.state is TrackState.CANDIDATE
                 and tr.missed == 0
                 and tr.seen >= state.config.flush_min_frames
-                and tr.first_t > min(state.track(laid.track_id).last_t for laid in early)  # type: ignore[union-attr]
+                and tr.first_t > min(self._last_gone(laid) for laid in early)
                 for tr in state.tracks
             ):
                 return []  # its replacement is being swept with the trick, not yet far: wait
+            events += self._withdraw(early, t)
         missing = 4 - len(state.ledger.trick)
         if missing > 0:
             # Swept away before every card had settled (a trick collected early): the
@@ -130,7 +124,7 @@ class Collection:
                     # read in the hand as it lands where a card of this trick lay, stand
                     # for that card.
                     return events + self.collect(t, collector=self.collector(), unseen=unseen)
-                return []  # a hand over the cards, or a card taken back: wait
+                return events  # a hand over the cards, or a card taken back: wait
             swept.sort(key=lambda tr: (tr.first_t, tr.id))
             for track in swept[:missing]:
                 events += count_swept(track, t)
@@ -138,6 +132,21 @@ class Collection:
                 return events
         events += self.collect(t, collector=self.collector())
         return events
+
+    def _went_early(self, laid: Laid, left_at: float) -> bool:
+        """Was ``laid`` carried off more than a second before the trick's last card left
+        (``left_at``)? Its track may be forgotten by then (its player chose the right card
+        for longer than a lost card is kept in mind)."""
+        track = self._state.track(laid.track_id)
+        if track is not None:
+            return self._carried_off(laid, track) and track.last_t + 1.0 < left_at
+        gone = self._went_off.get(laid.track_id)
+        return gone is not None and gone + 1.0 < left_at
+
+    def _last_gone(self, laid: Laid) -> float:
+        """When ``laid``, carried off, was last seen."""
+        track = self._state.track(laid.track_id)
+        return track.last_t if track is not None else self._went_off.get(laid.track_id, math.inf)
 
     def _gone_in_plain_view(self) -> bool:
         """Has every counted card of the trick been unseen ``LONG_GONE_FRAMES`` while no
