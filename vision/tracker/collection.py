@@ -491,9 +491,10 @@ class Collection:
         first = min((ledger.trick.index(laid) for laid in carried if laid in ledger.trick), default=len(ledger.trick))
         ledger.withdraw(carried)
         # A card counted after a withdrawn one took its seat from the turn with that card
-        # in the trick; without it, the turn comes one seat earlier (the card its player
-        # meant to lay, hidden under the mistaken one until it was taken back, counts
-        # after it). A seat the camera saw stays.
+        # in the trick; without it, the turn comes one seat earlier. A wrong card is taken
+        # back before the next card is laid, so a card counted after it was laid after the
+        # take-back, or lay hidden under it (the turn's card, counted once uncovered), or
+        # came down with it in the same moment. A seat the camera saw stays.
         for i in range(first, len(ledger.trick)):
             laid = ledger.trick[i]
             seat = ledger.expected_seat(before=i)
