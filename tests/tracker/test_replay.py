@@ -24,7 +24,15 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[tuple
     return folder, [f.detections for f in game.frames]
 
 
-def run_replay(folder: Path, per_frame: list[tuple[Detection, ...]], gate: bool) -> tuple[ReplayResult, int]:
+def run_replay(
+    folder: Path,
+    per_frame: list[tuple[Detection, ...]],
+    gate: bool,
+    record: list[FrameDetections] | None = None,
+) -> tuple[ReplayResult, int]:
+    """The recording at ``folder`` replayed with ``per_frame`` as the recogniser's reads;
+    ``record`` gets each frame's reads as the tracker got them. Returns the result and how
+    many frames the recogniser was asked about."""
     recording = Recording.open(folder)
     index = {"i": -1}
     calls = {"n": 0}
@@ -40,7 +48,7 @@ def run_replay(folder: Path, per_frame: list[tuple[Detection, ...]], gate: bool)
         calls["n"] += 1
         return list(per_frame[index["i"]])
 
-    result = replay_frames(frames(), recording.events, recognize, gate=gate, fps=recording.fps)
+    result = replay_frames(frames(), recording.events, recognize, gate=gate, fps=recording.fps, record=record)
     return result, calls["n"]
 
 
@@ -111,14 +119,7 @@ def test_replay_hands_back_each_frames_detections_as_the_tracker_got_them(
     folder, per_frame = recorded
     recording = Recording.open(folder)
     record: list[FrameDetections] = []
-    index = {"i": -1}
-
-    def frames() -> Iterator[tuple[float, np.ndarray]]:
-        for i, (t, frame) in enumerate(recording.frames()):
-            index["i"] = i
-            yield t, frame
-
-    replay_frames(frames(), recording.events, lambda _f: list(per_frame[index["i"]]), gate=False, record=record)
+    run_replay(folder, per_frame, gate=False, record=record)
     assert len(record) == recording.frame_count
     assert [r.detections for r in record] == [tuple(d) for d in per_frame]
     assert all(r.width == recording.width and r.height == recording.height for r in record)
@@ -132,8 +133,8 @@ def test_the_printed_comparison_marks_a_trick_lost_to_a_card_no_frame_read(
     first = next(e.card for e in recording.events if isinstance(e, CardPlayed))
     # The first card is never read as itself: always read as a card of the other trick.
     blind = [tuple(replace(d, card="rosen-ass") if d.card == first else d for d in dets) for dets in per_frame]
-    result, _ = run_replay(folder, blind, gate=False)
-    record = [FrameDetections(t, dets, 64, 48) for (t, _), dets in zip(recording.frames(), blind, strict=True)]
+    record: list[FrameDetections] = []
+    result, _ = run_replay(folder, blind, gate=False, record=record)
     unread = never_read(recording.events, record)
     assert unread == {(0, 0)}
     text = format_comparison(compare(recording.events, result.camera_events), unread)
