@@ -464,3 +464,18 @@ def test_a_card_hidden_under_the_next_players_card_since_its_own_hand_left_is_no
     events = run(table)
     assert not [e for e in events if isinstance(e, CardWithdrawn)]
     assert settled_tricks(table) == [[LEAD, (1, "rosen-ass"), (2, "eicheln-9")]]
+
+
+def test_the_next_card_laid_half_off_a_counted_card_is_a_new_card_though_its_reads_name_that_one() -> None:
+    # Seat 1's Ass counts; seat 2's hand hides it and lays the 9 on it, half a card off
+    # its outline. The 9 is read clearly, but with the Ass as a runner-up (the recogniser
+    # sees a corner of the Ass under it). A whole card's outline that far off is another
+    # card, whatever its runner-ups say: taken for the Ass misread, the 9 would be
+    # counted as a correction of the Ass and never in its own turn.
+    table = Table()
+    table.lay(*LEAD[::-1], rest=8)
+    table.arms = {"right"}
+    table.lay("rosen-ass", 1, at=CENTRE_SPOT, rest=5)
+    table.unsure["eicheln-9"] = (0.8, (("rosen-ass", 0.1),))
+    nine_laid_on_the_ass(table, (14.0, -24.0), {"right", "top"})
+    assert_counted_in_turn(table)

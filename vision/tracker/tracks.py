@@ -399,13 +399,16 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
         and track.missed > 0
         and det.confidence >= LAID_ON_READ
         and not at_own_outline(track, det)
-        and not names(det, track.card)
+        and (not names(det, track.card) or (det.card != track.card and _whole_card_far_off(track, det, cfg)))
     ):
         # A counted card hidden under a hand, and now a sure read, off its outline, of a
         # card that does not even name it as a runner-up: the next card, laid on it while
         # the hand hid both (on a trick left lying, or squarely on the card before). Taken
         # for it, the counted card would be reread as the new one and the new card never
-        # counted.
+        # counted. A read that names the counted card only as a runner-up (a corner of it
+        # still shows beside the new card) is the new card too when it outlines a whole
+        # card well off the counted card's outline: a card misread where it lies keeps its
+        # outline, and a nudge under the hand moves it less.
         return None
     carried = track.missed > 0 and track.moving  # vanished while moving: swept or lifted, not under a hand
     if (
