@@ -10,7 +10,7 @@ while the second, read clearly, counted in its seat.
 from __future__ import annotations
 
 from scoring.events import CardPlayed
-from tests.tracker.table import SPOTS, Table, _Card, corrected, run
+from tests.tracker.table import EDGE, SPOTS, Table, _Card, corrected, run
 from tests.tracker.test_arm_evidence import AT, lay_by_hand
 from tests.tracker.test_habits import folded_trick_cards
 from vision.tracker.reread import CardWithdrawn
@@ -479,3 +479,28 @@ def test_the_next_card_laid_half_off_a_counted_card_is_a_new_card_though_its_rea
     table.unsure["eicheln-9"] = (0.8, (("rosen-ass", 0.1),))
     nine_laid_on_the_ass(table, (14.0, -24.0), {"right", "top"})
     assert_counted_in_turn(table)
+
+
+def test_a_lead_seen_at_the_rim_before_its_hand_counts_first_when_the_next_card_covers_it() -> None:
+    # Seat 0's Schellen 6 shows at the frame's rim a frame before the arm holding it does
+    # (the card is ahead of the hand). It lies still four frames under that hand, read
+    # only unsurely, and seat 1's hand lays the 9 on it a third of a card off; the 6 is
+    # never seen again. It came in seat 0's hand and the 9 in seat 1's: two hands, two
+    # cards, and the 6 counts first, in its own seat.
+    table = Table()
+    table.unsure["schellen-6"] = (0.65, (("schellen-9", 0.1),))
+    table.cards["schellen-6"] = _Card("schellen-6", EDGE[0], 0.0)
+    table.step()
+    table.arms = {"bottom"}
+    table.lay("schellen-6", 0, at=CENTRE_SPOT, slide=5, rest=4, start=(EDGE[0][0], EDGE[0][1] - 30.0))
+    table.arms = {"bottom", "right"}
+    table.hidden = {"schellen-6", "rosen-9"}
+    table.lay("rosen-9", 1, at=(CENTRE_SPOT[0] + 6.0, CENTRE_SPOT[1] + 10.0))
+    table.arms = {"right"}
+    table.hidden = {"schellen-6"}
+    table.step(3)
+    table.arms = set()
+    table.step(10)
+    tricks, flags = folded_trick_cards(run(table))
+    assert tricks == [[(0, "schellen-6"), (1, "rosen-9")]]
+    assert flags == ()

@@ -350,7 +350,10 @@ class TrickTracker:
             if was_gone and track.arrived_t is None and not track.arm_frames:
                 self._note_arms_before(track)  # gone and laid anew: by the hand seen just now
             elif coming_in or track.arrived_t is None:
-                track.note_arms(frame.arms)  # still coming in, or this frame it came to rest
+                # Still coming in, or this frame it came to rest. A card first seen with no
+                # hand in view came in at the frame's rim ahead of the hand holding it: the
+                # first hand seen with it brought it.
+                track.note_arms(frame.arms, first_seen=not track.arms_first_seen)
         for ti, track in enumerate(self._state.tracks):
             if ti not in matched_tracks:
                 track.miss()
