@@ -130,7 +130,9 @@ class Track:
     #: fills it from ``FrameDetections.arms``) ...
     arm_frames: dict[str, int] = field(default_factory=dict)
     #: ... and those among them already there when it was first seen: the hand that brings
-    #: a card is in the picture before the card is; an arm that came after it did not.
+    #: a card is in the picture before the card is; an arm that came after it did not. With
+    #: none in view then, the first seen while it comes in: a card carried in at the
+    #: frame's rim shows a frame or two before the arm holding it.
     arms_first_seen: frozenset[str] = frozenset()
     seen: int = 1
     missed: int = 0
@@ -310,7 +312,8 @@ class Track:
 
     def note_arms(self, edges: frozenset[str], *, first_seen: bool = False) -> None:
         """Count one frame's arms (``FrameDetections.arms``) as reaching in for this card
-        (``first_seen``: a frame from before it was first seen, or that one)."""
+        (``first_seen``: a frame from before it was first seen, or that one; or, for a card
+        first seen with no hand in view, the first frame a hand shows while it comes in)."""
         for edge in edges:
             self.arm_frames[edge] = self.arm_frames.get(edge, 0) + 1
         if first_seen:
@@ -318,7 +321,8 @@ class Track:
 
     def arms(self, min_frames: int = 1) -> frozenset[str]:
         """The edges an arm reached in from while the card came in: in at least
-        ``min_frames`` frames, and already when it was first seen."""
+        ``min_frames`` frames, and already when it was first seen (or, with none in view
+        then, when the first showed: ``note_arms``)."""
         return frozenset(e for e, n in self.arm_frames.items() if n >= min_frames and e in self.arms_first_seen)
 
     @property
