@@ -77,7 +77,7 @@ def _given_outline(outline: np.ndarray, image: np.ndarray, **settings: float) ->
     rec = Recognizer(settings=RecognizerSettings(threads=1, **settings))  # type: ignore[arg-type]
     assert not rec.prototypes.completes_outlines  # the built-in deck: the networks learnt it through such outlines
     rec.prototypes = dataclasses.replace(rec.prototypes, outline=UNIT_QUAD)
-    rec.detect_outlines = lambda frame, card_length=None, photo=False: (  # type: ignore[method-assign,misc]
+    rec.detect_outlines = lambda frame, card_length=None, photo=False, final_iou=None: (  # type: ignore[method-assign,misc]
         outline[None],
         np.array([0.9], np.float32),
         np.array([False]),

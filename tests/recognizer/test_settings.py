@@ -40,6 +40,12 @@ def test_the_input_sides_must_be_in_order() -> None:
     assert RecognizerSettings(min_input_side=640, max_input_side=640).max_input_side == 640
 
 
+def test_overlaps_are_settled_by_the_reads_only_above_nms_iou() -> None:
+    with pytest.raises(ValueError, match="nms_iou <= distinct_iou"):
+        RecognizerSettings(nms_iou=0.5, distinct_iou=0.4)
+    assert RecognizerSettings(nms_iou=0.5, distinct_iou=0.5).distinct_iou == 0.5
+
+
 def test_the_defaults_and_the_ends_of_each_range_are_accepted() -> None:
     RecognizerSettings()
     RecognizerSettings(second_look_below=0.0, reject_below=0.0, rank_weight=1.0, refiner_passes=4, card_input_px=16.0)

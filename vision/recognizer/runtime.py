@@ -31,6 +31,7 @@ from vision.recognizer.geometry import (
     quad_area,
     quad_aspect,
     quad_box,
+    quad_iou,
     rectify,
     rotate_half,
 )
@@ -192,6 +193,7 @@ class Recognizer:
         card_length: float | None = None,
         *,
         photo: bool = False,
+        final_iou: float | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
         """``detect_quads`` and the verifier's coverage of each outline (None without a verifier).
 
@@ -206,16 +208,21 @@ class Recognizer:
         (``vision.recognizer.scale.LearningRecognizer``), and the second reading's cards
         moved the length it learnt, and so the reads of every frame after (a rendered game
         lost two tricks).
+
+        ``final_iou``: the overlap above which the last NMS drops the lower ranked of two
+        outlines (default ``nms_iou``). ``recognize`` passes ``distinct_iou`` and settles the
+        overlaps between the two by what the outlines read (``_distinct``).
         """
         frame = check_frame(frame)
         searched = card_length is None and self.any_size
         if searched:
             card_length = self.find_card_length(frame)
-        out = self._outlines_at(frame, card_length)
         s = self.settings
+        final_iou = s.nms_iou if final_iou is None else final_iou
+        out = self._outlines_at(frame, card_length, final_iou)
         if not (photo and searched and card_length is not None and s.finer_scale > 0 and out[3] is not None):
             return out
-        finer = self._outlines_at(frame, card_length * s.finer_scale)
+        finer = self._outlines_at(frame, card_length * s.finer_scale, final_iou)
         assert finer[3] is not None
         rank = [self._rank(out[1], out[3]), self._rank(finer[1], finer[3])]
         extra = rank[1] >= s.finer_least
@@ -223,7 +230,7 @@ class Recognizer:
         # them; every card of that reading is evidence, also one ranked too low to join.
         whole = ~over_groups(out[0], out[3], finer[0], finer[3])
         quads = np.concatenate([out[0][whole], finer[0][extra]])
-        keep = nms_quads(quads, np.concatenate([rank[0][whole], rank[1][extra]]), s.nms_iou)[: s.max_cards]
+        keep = nms_quads(quads, np.concatenate([rank[0][whole], rank[1][extra]]), final_iou)[: s.max_cards]
         return (
             quads[keep],
             np.concatenate([out[1][whole], finer[1][extra]])[keep],
@@ -238,7 +245,7 @@ class Recognizer:
         return np.asarray(scores ** (1.0 - w) * cover**w)
 
     def _outlines_at(
-        self, frame: np.ndarray, card_length: float | None
+        self, frame: np.ndarray, card_length: float | None, final_iou: float
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
         """``detect_outlines`` with the frame read for cards ``card_length`` long (None: the
         settings' share of the short side)."""
@@ -247,7 +254,7 @@ class Recognizer:
         threshold, nms = (
             (min(s.candidate_threshold, s.score_threshold), s.candidate_nms)
             if verify
-            else (s.score_threshold, s.nms_iou)
+            else (s.score_threshold, final_iou)
         )
         img, lb = self.detector_input(frame, card_length)
         peak, corners = self.detector.run(img, steady=True)  # (2,g,g), (8,g,g)
@@ -288,10 +295,10 @@ class Recognizer:
             # across two cards scored a little over the card's own no longer hides it.
             rank = np.where(doubted, judged, self._rank(scores, cover))
             quads, scores, rank, is_back, cover = quads[sure], scores[sure], rank[sure], is_back[sure], cover[sure]
-            keep = nms_quads(quads, rank, s.nms_iou)[: s.max_cards]
+            keep = nms_quads(quads, rank, final_iou)[: s.max_cards]
             quads, scores, is_back, cover = quads[keep], scores[keep], is_back[keep], cover[keep]
             if s.size_tolerance > 0:
-                quads, scores, is_back, cover = self._sized_to_table(frame, quads, scores, is_back, cover)
+                quads, scores, is_back, cover = self._sized_to_table(frame, quads, scores, is_back, cover, final_iou)
         return quads.astype(np.float32), scores.astype(np.float32), is_back, cover
 
     def _sized_to_table(
@@ -301,9 +308,11 @@ class Recognizer:
         scores: np.ndarray,
         is_back: np.ndarray,
         cover: np.ndarray,
+        final_iou: float | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``outline.sized_to_table`` with this recogniser's settings and networks, then NMS again
-        (a moved outline may now lie on a card already outlined)."""
+        (a moved outline may now lie on a card already outlined) at ``final_iou`` (default
+        ``nms_iou``: ``detect_outlines``)."""
         s = self.settings
         size = TableSize(
             tolerance=s.size_tolerance,
@@ -323,7 +332,7 @@ class Recognizer:
         )
         if not moved.any():
             return quads, scores, is_back, cover
-        keep = nms_quads(quads, self._rank(scores, cover), s.nms_iou)
+        keep = nms_quads(quads, self._rank(scores, cover), s.nms_iou if final_iou is None else final_iou)
         return quads[keep], scores[keep], is_back[keep], cover[keep]
 
     def recognize(self, frame: np.ndarray, card_length: float | None = None, *, photo: bool = False) -> list[Detection]:
@@ -334,7 +343,8 @@ class Recognizer:
         detector that reads any size first finds it on this frame (``find_card_length``).
         ``photo``: a single picture rather than a camera frame (``detect_outlines``).
         """
-        quads, scores, is_back, cover = self.detect_outlines(frame, card_length, photo=photo)
+        s = self.settings
+        quads, scores, is_back, cover = self.detect_outlines(frame, card_length, photo=photo, final_iou=s.distinct_iou)
         if len(quads) == 0:
             return []
         quads = self.prototypes.card_outlines(quads)
@@ -351,6 +361,7 @@ class Recognizer:
         names = self.prototypes.names
         h, w = frame.shape[:2]
         out: list[Detection] = []
+        kept: list[tuple[np.ndarray, str, float]] = []  # outline, face (or back), its probability
         for i, q in enumerate(quads):
             ranked = np.argsort(-probs[i])
             top = names[ranked[0]]
@@ -361,6 +372,10 @@ class Recognizer:
             det_score = float(scores[i])
             faces = [k for k in ranked if names[k] != BACK]
             named = BACK if back or not faces else names[faces[0]]
+            sure = 0.0 if named == BACK else float(probs[i, faces[0]])
+            if not self._distinct(q, named, sure, kept):
+                continue
+            kept.append((q, named, sure))
             if cover is not None and self.prototypes.verifies(named) and self._not_a_card(named, det_score, cover[i]):
                 continue  # not a card, the verifier says, and it knows this deck's cards
             if back:
@@ -381,6 +396,18 @@ class Recognizer:
                 )
             )
         return out
+
+    def _distinct(self, quad: np.ndarray, named: str, sure: float, kept: list[tuple[np.ndarray, str, float]]) -> bool:
+        """May ``quad``, read as ``named`` with probability ``sure``, stand beside the
+        outlines ``kept`` so far (ranked higher)? Not when it overlaps one more than
+        ``nms_iou``, unless both are read surely (``distinct_read``) as different faces."""
+        s = self.settings
+        for other, other_named, other_sure in kept:
+            if quad_iou(quad, other) <= s.nms_iou:
+                continue
+            if BACK in (named, other_named) or named == other_named or min(sure, other_sure) < s.distinct_read:
+                return False
+        return True
 
     def _with_corners(self, crops: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """``probs`` with the faces weighed by what the index corners of ``crops`` read."""
