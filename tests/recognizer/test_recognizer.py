@@ -166,17 +166,17 @@ TRICK = Path(__file__).parent / "data" / "rendered-trick-5000782.jpg"
 TRICK_CARD_LENGTH = 88.0
 
 
-def trick_cards(settings: RecognizerSettings) -> list[str]:
+def trick_cards(recognizer: Recognizer) -> list[str]:
     frame = cv2.imread(str(TRICK))
     assert frame is not None
-    return sorted(d.card for d in Recognizer(settings=settings).recognize(frame, card_length=TRICK_CARD_LENGTH))
+    return sorted(d.card for d in recognizer.recognize(frame, card_length=TRICK_CARD_LENGTH))
 
 
-def test_a_card_laid_over_a_third_of_another_is_found_beside_it() -> None:
+def test_a_card_laid_over_a_third_of_another_is_found_beside_it(recognizer: Recognizer) -> None:
     # The König lies over a third of the Ass (their outlines overlap by a quad IoU of 0.47,
     # more than ``nms_iou``); each is read surely as itself, so both are cards. Dropped,
     # the König was missing from the trick for the two seconds it lay there alone.
-    assert trick_cards(RecognizerSettings(threads=1)) == [
+    assert trick_cards(recognizer) == [
         "schellen-6",
         "schellen-ass",
         "schellen-koenig",
@@ -186,5 +186,5 @@ def test_a_card_laid_over_a_third_of_another_is_found_beside_it() -> None:
 
 def test_with_distinct_iou_at_nms_iou_every_overlap_above_it_is_one_card() -> None:
     # Turned off, the König laid over the Ass is dropped for the Ass, ranked higher.
-    cards = trick_cards(RecognizerSettings(threads=1, distinct_iou=0.4))
+    cards = trick_cards(Recognizer(settings=RecognizerSettings(threads=1, distinct_iou=0.4)))
     assert cards == ["schellen-6", "schellen-ass", "schellen-under"]
