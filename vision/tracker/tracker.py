@@ -74,6 +74,15 @@ LEFT_LYING_SHIFT = 0.24
 #: (``_old_card_misread``): a card laid by hand seldom lands so exactly on a card already
 #: lying, and then it is mostly read as itself.
 CORNER_FOR_CORNER = 0.06
+#: A track read firmly as a card of the trick collected last, whose reads give a card still
+#: to come less than this share, names no new card by that faint read
+#: (``_left_lying_seen_again``).
+FAINT_UNPLAYED = 0.1
+#: ... when its outline lies across at least this share of where that card lay ...
+OVER_ITS_PLACE = 0.3
+#: ... and that card counted at least this surely: a count less sure may be the misread,
+#: and this track the real card (``Misreads.doubt_earlier_read`` weighs the two).
+SURE_COUNT = 0.95
 
 __all__ = [
     "CLEAR_SHARE",
@@ -532,10 +541,14 @@ class TrickTracker:
         if reading.replay and not self._may_be_old_card(track, reading.card):
             # Read firmly as a card of an earlier trick, yet it appeared during this one:
             # a misread new card. Strike the old card and take the best remaining read.
+            struck = reading.card
             reading = resolve(
                 track.votes, self._ledger.played, replay_share=2.0, not_held=self._ledger.not_held[seat_guess.seat]
             )  # a share never reaches 2: no replay
             if reading is None:
+                return []
+            if self._left_lying_seen_again(track, struck, reading.confidence):
+                track.state, track.card = TrackState.IGNORED, struck
                 return []
         reading = among_the_last(track.votes, self._ledger.played, reading)
         if reading.replay:
@@ -716,6 +729,33 @@ class TrickTracker:
         # and this track turned up as it went.
         seen = self._lying_seen.get(card)
         return seen is not None and seen - 2 * self._state.frame_dt <= track.first_t <= seen + SWEPT_AFTER_LEAD
+
+    def _left_lying_seen_again(self, track: Track, card: str, unplayed: float) -> bool:
+        """Is ``track``, read firmly as ``card`` of the trick collected last and not taken for
+        it by ``_may_be_old_card``, still that card, outlined anew from what shows of it?
+
+        A trick left lying is collected when the next lead counts, and its cards lie on
+        under the next trick's. One the next cards hide for longer than a track is kept
+        shows again at their edge; the detector outlines what shows, off where the card
+        lay by more than ``LEFT_LYING_SHIFT``, and reads it as itself. Struck as a misread
+        old card, its faint read of a card still to come (``unplayed``, its share of the
+        reads) counted as the turn's card, and the real card came a seat late. It is
+        that old card when no more than such a faint read names a new card
+        (``FAINT_UNPLAYED``), the outline lies over where the card lay (``OVER_ITS_PLACE``)
+        and the card counted surely (``SURE_COUNT``). A card counted unsurely is left to
+        the weighing of the two reads (``Misreads.doubt_earlier_read``): either may be
+        the real one.
+        """
+        if unplayed >= FAINT_UNPLAYED:
+            return False
+        last = self._ledger.done[-1] if self._ledger.done else []
+        if not any(c == card for _, c in last):
+            return False
+        count = self._ledger.counted.get(card)
+        if count is None or count.confidence < SURE_COUNT:
+            return False
+        lay = self._laid_outline.get(card)
+        return lay is not None and covered_share(lay, track.settled_corners) >= OVER_ITS_PLACE
 
     def _led_beside_the_trick(self, track: Track, card: str, last: list[tuple[int, str]]) -> bool:
         """Is ``track``, there before the last trick was collected, the next trick's lead
