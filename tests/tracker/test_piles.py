@@ -154,3 +154,31 @@ def test_a_counted_card_misread_under_the_turns_hand_is_no_pile_once_it_reads_as
     table.arms = set()
     table.step(5)
     assert plays(run(table)) == TRICK
+
+
+def test_a_misread_of_the_lead_long_before_does_not_date_the_card_laid_on_it_by_the_turns_hand() -> None:
+    # The lead is read once as the Rosen König at its own outline, then lies hidden three
+    # seconds (under the cards of a trick left lying, a hand reaching across) until seat 2
+    # lays the Rosen 7 squarely on it, unseen on the way. The reads there changed when the
+    # 7 landed, under seat 2's hand, not at that one misread long before.
+    table = laid(TRICK[:2])
+    table.misreads["rosen-6"] = ("rosen-koenig", 0.7, ())
+    table.step()
+    table.hidden = {"rosen-6"}
+    table.step(24)
+    table.arms = {"top"}
+    table.cards["rosen-7"] = _Card("rosen-7", EDGE[2], 0.0)
+    table.step()
+    table.hidden = {"rosen-6", "rosen-7"}
+    table.step(5)
+    lead = table.cards["rosen-6"]
+    table.cards["rosen-7"] = _Card("rosen-7", lead.pos, lead.angle)
+    table.hidden = {"rosen-6"}
+    table.step(2)
+    table.arms = set()
+    table.step(15)
+    table.arms = {"left"}
+    table.lay("rosen-8", 3, rest=8)
+    table.arms = set()
+    table.step(5)
+    assert plays(run(table)) == [*TRICK[:2], (2, "rosen-7"), (3, "rosen-8")]

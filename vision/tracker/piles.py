@@ -38,6 +38,11 @@ LANDING_FRAMES = 4
 #: their vote: a hand carrying only a blur read as old cards may be hiding the next card
 #: on its way to lie beside the counted one, which the reads there then only mistook.
 LANDING_SHARE = 0.25
+#: A counted card not seen for more than this many frames since its reads last changed
+#: starts a new streak when it shows again: a read before it was hidden (a second or more
+#: under the cards of a trick left lying, a hand) tells nothing of when a card was laid
+#: on it, and dated that card to before the hand that laid it came.
+STREAK_GAP_FRAMES = 4
 
 
 @dataclass
@@ -48,6 +53,8 @@ class _Streak:
     #: Its vote when the streak began: what it was read as before a card lay on it.
     votes: dict[str, float]
     frames: int = 0
+    #: When it was last seen read so.
+    seen: float = 0.0
     last: Detection | None = None
     #: What it was read as since (the recogniser's confidence summed per card).
     reads: dict[str, float] = field(default_factory=dict)
@@ -89,6 +96,8 @@ class Piles:
                 self._streaks.pop(track.id, None)
                 continue
             streak = self._streaks.get(track.id)
+            if streak is not None and t - streak.seen > STREAK_GAP_FRAMES * self.state.frame_dt + 1e-6:
+                streak = None
             if streak is not None and streak.last is not None and det.card != streak.last.card:
                 # Read as yet another card the moment a card coming in vanished: that card
                 # was laid on it (a counted card already misread, a Eight counted as the
@@ -99,6 +108,7 @@ class Piles:
             if streak is None:
                 streak = self._streaks[track.id] = _Streak(t, dict(track.votes), incoming=self._vanished(track, t))
             streak.frames += 1
+            streak.seen = t
             streak.last = det
             streak.reads[det.card] = streak.reads.get(det.card, 0.0) + det.confidence
         for track_id in [k for k in self._streaks if k not in in_trick]:
