@@ -71,6 +71,37 @@ def test_without_a_sure_card_the_largest_of_the_scales_peaking_alike_wins() -> N
     assert choose_length([whole, weave]) == 300
 
 
+def test_without_a_sure_card_weave_the_verifier_does_not_cover_gives_way_to_a_card_peaking_lower() -> None:
+    whole = probe((300, 250, 300, 0.48))
+    weave = probe((100, 100, 22, 0.62), (300, 300, 22, 0.46))
+    assert choose_length([whole, weave]) == 22  # by the peaks alone
+    covered = {id(whole): 0.7, id(weave): 0.34}
+    assert choose_length([whole, weave], cover=lambda p: covered[id(p)]) == 300
+
+
+def test_scales_the_verifier_covers_alike_still_compete_by_their_peaks() -> None:
+    # A card with its shadow read at a coarse scale and the card's index corners at a
+    # fine one, each covered over half: the verifier says nothing here, the peaks decide.
+    shadow = probe((300, 250, 490, 0.57))
+    card = probe((300, 250, 420, 0.56))
+    corners = probe((200, 150, 110, 0.68), (400, 350, 110, 0.6))
+    covered = {id(shadow): 0.72, id(card): 0.94, id(corners): 0.58}
+    assert choose_length([shadow, card, corners], cover=lambda p: covered[id(p)]) == 110
+
+
+def test_when_the_verifier_covers_no_scale_the_peaks_decide_among_them_all() -> None:
+    whole = probe((300, 250, 300, 0.48))
+    weave = probe((100, 100, 22, 0.62))
+    assert choose_length([whole, weave], cover=lambda p: 0.3) == 22
+
+
+def test_a_sure_card_asks_the_verifier_nothing() -> None:
+    def cover(p: Probe) -> float:
+        raise AssertionError("asked about a scale with a sure card")
+
+    assert choose_length([FAN, PIPS], cover=cover) == 300
+
+
 def test_without_a_sure_card_a_group_does_not_win_the_tie() -> None:
     fan = probe((300, 250, 300, 0.7))
     apart = probe((230, 250, 200, 0.68), (300, 250, 200, 0.65), (370, 250, 200, 0.62))

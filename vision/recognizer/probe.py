@@ -9,7 +9,7 @@ carpet's weave into cards.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import cv2
@@ -31,6 +31,12 @@ PROBE_LEAST = 0.4
 PROBE_TIE = 0.1
 #: A scale's length is the median of its cards peaking within this of its best.
 PROBE_NEAR = 0.2
+#: Without a sure card, a scale whose best card the outline verifier covers under this is
+#: no card but a blob of the background: on real photos a card filling most of the picture,
+#: read at its coarse scale, peaked under 0.5, and wood grain or carpet weave read at the
+#: finest scale over 0.6; the verifier covered the card 0.7-0.8 and the blob 0.2-0.5.
+#: Chosen on the real photos' training split (0.4 / 0.5 / 0.6; models/README.md).
+PROBE_COVERED = 0.5
 #: A scale's best card is a group when a finer scale finds at least two cards with their
 #: centres inside its outline, each ``GROUP_LEAST``-``GROUP_SHARE`` of its length and
 #: peaking within ``GROUP_PEAK`` of it (and at least ``PROBE_LEAST``): cards fanned or laid
@@ -113,10 +119,14 @@ def over_groups(coarse: np.ndarray, coarse_cover: np.ndarray, fine: np.ndarray, 
     return out
 
 
-def choose_length(probes: Iterable[Probe | None]) -> float | None:
+def choose_length(probes: Iterable[Probe | None], cover: Callable[[Probe], float] | None = None) -> float | None:
     """The card length of the first scale with a sure card (``PROBE_SURE``) that the next
     scale does not show to be a group; without one, that of the largest-card scale, no group,
     whose best peaks within ``PROBE_TIE`` of the highest. None if no scale saw a card.
+
+    ``cover``: the outline verifier's coverage of a scale's best card. Without a sure card,
+    a scale whose best card it covers under ``PROBE_COVERED`` takes no part, unless no
+    scale is covered so (``cover`` is asked only then, for those scales).
 
     ``probes`` come largest cards first and are read lazily: a sure scale costs one finer
     scale more to check, and no other.
@@ -141,5 +151,7 @@ def choose_length(probes: Iterable[Probe | None]) -> float | None:
     alone = [p for p, g in zip(found, group, strict=True) if not g] or found
     if not alone:
         return None
+    if cover is not None:
+        alone = [p for p in alone if cover(p) >= PROBE_COVERED] or alone
     best = max(p.top for p in alone)
     return next(p.length for p in alone if p.top >= best - PROBE_TIE)

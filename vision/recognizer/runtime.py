@@ -36,7 +36,7 @@ from vision.recognizer.geometry import (
     rotate_half,
 )
 from vision.recognizer.outline import REFINE_H, REFINE_W, TableSize, refined, sized_to_table, verified
-from vision.recognizer.probe import over_groups
+from vision.recognizer.probe import Probe, over_groups
 from vision.recognizer.prototypes import Prototypes
 from vision.recognizer.settings import RecognizerSettings
 from vision.recognizer.stages import CropNetwork, DetectorStage, IdentifierStage
@@ -165,8 +165,18 @@ class Recognizer:
         return self.detector.input(frame, card_length)
 
     def find_card_length(self, frame: np.ndarray) -> float | None:
-        """``DetectorStage.find_card_length`` on a checked frame."""
-        return self.detector.find_card_length(check_frame(frame))
+        """``DetectorStage.find_card_length`` on a checked frame, a scale without a sure card
+        weighed by the verifier's coverage of its best card (``probe.choose_length``)."""
+        frame = check_frame(frame)
+        verifier = self.verifier
+        if verifier is None:
+            return self.detector.find_card_length(frame)
+
+        def cover(probe: Probe) -> float:
+            best = int(np.argmax(probe.scores))
+            return float(verified(frame, probe.quads[best : best + 1].astype(np.float32), verifier.run)[0])
+
+        return self.detector.find_card_length(frame, cover)
 
     def detect_quads(
         self, frame: np.ndarray, card_length: float | None = None

@@ -9,6 +9,7 @@ anything between frames.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -154,7 +155,7 @@ class DetectorStage:
     #: carpet or the print won.
     PROBE_FRACTIONS = (0.85, 0.55, 0.34, 0.2, 0.12, 0.07)
 
-    def find_card_length(self, frame: np.ndarray) -> float | None:
+    def find_card_length(self, frame: np.ndarray, cover: Callable[[Probe], float] | None = None) -> float | None:
         """A card's long side in ``frame``'s pixels, found without knowing the mounting; None if no card is seen.
 
         The detector reads cards well over a band of sizes about ``card_input_px``; one far
@@ -164,11 +165,12 @@ class DetectorStage:
         finer scales only while it needs them. Largest first because a fine scale turns the
         weave of a carpet or the grain of wood into card-sized blobs, and coarse scales are
         cheap. The appliance asks this until it has learnt its mounting
-        (``vision.recognizer.scale.CardScale``); a single photo asks it once.
+        (``vision.recognizer.scale.CardScale``); a single photo asks it once. ``cover``:
+        see ``choose_length``.
         """
         if not self.any_size:
             return None
-        return choose_length(self.probe(frame, fraction) for fraction in self.PROBE_FRACTIONS)
+        return choose_length((self.probe(frame, fraction) for fraction in self.PROBE_FRACTIONS), cover)
 
     def probe(self, frame: np.ndarray, fraction: float) -> Probe | None:
         """The cards inside the detector's band (0.6-1.6x ``card_input_px``) when ``frame`` is
