@@ -34,7 +34,7 @@ PROBE_NEAR = 0.2
 #: Without a sure card, a scale whose best card the outline verifier covers under this is
 #: no card but a blob of the background: on real photos a card filling most of the picture,
 #: read at its coarse scale, peaked under 0.5, and wood grain or carpet weave read at the
-#: finest scale over 0.6; the verifier covered the card 0.7-0.8 and the blob 0.2-0.5.
+#: finest scale over 0.6; the verifier covered the card 0.7-0.8 and the blob 0.2-0.6.
 #: Chosen on the real photos' training split (0.4 / 0.5 / 0.6; models/README.md).
 PROBE_COVERED = 0.5
 #: A scale's best card is a group when a finer scale finds at least two cards with their
