@@ -113,14 +113,18 @@ def test_a_card_laid_squarely_on_a_counted_card_already_read_as_another_is_the_n
     assert [e for e in events if isinstance(e, TrickCollected)] == []
 
 
-def lay_unseen_on_the_lead(table: Table, card: str, seat: int, edge: str, *, read: float) -> None:
+def lay_unseen_on_the_lead(
+    table: Table, card: str, seat: int, edge: str, *, read: float, lead_hidden: bool = False
+) -> None:
     """``seat``'s hand (``edge`` in view) brings ``card``, seen one frame at the table's edge
     and then hidden in the hand long enough to be forgotten, and lays it squarely on the
-    lead: one outline, the lead's, read as ``card`` at ``read``. The hand then goes."""
+    lead: one outline, the lead's, read as ``card`` at ``read``. The hand then goes.
+    ``lead_hidden``: the lead lies hidden until then."""
+    lead_name = TRICK[0][1]
     table.arms = {edge}
     table.cards[card] = _Card(card, EDGE[seat], 0.0)
     table.step()
-    table.hidden = {card}
+    table.hidden = {card, lead_name} if lead_hidden else {card}
     table.step(5)
     lead = table.cards[TRICK[0][1]]
     table.cards[card] = _Card(card, lead.pos, lead.angle)
@@ -134,14 +138,19 @@ def test_a_card_laid_unseen_on_a_counted_card_by_the_turns_hand_is_the_next_card
     # Seat 2's Rosen 7 is seen coming in once, near its player's edge, then carried in the
     # hand, and lands squarely on the lead; the one outline there reads as the 7, clearly,
     # long after the hand has gone. No card came to rest anywhere else: seat 2 laid it.
-    table = laid(TRICK[:2])
-    lay_unseen_on_the_lead(table, "rosen-7", 2, "top", read=0.9)
+    assert seven_laid_unseen_then_eight(laid(TRICK[:2])) == [*TRICK[:2], (2, "rosen-7"), (3, "rosen-8")]
+
+
+def seven_laid_unseen_then_eight(table: Table, *, lead_hidden: bool = False) -> list[tuple[int, str]]:
+    """Seat 2 lays the Rosen 7 unseen on the lead (``lay_unseen_on_the_lead``), then seat 3
+    lays the Rosen 8 in its place; the cards counted."""
+    lay_unseen_on_the_lead(table, "rosen-7", 2, "top", read=0.9, lead_hidden=lead_hidden)
     table.step(15)
     table.arms = {"left"}
     table.lay("rosen-8", 3, rest=8)
     table.arms = set()
     table.step(5)
-    assert plays(run(table)) == [*TRICK[:2], (2, "rosen-7"), (3, "rosen-8")]
+    return plays(run(table))
 
 
 def test_a_counted_card_misread_under_the_turns_hand_is_no_pile_once_it_reads_as_itself() -> None:
@@ -166,19 +175,4 @@ def test_a_misread_of_the_lead_long_before_does_not_date_the_card_laid_on_it_by_
     table.step()
     table.hidden = {"rosen-6"}
     table.step(24)
-    table.arms = {"top"}
-    table.cards["rosen-7"] = _Card("rosen-7", EDGE[2], 0.0)
-    table.step()
-    table.hidden = {"rosen-6", "rosen-7"}
-    table.step(5)
-    lead = table.cards["rosen-6"]
-    table.cards["rosen-7"] = _Card("rosen-7", lead.pos, lead.angle)
-    table.hidden = {"rosen-6"}
-    table.step(2)
-    table.arms = set()
-    table.step(15)
-    table.arms = {"left"}
-    table.lay("rosen-8", 3, rest=8)
-    table.arms = set()
-    table.step(5)
-    assert plays(run(table)) == [*TRICK[:2], (2, "rosen-7"), (3, "rosen-8")]
+    assert seven_laid_unseen_then_eight(table, lead_hidden=True) == [*TRICK[:2], (2, "rosen-7"), (3, "rosen-8")]

@@ -20,21 +20,26 @@ SECOND = [(2, "schellen-9"), (3, "schellen-ass"), (0, "schellen-6"), (1, "schell
 PLACES = {2: (320.0, 178.0), 3: (262.0, 236.0), 0: (322.0, 290.0), 1: (380.0, 242.0)}
 
 
+def led_over_the_winners_card(table: Table, first: list[tuple[int, str]]) -> None:
+    """``first`` laid on ``table`` and left lying; its winner, seat 2, leads over their own
+    card, which lies hidden longer than a hidden card's track is kept
+    (``TrackerConfig.lost_track_buffer``): what shows of it later starts a track of its own."""
+    for seat, card in first:
+        table.lay(card, seat, rest=8)
+    table.step(6)
+    table.arms = {"top"}
+    table.lay(SECOND[0][1], 2, at=PLACES[2], slide=3)
+    table.hidden = {first[2][1]}
+    table.arms = set()
+    table.step(45)
+
+
 def led_on_the_lying_trick(*, seen_again: tuple[str, float]) -> Table:
     """The first trick laid and left lying; its winner leads over their own König, which
     then shows at its far edge, read as ``seen_again`` (a card still to come, and how
     much of each read it gets), while the second trick's other cards are laid."""
     table = Table()
-    for seat, card in FIRST:
-        table.lay(card, seat, rest=8)
-    table.step(6)
-    table.arms = {"top"}
-    table.lay(SECOND[0][1], 2, at=PLACES[2], slide=3)
-    table.hidden = {"eicheln-koenig"}
-    table.arms = set()
-    # Longer than a hidden card's track is kept (``TrackerConfig.lost_track_buffer``): what
-    # shows of the König later starts a track of its own.
-    table.step(45)
+    led_over_the_winners_card(table, FIRST)
     faint, share = seen_again
     x, y = SPOTS[2]
     # What shows of the König above the lead: outlined across it, off the König's own outline.
@@ -69,15 +74,7 @@ def test_a_card_read_as_one_counted_unsurely_in_the_trick_before_still_counts() 
     # next player's card, not that misread card lying there.
     table = Table()
     table.reads_as["eicheln-ass"] = ("eicheln-koenig", 0.55, (("eicheln-ass", 0.4),))
-    first = [(s, "eicheln-ass" if c == "eicheln-koenig" else c) for s, c in FIRST]
-    for seat, card in first:
-        table.lay(card, seat, rest=8)
-    table.step(6)
-    table.arms = {"top"}
-    table.lay(SECOND[0][1], 2, at=PLACES[2], slide=3)
-    table.hidden = {"eicheln-ass"}
-    table.arms = set()
-    table.step(45)
+    led_over_the_winners_card(table, [(s, "eicheln-ass" if c == "eicheln-koenig" else c) for s, c in FIRST])
     x, y = SPOTS[2]
     table.arms = {"left"}
     table.lay("eicheln-koenig", 3, at=(x, y - 26.0), slide=3, angle=0.0)
@@ -93,14 +90,7 @@ def test_a_card_laid_over_the_lying_trick_read_partly_as_a_card_still_to_come_co
     # The next player lays the Rosen 8 over what shows of the König; it reads mostly as the
     # König under it, but a third of its reads name the 8: a new card, not the old one.
     table = Table()
-    for seat, card in FIRST:
-        table.lay(card, seat, rest=8)
-    table.step(6)
-    table.arms = {"top"}
-    table.lay(SECOND[0][1], 2, at=PLACES[2], slide=3)
-    table.hidden = {"eicheln-koenig"}
-    table.arms = set()
-    table.step(45)
+    led_over_the_winners_card(table, FIRST)
     x, y = SPOTS[2]
     table.reads_as["rosen-8"] = ("eicheln-koenig", 0.65, (("rosen-8", 0.33),))
     table.arms = {"left"}

@@ -165,8 +165,9 @@ class Recognizer:
         return self.detector.input(frame, card_length)
 
     def find_card_length(self, frame: np.ndarray) -> float | None:
-        """``DetectorStage.find_card_length`` on a checked frame, a scale without a sure card
-        weighed by the verifier's coverage of its best card (``probe.choose_length``)."""
+        """``DetectorStage.find_card_length`` on a checked frame, with the verifier's coverage
+        of a scale's best card to pass over blobs of the background when no scale has a
+        sure card (``probe.choose_length``)."""
         frame = check_frame(frame)
         verifier = self.verifier
         if verifier is None:

@@ -38,10 +38,10 @@ LANDING_FRAMES = 4
 #: their vote: a hand carrying only a blur read as old cards may be hiding the next card
 #: on its way to lie beside the counted one, which the reads there then only mistook.
 LANDING_SHARE = 0.25
-#: A counted card not seen for more than this many frames since its reads last changed
-#: starts a new streak when it shows again: a read before it was hidden (a second or more
-#: under the cards of a trick left lying, a hand) tells nothing of when a card was laid
-#: on it, and dated that card to before the hand that laid it came.
+#: A counted card not read as another card at its own outline for more than this many
+#: frames starts a new streak when it is again: a read before it lay hidden (a second or
+#: more, under the cards of a trick left lying or a hand) tells nothing of when a card
+#: was laid on it, and dated that card to before the hand that laid it came.
 STREAK_GAP_FRAMES = 4
 
 
