@@ -91,7 +91,9 @@ def test_an_outline_reaching_past_its_card_is_cut_to_the_size_of_the_tables_othe
     drawn = np.stack([*cards[1:], _outlined_across(cards[0])])
     cover = verified(frame, drawn, rec.verifier.run)
     scores = np.full(len(drawn), 0.9, np.float32)
-    quads, scores_out, _, cover_out = rec._sized_to_table(frame, drawn, scores, np.zeros(len(drawn), bool), cover)
+    quads, scores_out, _, cover_out = rec._sized_to_table(
+        frame, drawn, scores, np.zeros(len(drawn), bool), cover, rec.settings.nms_iou
+    )
     assert len(quads) == len(drawn)
     short = float(np.linalg.norm(cards[0][1] - cards[0][0]))
     moved = min(range(len(quads)), key=lambda i: _corner_error(quads[i], cards[0]))
@@ -107,7 +109,7 @@ def test_an_outline_is_left_alone_without_other_cards_to_compare_or_when_it_cove
     assert rec.verifier is not None  # the shipped models have a verifier
     across = _outlined_across(cards[0])[None]
     quads, _, _, _ = rec._sized_to_table(
-        frame, across, np.array([0.9], np.float32), np.array([False]), np.array([0.5], np.float32)
+        frame, across, np.array([0.9], np.float32), np.array([False]), np.array([0.5], np.float32), rec.settings.nms_iou
     )
     assert np.array_equal(quads, across)  # alone on the table: no size to compare with
     drawn = np.stack([*cards[1:], across[0]])
@@ -118,7 +120,7 @@ def test_an_outline_is_left_alone_without_other_cards_to_compare_or_when_it_cove
     ):  # under reject_below: no card (a phone, a notepad); over size_covered: a card outlined right
         cover[-1] = judged
         quads, _, _, _ = rec._sized_to_table(
-            frame, drawn, np.full(len(drawn), 0.9, np.float32), np.zeros(len(drawn), bool), cover
+            frame, drawn, np.full(len(drawn), 0.9, np.float32), np.zeros(len(drawn), bool), cover, rec.settings.nms_iou
         )
         assert any(np.array_equal(q, across[0]) for q in quads)
 
@@ -150,13 +152,13 @@ def test_a_back_outlined_across_is_sized_but_not_the_back_of_a_deck_whose_outlin
     is_back[-1] = True
     scores = np.full(len(drawn), 0.9, np.float32)
     cover = verified(frame, drawn, rec.verifier.run)
-    sized, _, _, _ = rec._sized_to_table(frame, drawn, scores, is_back, cover.copy())
+    sized, _, _, _ = rec._sized_to_table(frame, drawn, scores, is_back, cover.copy(), rec.settings.nms_iou)
     assert not any(np.array_equal(q, drawn[-1]) for q in sized)
     moved = UNIT_QUAD.copy()
     moved[:, 1] = [-0.13, -0.13, 1.13, 1.13]
     rec.prototypes = dataclasses.replace(rec.prototypes, outline=moved)
     assert not rec.prototypes.outlined_as_drawn
-    kept, _, _, _ = rec._sized_to_table(frame, drawn, scores, is_back, cover.copy())
+    kept, _, _, _ = rec._sized_to_table(frame, drawn, scores, is_back, cover.copy(), rec.settings.nms_iou)
     assert any(np.array_equal(q, drawn[-1]) for q in kept)
 
 

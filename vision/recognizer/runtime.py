@@ -319,11 +319,11 @@ class Recognizer:
         scores: np.ndarray,
         is_back: np.ndarray,
         cover: np.ndarray,
-        final_iou: float | None = None,
+        final_iou: float,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``outline.sized_to_table`` with this recogniser's settings and networks, then NMS again
-        (a moved outline may now lie on a card already outlined) at ``final_iou`` (default
-        ``nms_iou``: ``detect_outlines``)."""
+        (a moved outline may now lie on a card already outlined) at ``final_iou``
+        (``detect_outlines``)."""
         s = self.settings
         size = TableSize(
             tolerance=s.size_tolerance,
@@ -343,7 +343,7 @@ class Recognizer:
         )
         if not moved.any():
             return quads, scores, is_back, cover
-        keep = nms_quads(quads, self._rank(scores, cover), s.nms_iou if final_iou is None else final_iou)
+        keep = nms_quads(quads, self._rank(scores, cover), final_iou)
         return quads[keep], scores[keep], is_back[keep], cover[keep]
 
     def recognize(self, frame: np.ndarray, card_length: float | None = None, *, photo: bool = False) -> list[Detection]:

@@ -130,6 +130,11 @@ class RoundLedger:
         self.seat_seen: set[str] = set()
 
     @property
+    def last_trick(self) -> list[tuple[int, str]]:
+        """(seat, card) of the trick collected last; empty before the round's first."""
+        return self.done[-1] if self.done else []
+
+    @property
     def round_over(self) -> bool:
         return self.tricks_done >= TRICKS_PER_ROUND
 

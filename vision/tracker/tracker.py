@@ -653,7 +653,7 @@ class TrickTracker:
         """Keep in mind when each card of the trick collected last was last seen since, and
         where each card of it and of the trick on the table lay. A track set aside as no
         new card (``IGNORED``) lying at such a card's outline shows that card still there."""
-        last = {c for _, c in self._ledger.done[-1]} if self._ledger.done else set()
+        last = {c for _, c in self._ledger.last_trick}
         collected = self._ledger.last_collected_t
         self._lying_seen = {c: v for c, v in self._lying_seen.items() if c in last}
         trick = {laid.track_id for laid in self._ledger.trick}
@@ -707,7 +707,7 @@ class TrickTracker:
         collected = self._ledger.last_collected_t
         if collected is None:
             return False
-        last = self._ledger.done[-1] if self._ledger.done else []
+        last = self._ledger.last_trick
         if track.first_t <= collected:
             if not self._led_beside_the_trick(track, card, last):
                 return True
@@ -748,8 +748,7 @@ class TrickTracker:
         """
         if unplayed >= FAINT_UNPLAYED:
             return False
-        last = self._ledger.done[-1] if self._ledger.done else []
-        if not any(c == card for _, c in last):
+        if not any(c == card for _, c in self._ledger.last_trick):
             return False
         count = self._ledger.counted.get(card)
         if count is None or count.confidence < SURE_COUNT:
@@ -791,7 +790,7 @@ class TrickTracker:
         reads as a card like it (``look_alike``): a card laid by hand seldom lands so
         exactly on another, and one that does reads as itself.
         """
-        last = {c for _, c in self._ledger.done[-1]} if self._ledger.done else set()
+        last = {c for _, c in self._ledger.last_trick}
         if not last:
             return False
         hands = {self.layout.seat_of_edge(edge) for edge in track.arms(self.config.arm_min_frames)}
