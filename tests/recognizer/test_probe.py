@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from vision.recognizer.probe import Probe, choose_length, is_group, over_groups
+from vision.recognizer.probe import Probe, choose_length, is_group, is_outlined_large, over_groups
 
 
 def card(cx: float, cy: float, length: float) -> np.ndarray:
@@ -63,6 +63,45 @@ def test_a_sure_scale_that_the_next_does_not_split_wins_at_once() -> None:
         raise AssertionError("read a scale it did not need")
 
     assert choose_length(probes()) == 300
+
+
+# A trick of 90-px cards read at the scale for 190-px cards: the detector, sure of a card
+# under its band, outlines it 117 px long; the next scale is sure of it at its own length.
+# (The peaks and lengths of a rendered frame at the guide's mounting, seed 77,000,018.)
+TOO_LARGE = probe((660, 560, 117, 0.83))
+ITS_CARDS = probe((650, 580, 95, 0.93), (680, 540, 88, 0.86), (600, 540, 96, 0.85))
+FINEST = probe((650, 580, 88, 0.9), (680, 540, 87, 0.86))
+
+
+def test_a_card_a_finer_scale_is_sure_of_inside_a_longer_sure_outline_shows_it_outlined_too_large() -> None:
+    assert is_outlined_large(TOO_LARGE, ITS_CARDS)
+    assert not is_group(TOO_LARGE, probe((650, 580, 95, 0.93)))  # one card: no group
+
+
+def test_a_sure_card_outlined_too_large_gives_way_to_the_length_the_finer_scale_is_sure_of() -> None:
+    assert choose_length([None, TOO_LARGE, ITS_CARDS, FINEST]) == 95
+
+
+def test_a_card_the_finer_scale_is_unsure_of_does_not_shorten_a_sure_outline() -> None:
+    unsure = probe((650, 580, 88, 0.7))
+    assert not is_outlined_large(TOO_LARGE, unsure)
+    assert choose_length([TOO_LARGE, unsure, FINEST]) == 117
+
+
+def test_a_sure_card_found_about_as_long_at_the_finer_scale_keeps_its_length() -> None:
+    assert not is_outlined_large(probe((650, 580, 95, 0.93)), FINEST)
+    assert choose_length([probe((650, 580, 95, 0.93)), FINEST]) == 95
+
+
+def test_the_print_of_a_card_a_little_shorter_at_the_next_scale_does_not_shorten_it() -> None:
+    # A rendered phone photo's card, 284 px long, outlined 263 px; its picture 223 px.
+    whole, picture = probe((190, 220, 263, 0.79)), probe((176, 217, 223, 0.85))
+    assert not is_outlined_large(whole, picture)
+    assert choose_length([probe((273, 359, 262, 0.68)), whole, picture, None]) == 263
+
+
+def test_a_sure_card_elsewhere_at_the_finer_scale_does_not_shorten_an_outline() -> None:
+    assert not is_outlined_large(TOO_LARGE, probe((200, 150, 95, 0.93)))
 
 
 def test_without_a_sure_card_the_largest_of_the_scales_peaking_alike_wins() -> None:

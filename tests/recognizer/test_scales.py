@@ -103,6 +103,19 @@ def test_the_card_length_is_found_on_one_frame_of_an_unknown_mounting(recognizer
     assert found is not None and abs(found - true) <= 0.2 * true, (found, true)
 
 
+@pytest.mark.parametrize("seed", [SEED + 447, SEED + 494])
+def test_a_trick_at_the_guides_mounting_is_measured_at_its_cards_length_not_at_an_outline_too_large(
+    recognizer: Recognizer, seed: int
+) -> None:
+    """A first frame at the guide's mounting (cards about 90 px): read for cards twice as long,
+    the detector is sure of a card and outlines it about 130-145 px long; the next scale is
+    sure of it at its own length, and that is the length the frame is read at."""
+    scene = render_scene(seed, style="clean", geometry=GUIDE)
+    true = np.median([card_length(c.corners) for c in scene.cards if c.visible >= 0.7])
+    found = recognizer.find_card_length(scene.image)
+    assert found is not None and abs(found - true) <= 0.15 * true, (found, true)
+
+
 def test_a_photo_of_one_card_filling_it_is_measured(recognizer: Recognizer) -> None:
     """A phone photo of a card to enrol or to check: the card 60 % of the short side, upright frame."""
     for seed in (SEED + 100, SEED + 107):
@@ -193,7 +206,7 @@ def test_resizing_to_the_frames_own_size_returns_a_copy() -> None:
         resized(frame, 0, 10)
 
 
-@pytest.mark.parametrize("seed", [SEED + 311, SEED + 336])
+@pytest.mark.parametrize("seed", [SEED + 336, SEED + 478])
 def test_a_photo_of_unknown_card_length_is_read_at_a_finer_length_too(seed: int) -> None:
     """Two large cards in a 640 x 480 photo, their length unknown: the length search takes
     one length for it, at which one card is missed; read again for cards 0.62 of it

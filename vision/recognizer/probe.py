@@ -90,6 +90,24 @@ def is_group(coarse: Probe, fine: Probe) -> bool:
     return len(held) >= 2
 
 
+def is_outlined_large(coarse: Probe, fine: Probe) -> bool:
+    """Whether ``coarse``'s best card is a smaller card that ``fine`` is sure of, outlined too large.
+
+    That is, ``fine`` is sure (``PROBE_SURE``) of a card ``GROUP_LEAST``-``GROUP_SHARE`` of
+    its length with its centre inside it. A card read at a scale for cards twice its
+    length comes out under the detector's band, and the detector, sure there is a card,
+    outlines it (with its shadow, or a card beside it) as long as the band allows: at the
+    guide's mounting a trick of 90-px cards outlined 117-145 px long. A card outlined at
+    its own length, read at the next scale, shows its print a little shorter (a phone
+    photo's card of 263 px, its picture 223 px), and that is no smaller card.
+    """
+    best = int(np.argmax(coarse.scores))
+    sure = fine.scores >= PROBE_SURE
+    length = float(coarse.lengths[best])
+    held = _centres_inside(coarse.quads[best], length, fine.quads[sure], fine.lengths[sure], GROUP_LEAST, GROUP_SHARE)
+    return len(held) >= 1
+
+
 #: A photo's outline is a group of cards (``over_groups``) when a reading for smaller cards
 #: finds at least two cards ``COVER_GROUP_LEAST``-``COVER_GROUP_MOST`` of its length with
 #: their centres inside it, and the verifier covers the best of them better than it covers
@@ -121,8 +139,9 @@ def over_groups(coarse: np.ndarray, coarse_cover: np.ndarray, fine: np.ndarray, 
 
 def choose_length(probes: Iterable[Probe | None], cover: Callable[[Probe], float] | None = None) -> float | None:
     """The card length of the first scale with a sure card (``PROBE_SURE``) that the next
-    scale does not show to be a group; without one, that of the largest-card scale, no group,
-    whose best peaks within ``PROBE_TIE`` of the highest. None if no scale saw a card.
+    scale does not show to be a group (``is_group``) or a card outlined too large
+    (``is_outlined_large``); without one, that of the largest-card scale, neither, whose
+    best peaks within ``PROBE_TIE`` of the highest. None if no scale saw a card.
 
     ``cover``: the outline verifier's coverage of a scale's best card. Without a sure card,
     a scale whose best card it covers under ``PROBE_COVERED`` takes no part, unless no
@@ -137,7 +156,10 @@ def choose_length(probes: Iterable[Probe | None], cover: Callable[[Probe], float
     for probe in probes:
         if probe is None:
             continue
-        group = [g or is_group(earlier, probe) for earlier, g in zip(found, group, strict=True)]
+        group = [
+            g or is_group(earlier, probe) or is_outlined_large(earlier, probe)
+            for earlier, g in zip(found, group, strict=True)
+        ]
         if sure is not None:
             if not group[sure]:
                 return found[sure].length
