@@ -504,3 +504,25 @@ def test_a_lead_seen_at_the_rim_before_its_hand_counts_first_when_the_next_card_
     tricks, flags = folded_trick_cards(run(table))
     assert tricks == [[(0, "schellen-6"), (1, "rosen-9")]]
     assert flags == ()
+
+
+def test_a_card_laid_across_the_one_just_counted_and_read_with_it_as_runner_up_is_the_next_card() -> None:
+    # Seat 1's hand lays the Ass lengthwise toward its own edge, read unsurely three frames,
+    # and it counts. Seat 2's hand then hides it and lays the 9 squarely on it, turned
+    # across it; the 9's first read is the Ass beneath, and later reads keep the Ass as a
+    # runner-up (its edge still shows). The 9 is another card, not the Ass turned.
+    table = Table()
+    table.lay(*LEAD[::-1], rest=8)
+    table.arms = {"right"}
+    table.unsure["rosen-ass"] = (0.74, (("rosen-10", 0.13),))
+    table.lay("rosen-ass", 1, at=CENTRE_SPOT, angle=90.0, rest=3)
+    table.arms = {"top"}
+    table.hidden = {"rosen-ass"}
+    table.step(4)
+    nine = (CENTRE_SPOT[0] - 8.0, CENTRE_SPOT[1])
+    table.misreads["eicheln-9"] = ("rosen-ass", 0.52, (("eicheln-9", 0.44),))
+    table.unsure["eicheln-9"] = (0.8, (("rosen-ass", 0.14),))
+    table.lay("eicheln-9", 2, at=nine, start=nine, angle=0.0, slide=1)
+    table.arms = set()
+    table.step(12)
+    assert_counted_in_turn(table)

@@ -60,6 +60,15 @@ LAID_ON_READ = 0.6
 #: read as itself again (``COVERED_AFTER_READS``): a nudge moves a card less, and what
 #: lay still there was a whole card, not a view of part of one under the hand.
 LAID_OVER_SHIFT = 0.35
+#: A card outlined this many degrees across a hidden counted card's outline (long side
+#: against long side) is another card laid on it (``match_cost``): a card on the table does
+#: not turn by itself, a player straightening one turns it well under this (cards lie
+#: within about 25 degrees of their player), and past 45 its long side lies nearer the
+#: counted card's short side than its long one.
+TURNED_ACROSS = 45.0
+#: An outline with its long sides less than this many times its short ones shows no long
+#: side to compare (a card half under the next, outlined by what shows).
+LONG_SIDE_LEAST = 1.25
 
 
 def names(det: Detection, card: str | None) -> bool:
@@ -86,6 +95,30 @@ def at_own_outline(track: Track, det: Detection) -> bool:
 def _at_outline(ref: Sequence[tuple[float, float]], corners: Sequence[tuple[float, float]]) -> bool:
     """Does ``corners`` lie outline for outline on ``ref`` (within ``SAME_OUTLINE``)?"""
     return len(ref) == 4 and outline_shift(ref, corners) < SAME_OUTLINE * card_size(ref)
+
+
+def long_side(corners: Sequence[tuple[float, float]]) -> float | None:
+    """The direction of an outline's long sides in degrees, in [0, 180); None when it has
+    no four corners or is too square to tell (``LONG_SIDE_LEAST``)."""
+    if len(corners) != 4:
+        return None
+    p = np.asarray(corners, float)
+    # Opposite sides run opposite ways round an outline: their difference is twice a side.
+    a, b = p[1] - p[0] - (p[3] - p[2]), p[2] - p[1] - (p[0] - p[3])
+    la, lb = float(np.hypot(*a)), float(np.hypot(*b))
+    if max(la, lb) < LONG_SIDE_LEAST * max(min(la, lb), 1e-6):
+        return None
+    v = a if la >= lb else b
+    return math.degrees(math.atan2(v[1], v[0])) % 180.0
+
+
+def turned_across(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> bool:
+    """Whether outline ``b`` lies turned ``TURNED_ACROSS`` or more against outline ``a``."""
+    x, y = long_side(a), long_side(b)
+    if x is None or y is None:
+        return False
+    d = abs(x - y)
+    return min(d, 180.0 - d) >= TURNED_ACROSS
 
 
 def outline_shift(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> float:
@@ -413,6 +446,18 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
         # still shows beside the new card) is the new card too when it outlines a whole
         # card well off the counted card's outline: a card misread where it lies keeps its
         # outline, and a nudge under the hand moves it less.
+        return None
+    if (
+        track.state is TrackState.PLAYED
+        and track.missed > 0
+        and not at_own_outline(track, det)
+        and turned_across(track.settled_corners, det.corners)
+    ):
+        # A counted card hidden under a hand, and now a card outlined across where it lay:
+        # the next card, laid squarely on it and turned toward its own player. Its first
+        # reads may name the card beneath (an edge of it still shows), so the read cannot
+        # tell them apart; the outline can. Taken for the counted card, the next card
+        # would reread it and never count.
         return None
     carried = track.missed > 0 and track.moving  # vanished while moving: swept or lifted, not under a hand
     if (
