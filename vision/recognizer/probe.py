@@ -78,16 +78,20 @@ def _centres_inside(
     ]
 
 
+def _held_by_best(coarse: Probe, fine: Probe, least_peak: float) -> int:
+    """How many of ``fine``'s cards peaking ``least_peak`` or more, ``GROUP_LEAST``-``GROUP_SHARE``
+    of ``coarse``'s best card's length, have their centre inside that card."""
+    best = int(np.argmax(coarse.scores))
+    strong = fine.scores >= least_peak
+    length = float(coarse.lengths[best])
+    return len(
+        _centres_inside(coarse.quads[best], length, fine.quads[strong], fine.lengths[strong], GROUP_LEAST, GROUP_SHARE)
+    )
+
+
 def is_group(coarse: Probe, fine: Probe) -> bool:
     """Whether ``coarse``'s best card is an outline over several cards that ``fine`` finds apart."""
-    best = int(np.argmax(coarse.scores))
-    floor = max(PROBE_LEAST, coarse.top - GROUP_PEAK)
-    strong = fine.scores >= floor
-    length = float(coarse.lengths[best])
-    held = _centres_inside(
-        coarse.quads[best], length, fine.quads[strong], fine.lengths[strong], GROUP_LEAST, GROUP_SHARE
-    )
-    return len(held) >= 2
+    return _held_by_best(coarse, fine, max(PROBE_LEAST, coarse.top - GROUP_PEAK)) >= 2
 
 
 def is_outlined_large(coarse: Probe, fine: Probe) -> bool:
@@ -101,11 +105,7 @@ def is_outlined_large(coarse: Probe, fine: Probe) -> bool:
     its own length, read at the next scale, shows its print a little shorter (a phone
     photo's card of 263 px, its picture 223 px), and that is no smaller card.
     """
-    best = int(np.argmax(coarse.scores))
-    sure = fine.scores >= PROBE_SURE
-    length = float(coarse.lengths[best])
-    held = _centres_inside(coarse.quads[best], length, fine.quads[sure], fine.lengths[sure], GROUP_LEAST, GROUP_SHARE)
-    return len(held) >= 1
+    return _held_by_best(coarse, fine, PROBE_SURE) >= 1
 
 
 #: A photo's outline is a group of cards (``over_groups``) when a reading for smaller cards
