@@ -56,6 +56,11 @@ class Probe:
     lengths: np.ndarray  # (K,) long side
 
     @property
+    def best(self) -> int:
+        """The index of the card peaking highest."""
+        return int(np.argmax(self.scores))
+
+    @property
     def top(self) -> float:
         return float(self.scores.max())
 
@@ -81,7 +86,7 @@ def _centres_inside(
 def _held_by_best(coarse: Probe, fine: Probe, least_peak: float) -> int:
     """How many of ``fine``'s cards peaking ``least_peak`` or more, ``GROUP_LEAST``-``GROUP_SHARE``
     of ``coarse``'s best card's length, have their centre inside that card."""
-    best = int(np.argmax(coarse.scores))
+    best = coarse.best
     strong = fine.scores >= least_peak
     length = float(coarse.lengths[best])
     return len(

@@ -174,7 +174,7 @@ class Recognizer:
             return self.detector.find_card_length(frame)
 
         def cover(probe: Probe) -> float:
-            best = int(np.argmax(probe.scores))
+            best = probe.best
             return float(verified(frame, probe.quads[best : best + 1].astype(np.float32), verifier.run)[0])
 
         return self.detector.find_card_length(frame, cover)
