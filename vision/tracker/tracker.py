@@ -550,7 +550,13 @@ class TrickTracker:
             if self._left_lying_seen_again(track, struck, reading.confidence):
                 track.state, track.card = TrackState.IGNORED, struck
                 return []
-        reading = among_the_last(track.votes, self._ledger.played, reading)
+        guessed = among_the_last(track.votes, self._ledger.played, reading)
+        if guessed is not reading and self._may_be_old_card(track, reading.card):
+            # Every read names a card already played, the best a card still lying from the
+            # last trick where this track lies: that old card, outlined anew after a hand
+            # hid it, not one of the cards still to come guessed from nothing.
+            guessed = Reading(reading.card, 0.0, (), replay=True)
+        reading = guessed
         if reading.replay:
             if not forced and track.rest_frames < cfg.maximum_decision_frames:
                 return []  # an old card seen again is rare: make sure before ignoring it
