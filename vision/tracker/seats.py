@@ -263,7 +263,9 @@ class Seats:
         """Wait (within twice the latency budget) to count ``track``, which no hand of a
         player still to lay seems to have brought: it showed up where it lies, no arm
         came in with it but those of players who have laid this trick's cards, and it is
-        read unsurely.
+        read unsurely. Once the trick on the table is full, every player has laid a card
+        of it, and the next card leads a new trick: any arm may bring that one but the
+        arm that laid the fourth card, withdrawing.
 
         Cards laid overlapping leave shapes between them that the detector outlines as a
         card now and then, while the hand that laid the last of them withdraws (a ghost
@@ -278,7 +280,8 @@ class Seats:
             return False
         if track.rest_read_confidence >= cfg.clear_read_confidence:
             return False
-        laid_by = {self._state.layout.edges[laid.seat] for laid in self._state.ledger.trick}
+        trick = self._state.ledger.trick
+        laid_by = {self._state.layout.edges[laid.seat] for laid in (trick[-1:] if len(trick) == 4 else trick)}
         return set(track.arm_frames) <= laid_by
 
     def shown_in_place(self, track: Track, ready: list[Track]) -> list[Track]:
