@@ -38,8 +38,10 @@ class TrackerConfig:
     ask_below: float = 0.75
     #: Detections less sure than this are ignored (noise, half-hidden cards).
     min_detection_confidence: float = 0.3
-    #: How far (in card sizes) a card may drift and still count as resting.
-    rest_tolerance: float = 0.1
+    #: How far (in card sizes) a card may drift and still count as resting. A hand over
+    #: one edge moves the outline drawn around what shows by a tenth of the card or more;
+    #: a card pushed or straightened moves further (measured: CHANGELOG.md).
+    rest_tolerance: float = 0.125
     #: How far (in card sizes) from its predicted place a resting card's detection may be.
     match_distance: float = 0.6
     #: Same for a card still moving (being laid or swept).
