@@ -18,6 +18,7 @@ from __future__ import annotations
 from scoring.cards import ALL_CARD_IDS
 from scoring.rules import trick_winner
 from tests.tracker.table import SPOTS, Table, plays, run
+from vision.tracker import TableLayout
 from vision.tracker.config import TrackerConfig
 
 CONTRACT = "eicheln"
@@ -59,7 +60,7 @@ def last_trick_beside_the_lying_one(confidence: float, others: tuple[tuple[str, 
         table.lay(card, seat, rest=8)
     table.step(6)
     last = tricks[8]
-    edges = {0: "bottom", 1: "right", 2: "top", 3: "left"}
+    edges = TableLayout().edges
     lead_seat, lead_card = last[0]
     table.arms = {edges[lead_seat]}
     table.lay(lead_card, lead_seat, at=LAST_PLACES[lead_seat], slide=3)
