@@ -552,9 +552,10 @@ class TrickTracker:
                 return []
         guessed = among_the_last(track.votes, self._ledger.played, reading)
         if guessed is not reading and self._may_be_old_card(track, reading.card):
-            # Every read names a card already played, the best a card still lying from the
-            # last trick where this track lies: that old card, outlined anew after a hand
-            # hid it, not one of the cards still to come guessed from nothing.
+            # Every read names a card already played, and the best may be that old card
+            # seen again (``_may_be_old_card``: a card of the last trick lying where it lay,
+            # outlined anew after a hand hid it): it is that card, not one of the cards
+            # still to come guessed from nothing.
             guessed = Reading(reading.card, 0.0, (), replay=True)
         reading = guessed
         if reading.replay:
