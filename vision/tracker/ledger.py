@@ -291,6 +291,16 @@ class RoundLedger:
             self.counted[laid.card] = replace(count, seat=seat)
         self.recompute_constraints()
 
+    def swap_last_two(self) -> None:
+        """The trick's last two cards were laid by each other's players: each takes the
+        other's seat and place in the order of play (the seats stay in turn)."""
+        first, second = self.trick[-2], self.trick[-1]
+        first.seat, second.seat = second.seat, first.seat
+        self.trick[-2:] = [second, first]
+        for laid in (first, second):
+            self.counted[laid.card] = replace(self.counted[laid.card], seat=laid.seat)
+        self.recompute_constraints()
+
     def withdraw(self, carried: Sequence[Laid]) -> None:
         """The cards ``carried`` of the trick on the table do not count: as if never laid."""
         for laid in carried:

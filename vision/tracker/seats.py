@@ -382,6 +382,36 @@ class Seats:
         swapped = self.fit(b, first) + self.fit(a, second)
         return swapped > as_is + 0.5
 
+    def laid_the_other_way(self, first: Laid, second: Laid) -> bool:
+        """Were the trick's last two counted cards, ``first`` and ``second``, each laid
+        by the other's player?
+
+        Only for two cards both counted in turn that came to rest within
+        ``together_window`` of each other (so neither says by when it settled who laid
+        first), whose places fit the swapped seats clearly better (``better_swapped``),
+        and not when the arms seen say otherwise: a card whose only hand in view was its
+        own seat's, while the other card's hands include the other seat's, was laid as
+        counted.
+        """
+        state = self._state
+        ledger = state.ledger
+        a, b = state.track(first.track_id), state.track(second.track_id)
+        n = len(ledger.trick)
+        if a is None or b is None or ledger.trick[-2:] != [first, second]:
+            return False
+        if ledger.expected_seat(n - 2) != first.seat or ledger.expected_seat(n - 1) != second.seat:
+            return False  # one of them counted out of turn: its seat came from what was seen
+        if first.card in ledger.seat_seen or second.card in ledger.seat_seen:
+            return False
+        if abs(a.arrival - b.arrival) > state.config.together_window:
+            return False
+        least = state.config.arm_min_frames
+        edge_a, edge_b = state.layout.edges[first.seat], state.layout.edges[second.seat]
+        arms_a, arms_b = a.arms(least), b.arms(least)
+        if (arms_a == {edge_a} and edge_b in arms_b) or (arms_b == {edge_b} and edge_a in arms_a):
+            return False
+        return self.better_swapped(a, b, first.seat, second.seat)
+
     def partners(self, track: Track, since: float | None = None) -> list[Track]:
         """Cards laid almost together with ``track``: other candidates in the trick area
         that came to rest (or are still coming in) within ``together_window`` of it; with

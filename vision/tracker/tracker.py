@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 from scoring.cards import CARD_INDEX
 from scoring.events import CardPlayed, Event, RoundStarted
@@ -43,6 +44,7 @@ from vision.tracker.ledger import TRICKS_PER_ROUND, Count, Laid
 from vision.tracker.misreads import MIN_REREAD_READ, MIN_REREAD_SHARE, REREAD_FLOOR, REREAD_ODDS, Misreads
 from vision.tracker.partial import PUSHED_SIZE_RATIO, WAIT, PartialViews, look_alike
 from vision.tracker.piles import Piles
+from vision.tracker.reread import CardReread
 from vision.tracker.seats import Seats
 from vision.tracker.state import CLEAR_SHARE, TableState, TrackerEvent
 from vision.tracker.tracks import (
@@ -285,7 +287,10 @@ class TrickTracker:
                 track = showing[0]
             for hidden in [*self._partial.glimpsed_under(track), *self._partial.overlooked(track)]:
                 events += self._decide(hidden, frame.t, forced=True)
+            before = len(self._ledger.trick)
             events += self._decide(track, frame.t, forced=False)
+            if len(self._ledger.trick) == before + 1 and self._ledger.trick[-1].track_id == track.id:
+                events = self._swap_if_together(events, frame.t)
             if self._waiting and track.missed == 0:
                 # Cards count in the order they came to rest: one laid later but read
                 # sooner waits for this one (a bounded wait, maximum_decision_frames).
@@ -831,6 +836,51 @@ class TrickTracker:
             return False
         self._ledger.shown[track.id] = track.anchor
         return True
+
+    def _swap_if_together(self, events: list[TrackerEvent], t: float) -> list[TrackerEvent]:
+        """``events`` with the card just counted and the one counted before it given each
+        other's seats, when the two were laid almost together and each lies in front of
+        the other's player (``Seats.laid_the_other_way``).
+
+        Two cards laid at once are ordered by where they lie when both wait to count
+        (``Seats.order_together``). But the first of them may vanish under the second's
+        hand, be taken for a view of that card, and show again only once the second has
+        counted: then it counted second, in the wrong seat. Both keep their places in the
+        log (the first seat's entry is corrected to the card now known to be its, a
+        correction the table sees), so the turn order stays as the rules engine checks it.
+        """
+        ledger = self._ledger
+        if len(ledger.trick) < 2 or not events:
+            return events
+        played = events[-1]
+        first, second = ledger.trick[-2], ledger.trick[-1]
+        if not isinstance(played, CardPlayed) or played.card != second.card:
+            return events
+        if not self._seats.laid_the_other_way(first, second):
+            return events
+        earlier = next(
+            (i for i, e in enumerate(events[:-1]) if isinstance(e, CardPlayed) and e.card == first.card), None
+        )
+        if earlier is not None:
+            # Both counted in this frame: reported in turn order, each with its own read.
+            before = events[earlier]
+            assert isinstance(before, CardPlayed)
+            out = list(events)
+            out[earlier], out[-1] = replace(played, seat=first.seat), replace(before, seat=second.seat)
+            ledger.swap_last_two()
+            return out
+        count = ledger.counted[first.card]
+        if count.confidence < self.config.ask_below or played.alternatives:
+            # The table is (or would be) asked about one of them where it was logged; a
+            # correction would move the card away from its question.
+            return events
+        seat = second.seat
+        ledger.swap_last_two()
+        return [
+            *events[:-1],
+            CardReread(was=first.card, card=second.card, t=t),
+            replace(played, seat=seat, card=first.card, confidence=round(count.confidence, 3)),
+        ]
 
     def _play(
         self, track: Track, seat: int, reading: Reading, t: float, place: tuple[float, float], seat_seen: bool = False
