@@ -800,7 +800,11 @@ class TrickTracker:
         its way before the card under it goes. With such a hand in view it is still that
         card when it lies corner for corner where the card lay (``CORNER_FOR_CORNER``) and
         reads as a card like it (``look_alike``): a card laid by hand seldom lands so
-        exactly on another, and one that does reads as itself.
+        exactly on another, and one that does reads as itself. And it is still that card
+        when it lies where it lay (``SAME_OUTLINE``) and its reads name that card more than
+        any other: a new card laid there reads as itself, not as the card under it (an
+        old card outlined anew under a passing hand was read once as a card still to come,
+        then as itself, and counted as the faint read for the turn's seat).
         """
         last = {c for _, c in self._ledger.last_trick}
         if not last:
@@ -817,6 +821,8 @@ class TrickTracker:
             if shift < SAME_OUTLINE and not coming:
                 return True
             if shift < CORNER_FOR_CORNER and look_alike(track.leading_identity()[0], card):
+                return True
+            if shift < SAME_OUTLINE and track.leading_identity()[0] == card:
                 return True
         return False
 
