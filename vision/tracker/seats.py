@@ -397,7 +397,7 @@ class Seats:
         ledger = state.ledger
         a, b = state.track(first.track_id), state.track(second.track_id)
         n = len(ledger.trick)
-        if a is None or b is None or ledger.trick[-2:] != [first, second]:
+        if a is None or b is None or n < 2 or ledger.trick[-2] is not first or ledger.trick[-1] is not second:
             return False
         if ledger.expected_seat(n - 2) != first.seat or ledger.expected_seat(n - 1) != second.seat:
             return False  # one of them counted out of turn: its seat came from what was seen
