@@ -122,3 +122,24 @@ def test_a_fourth_card_taken_back_whose_replacement_is_never_seen_leaves_that_se
     assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schilten-7"]
     assert [(e.seat, e.unseen) for e in events if isinstance(e, TrickCollected)] == [(2, (3,))]
     assert [(e.seat, e.card) for e in events if isinstance(e, CardPlayed)][-1] == (2, "schilten-ober")
+
+
+def test_the_right_card_laid_where_the_wrong_one_lay_and_first_read_as_it_counts_instead() -> None:
+    # The wrong card is gone three seconds; the right one lands outline for outline where
+    # it lay, and its first read there, still under the hand, names the wrong card vaguely,
+    # the right one as runner-up. That read is the right card's, not the wrong one back.
+    table = Table()
+    table.lay("rosen-6", 0, rest=8)
+    take_back_under_the_hand(table, "schellen-ober", 1, seen_going=False, armless=30)
+    table.arms = {EDGE_NAME[1]}
+    table.hidden = {"rosen-ass"}
+    table.lay("rosen-ass", 1)
+    table.hidden = set()
+    table.misreads["rosen-ass"] = ("schellen-ober", 0.59, (("rosen-ass", 0.21),))
+    table.step(3)
+    table.arms = set()
+    table.step(8)
+    lay_by_hand(table, "eicheln-9", 2)
+    events = run(table)
+    assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schellen-ober"]
+    assert folded_trick_cards(events) == ([TRICK[:3]], ())

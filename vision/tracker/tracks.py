@@ -45,6 +45,11 @@ RUNNER_UP = 0.05
 LONG_GONE_FRAMES = 10
 #: A read this sure of a card that a resting card's reads never named is another card.
 SURE_OTHER_READ = 0.8
+#: A counted card gone ``LONG_GONE_FRAMES`` and read as itself less surely than this, with
+#: another card a runner-up of at least ``VAGUE_RETURN_OTHER``, is not that card come back
+#: (``match_cost``; 0.65 and 0.8 measured alike: CHANGELOG.md).
+VAGUE_RETURN_READ = 0.65
+VAGUE_RETURN_OTHER = 0.15
 #: A resting card whose leading read has at least this share of its vote was read as itself
 #: (``match_cost``): a clear read of another card off its outline, once it is hidden, is the
 #: next card laid on it. Half, not more: the first frames of a card laid often hold a read
@@ -401,6 +406,20 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
         # the one laid instead (its runner-ups say little: a new card's first read in the
         # hand is vague). Taken for the gone card, it would hide both the take-back and the
         # card laid in its place.
+        return None
+    if (
+        track.state is TrackState.PLAYED
+        and track.missed >= LONG_GONE_FRAMES
+        and det.card == track.card
+        and det.confidence < VAGUE_RETURN_READ
+        and any(share >= VAGUE_RETURN_OTHER for _, share in det.alternatives)
+    ):
+        # Gone as long, and now read as itself only vaguely, with another card a clear
+        # runner-up: the first read of the card laid in its place, still in the hand (a
+        # replacement laid where the wrong card lay, read at first as the card that lay
+        # there). Taken for the gone card come back, it would keep the take-back from being
+        # seen, and the trick would get a fifth card. A card that lay hidden under a hand
+        # comes back read as itself more surely, or shows again at the next frame.
         return None
     if (
         track.state is TrackState.CANDIDATE
