@@ -419,7 +419,7 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
         # replacement laid where the wrong card lay, read at first as the card that lay
         # there). Taken for the gone card come back, it would keep the take-back from being
         # seen, and the trick would get a fifth card. A card that lay hidden under a hand
-        # comes back read as itself more surely, or shows again at the next frame.
+        # mostly comes back read as itself more surely.
         return None
     if (
         track.state is TrackState.CANDIDATE
