@@ -14,11 +14,9 @@ came a seat late, and the round's later tricks were lost.
 from __future__ import annotations
 
 from tests.tracker.table import Table, detection, plays, run
+from tests.tracker.test_habits import EDGE_NAME
+from tests.tracker.test_trick_left_lying_seen_again import FIRST, SECOND
 
-# Eicheln trump, forehand 0: seat 2's König takes the first trick and leads the second.
-FIRST = [(0, "eicheln-ober"), (1, "schilten-8"), (2, "eicheln-koenig"), (3, "rosen-6")]
-SECOND = [(2, "schellen-9"), (3, "schellen-ass"), (0, "schellen-6"), (1, "schellen-7")]
-EDGES = {0: "bottom", 1: "right", 2: "top", 3: "left"}
 #: The second trick is laid a little above the first, which lies on around the middle.
 PLACES = {2: (320.0, 120.0), 3: (262.0, 176.0), 0: (322.0, 230.0), 1: (380.0, 182.0)}
 
@@ -53,7 +51,7 @@ def test_an_old_card_read_as_itself_where_it_lay_is_no_card_of_the_next_trick() 
     table.step(4)
     old_card_outlined_anew(table, "rosen-6", 6.0)
     for seat, card in SECOND[1:]:
-        table.arms = {EDGES[seat]}
+        table.arms = {EDGE_NAME[seat]}
         table.lay(card, seat, at=PLACES[seat], slide=3)
         table.arms = set()
         table.step(10)

@@ -382,9 +382,8 @@ class Seats:
         swapped = self.fit(b, first) + self.fit(a, second)
         return swapped > as_is + 0.5
 
-    def laid_the_other_way(self, first: Laid, second: Laid) -> bool:
-        """Were the trick's last two counted cards, ``first`` and ``second``, each laid
-        by the other's player?
+    def laid_the_other_way(self) -> bool:
+        """Were the trick's last two counted cards each laid by the other's player?
 
         Only for two cards both counted in turn that came to rest within
         ``together_window`` of each other (so neither says by when it settled who laid
@@ -395,9 +394,12 @@ class Seats:
         """
         state = self._state
         ledger = state.ledger
-        a, b = state.track(first.track_id), state.track(second.track_id)
         n = len(ledger.trick)
-        if a is None or b is None or n < 2 or ledger.trick[-2] is not first or ledger.trick[-1] is not second:
+        if n < 2:
+            return False
+        first, second = ledger.trick[-2:]
+        a, b = state.track(first.track_id), state.track(second.track_id)
+        if a is None or b is None:
             return False
         if ledger.expected_seat(n - 2) != first.seat or ledger.expected_seat(n - 1) != second.seat:
             return False  # one of them counted out of turn: its seat came from what was seen

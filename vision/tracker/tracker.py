@@ -862,7 +862,7 @@ class TrickTracker:
         first, second = ledger.trick[-2], ledger.trick[-1]
         if not isinstance(played, CardPlayed) or played.card != second.card:
             return events
-        if not self._seats.laid_the_other_way(first, second):
+        if not self._seats.laid_the_other_way():
             return events
         earlier = next(
             (i for i, e in enumerate(events[:-1]) if isinstance(e, CardPlayed) and e.card == first.card), None
