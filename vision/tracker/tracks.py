@@ -45,6 +45,10 @@ RUNNER_UP = 0.05
 LONG_GONE_FRAMES = 10
 #: A read this sure of a card that a resting card's reads never named is another card.
 SURE_OTHER_READ = 0.8
+#: A resting card read on average less surely than this was never clearly seen: a sure
+#: read of another card after it was hidden is a card laid there (``match_cost``; 0.6 and
+#: 0.7 measured alike: CHANGELOG.md).
+VAGUE_REST_READ = 0.6
 #: A counted card gone ``LONG_GONE_FRAMES`` and read as itself less surely than this, with
 #: another card a runner-up of at least ``VAGUE_RETURN_OTHER``, is not that card come back
 #: (``match_cost``; 0.65 and 0.8 measured alike: CHANGELOG.md).
@@ -435,6 +439,23 @@ def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: 
             # together), not this one moved. Taken for it, the two cards' reads would mix
             # into one track and one of them would never count.
             return None
+    if (
+        track.state is TrackState.CANDIDATE
+        and track.missed > 0
+        and track.rest_frames >= 2
+        and track.rest_reads > 0
+        and track.rest_read_confidence < VAGUE_REST_READ
+        and det.confidence >= SURE_OTHER_READ
+        and not names(det, track.leading_identity()[0])
+    ):
+        # Lying still but only ever read vaguely, hidden since, and now a sure read of a
+        # card it was not read as: a card laid there under the hand that hid it, even
+        # outline for outline. Players lay every card at their own spot, so on a trick
+        # left lying the next card lands on the one its player laid before, whose vague
+        # misreads had started this track. Taken for it, the new card would be dated from
+        # those misreads, which showed up where the old card lay as it went, and be struck
+        # as that old card misread: it would never count.
+        return None
     if (
         track.state is TrackState.CANDIDATE
         and track.missed == 0
