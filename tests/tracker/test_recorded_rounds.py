@@ -155,3 +155,29 @@ def test_the_lead_laid_on_the_full_trick_left_lying_counts_though_read_unsurely(
     # after a full trick leads a new one, and any hand but the one that laid the fourth
     # card may bring it.
     assert replayed("oracle-5000468.json.gz").tricks_ok == [True, True]
+
+
+def test_the_winners_lead_laid_on_their_own_card_of_the_trick_left_lying_counts() -> None:
+    # Oracle detections of rendered round 5,000,471 with habits, to the end of its second
+    # trick. The first is left lying; its winner, seat 1, lays the Schellen König at their
+    # own spot, on the Eicheln Ober they laid into it, outline for outline. The hand hid
+    # the König on its way in, and it shows where the Ober lies, read as the König at
+    # 0.7-0.96 with other cards now and then. Taken for the Ober misread at its own
+    # outline, the König never counted: seat 2's Eicheln Under counted as the lead, and
+    # the trick went wrong. With the winner's hand just over the table, a sure read of
+    # another card on the winner's own card is that card's lead (``tracks.match_cost``,
+    # ``lead_on``).
+    assert replayed("oracle-5000471.json.gz").tricks_ok == [True, True]
+
+
+def test_a_card_laid_on_its_players_own_old_card_misread_there_counts() -> None:
+    # Rendered round 5,000,820 as the real recogniser read it, the whole round. In the
+    # last trick, led on the eighth left lying, seat 2's Schilten 10 of the eighth is read
+    # vaguely as the Schellen 10 once that trick is collected, and those reads start a
+    # track of their own. Seat 2's hand then hides it and lays the Rosen 10 a tenth of a
+    # card off its outline, read at 0.81-0.86. Taken by the vague track, the 10 was struck
+    # as the old card misread (the track had shown up where the Schilten 10 lay as it
+    # went): it never counted, the lead hidden meanwhile was withdrawn as taken back, and
+    # the trick was lost. A track only ever read vaguely takes no sure read of another
+    # card after it was hidden (``tracks.VAGUE_REST_READ``).
+    assert replayed("recogniser-5000820.json.gz").tricks_ok == [True] * 9

@@ -85,6 +85,11 @@ OVER_ITS_PLACE = 0.3
 #: ... and that card counted at least this surely: a count less sure may be the misread,
 #: and this track the real card (``Misreads.doubt_earlier_read`` weighs the two).
 SURE_COUNT = 0.95
+#: Seconds since the winner's hand was last over the table within which a sure read of
+#: another card on the winner's own card of the full trick is the lead laid on it
+#: (``_lead_on``; at 0.5 the lead it was found on was read surely too late, and without
+#: the hand the real recogniser's reads lost tricks: CHANGELOG.md).
+LEAD_HAND_SECONDS = 1.0
 
 __all__ = [
     "CLEAR_SHARE",
@@ -352,7 +357,7 @@ class TrickTracker:
     def _follow(self, frame: FrameDetections, *, vote: bool = True) -> None:
         cfg = self.config
         dets = [d for d in frame.detections if d.face_up and d.confidence >= cfg.min_detection_confidence]
-        pairs = associate(self._state.tracks, dets, cfg, self._gone_trick())
+        pairs = associate(self._state.tracks, dets, cfg, self._gone_trick(), self._lead_on(frame.t))
         matched_tracks = {ti for ti, _ in pairs}
         matched_dets = {di for _, di in pairs}
         self._state.saw_arms(frame.t, frame.arms)
@@ -414,6 +419,20 @@ class TrickTracker:
         ``track``, first seen now: the hand hid it on most of its way in."""
         for _, arms in self._state.arm_history:
             track.note_arms(arms, first_seen=True)
+
+    def _lead_on(self, t: float) -> frozenset[int]:
+        """The track id of the card the winner of the full trick on the table laid into it,
+        while the winner's hand was over the table within ``LEAD_HAND_SECONDS`` of ``t``:
+        the winner leads next, at their own spot, where that card lies (``match_cost``)."""
+        if len(self._ledger.trick) < 4:
+            return frozenset()
+        winner = self._ledger.full_trick_winner()
+        if winner is None:
+            return frozenset()
+        edge = self.layout.edges[winner]
+        if not any(edge in arms and t - seen <= LEAD_HAND_SECONDS for seen, arms in self._state.arm_log):
+            return frozenset()
+        return frozenset(laid.track_id for laid in self._ledger.trick if laid.seat == winner)
 
     def _gone_trick(self) -> frozenset[int]:
         """Track ids of this trick's counted cards if every one has been gone as long as a

@@ -386,12 +386,32 @@ class Track:
         return math.dist(self.centre, self.settled) / self.size
 
 
-def match_cost(track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: bool = False) -> float | None:
+def match_cost(
+    track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: bool = False, lead_on: bool = False
+) -> float | None:
     """Cost of explaining ``det`` by ``track``; None when it is out of reach.
 
     ``trick_gone``: ``track`` is a counted card of a trick whose every counted card has
     been gone as long as a collected trick's (swept, even if too fast to be seen moving).
+    ``lead_on``: ``track`` is the card the winner of the full trick left lying laid into
+    it, and the winner's hand was just over the table: the next lead may lie on it.
     """
+    if (
+        lead_on
+        and track.state is TrackState.PLAYED
+        and track.confirmed >= COVERED_AFTER_READS
+        and det.confidence >= SURE_OTHER_READ
+        and not names(det, track.card)
+    ):
+        # Players lay every card at their own spot, so the winner's lead lands on the card
+        # they laid into the trick left lying, outline for outline. Read as itself again
+        # and again before, and now, with the winner's hand just about, a sure read of a
+        # card that does not even name it as a runner-up: the lead. Taken for this card
+        # misread at its own outline, the lead would never count, and the next card would
+        # take its seat. Its misreads in between may still go to this card; its sure reads
+        # do not. (Only the winner's own card, while the winner's hand is about: an old
+        # card half covered by the next trick is read surely as another now and then.)
+        return None
     if track.state in (TrackState.RETIRED, TrackState.IGNORED) and det.card != track.card:
         # A card that no longer counts must never take over a new card's detections.
         return None
@@ -596,14 +616,19 @@ def _whole_card_far_off(track: Track, det: Detection, cfg: TrackerConfig) -> boo
 
 
 def associate(
-    tracks: Sequence[Track], dets: Sequence[Detection], cfg: TrackerConfig, gone: frozenset[int] = frozenset()
+    tracks: Sequence[Track],
+    dets: Sequence[Detection],
+    cfg: TrackerConfig,
+    gone: frozenset[int] = frozenset(),
+    lead_on: frozenset[int] = frozenset(),
 ) -> list[tuple[int, int]]:
     """Pairs (track index, detection index), cheapest first, each used once (greedy);
-    ``gone``: ids of the counted cards of a trick that has gone as a whole (``match_cost``)."""
+    ``gone``: ids of the counted cards of a trick that has gone as a whole; ``lead_on``: the
+    id of the card the next lead may be laid on (both ``match_cost``)."""
     pairs: list[tuple[float, int, int]] = []
     for ti, track in enumerate(tracks):
         for di, det in enumerate(dets):
-            cost = match_cost(track, det, cfg, trick_gone=track.id in gone)
+            cost = match_cost(track, det, cfg, trick_gone=track.id in gone, lead_on=track.id in lead_on)
             if cost is not None:
                 pairs.append((cost, ti, di))
     pairs.sort()
