@@ -181,3 +181,17 @@ def test_a_card_laid_on_its_players_own_old_card_misread_there_counts() -> None:
     # the trick was lost. A track only ever read vaguely takes no sure read of another
     # card after it was hidden (``tracks.VAGUE_REST_READ``).
     assert replayed("recogniser-5000820.json.gz").tricks_ok == [True] * 9
+
+
+def test_a_card_read_surely_twice_and_then_covered_is_no_misread_of_the_card_laid_over_it() -> None:
+    # Rendered round 5,000,821 as the real recogniser read it, to the end of its fifth
+    # trick. In the second, seat 0's Schellen 7 is read at 0.82 and 0.84 as it comes to
+    # rest; seat 1 lays the Schellen Ass almost together, over most of it, and from then
+    # on only the Ass shows, outlined a fifth of a card off the 7's outline. The 7 counted
+    # on its mixed reads (0.39) and was never read again, so the clear reads of the Ass
+    # were taken for the 7 read better: it was reread as the Ass, and the 7, seen again
+    # as the trick was gathered and read as a Schellen 6, counted in seat 2's turn. The
+    # fifth trick's real Schellen 6 then counted as a Schellen 9, the 6 taken for played.
+    # A counted card read surely as itself more than once is no misread of a clear read
+    # of another card off its outline (``tracks.match_cost``, ``Track.sure_reads``).
+    assert replayed("recogniser-5000821.json.gz").tricks_ok == [True] * 5

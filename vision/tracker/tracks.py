@@ -29,9 +29,10 @@ MOVING_VOTE_WEIGHT = 0.5
 #: Added to the matching cost when a detection clearly reads as another card.
 IDENTITY_PENALTY = 0.35
 #: A read this sure of another card where a counted card lies is a new card on top of it,
-#: once the counted card has been read as itself this many times since it counted. Two:
-#: the next card is often laid on one within a few frames of its counting (two cards laid
-#: almost together), and a counted card misread off its own outline is rarer than that.
+#: once the counted card has been read as itself this many times since it counted, or as
+#: surely as ``SURE_OTHER_READ`` this many times at all. Two: the next card is often laid
+#: on one within a few frames of its counting (two cards laid almost together), and a
+#: counted card misread off its own outline is rarer than that.
 CLEAR_OTHER_READ = 0.6
 COVERED_AFTER_READS = 2
 #: ... unless its outline lies within this share of the card's size of the counted card's:
@@ -205,6 +206,8 @@ class Track:
         default_factory=lambda: deque(maxlen=PATH_LENGTH)
     )
     votes: dict[str, float] = field(default_factory=dict)
+    #: How many of its reads named each card at least as surely as ``SURE_OTHER_READ``.
+    sure_reads: dict[str, int] = field(default_factory=dict)
     reads: int = 0
     #: Reads as its counted card since it counted.
     confirmed: int = 0
@@ -346,6 +349,8 @@ class Track:
             self.settled_corners = self.anchor_corners
             self.settled_frames = self.rest_frames
         self.path.append((centre, tuple(det.corners)))
+        if vote and det.confidence >= SURE_OTHER_READ:
+            self.sure_reads[det.card] = self.sure_reads.get(det.card, 0) + 1
         if self.state is TrackState.PLAYED and det.card == self.card:
             self.confirmed += 1
         if vote and self.covers is None:
@@ -564,17 +569,23 @@ def match_cost(
     if track.state is TrackState.PLAYED and not names(det, track.card):
         if (
             det.confidence >= CLEAR_OTHER_READ
-            and (track.confirmed >= COVERED_AFTER_READS or _whole_card_far_off(track, det, cfg))
+            and (
+                track.confirmed >= COVERED_AFTER_READS
+                or track.sure_reads.get(track.card or "", 0) >= COVERED_AFTER_READS
+                or _whole_card_far_off(track, det, cfg)
+            )
             and not at_own_outline(track, det)
         ):
             # A card read clearly as another one where a counted card lies that has been
-            # read as itself again and again since it counted: the next card laid right on
-            # top of it (tricks laid close about the centre overlap), not the counted card
-            # misread. (A card counted on early misreads is never confirmed, and is reread
-            # when it shows clearly.) A lone misread starts a track that never comes to
-            # rest long enough to count. Not when the outline is the counted card's own:
-            # a card laid on top shows its own outline, while a counted card that the next
-            # card half covers keeps its outline and is misread from what still shows.
+            # read as itself again and again since it counted, or surely more than once
+            # (the next card laid over it within a few frames hides it before it is read
+            # again): the next card laid right on top of it (tricks laid close about the
+            # centre overlap), not the counted card misread. (A card counted on early
+            # misreads is never confirmed nor read surely, and is reread when it shows
+            # clearly.) A lone misread starts a track that never comes to rest long enough
+            # to count. Not when the outline is the counted card's own: a card laid on top
+            # shows its own outline, while a counted card that the next card half covers
+            # keeps its outline and is misread from what still shows.
             return None
         # A counted card just nudged is "moving", but a card read as another one a little
         # way off is the next card coming in over it, not the counted card moving on.
