@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from tests.tracker.table import SPOTS, Table, plays, run
 from tests.tracker.test_habits import EDGE_NAME
-from tests.tracker.test_trick_left_lying_seen_again import FIRST, PLACES, SECOND
+from tests.tracker.test_trick_left_lying_seen_again import FIRST, PLACES, SECOND, lay_in_turn
 
 
 def test_a_card_laid_on_its_players_own_old_card_read_vaguely_as_another_counts() -> None:
@@ -39,9 +39,5 @@ def test_a_card_laid_on_its_players_own_old_card_read_vaguely_as_another_counts(
     table.hidden = {old}
     table.arms = set()
     table.step(10)
-    for seat, card in SECOND[2:]:
-        table.arms = {EDGE_NAME[seat]}
-        table.lay(card, seat, at=PLACES[seat], slide=3)
-        table.arms = set()
-        table.step(10)
+    lay_in_turn(table, SECOND[2:])
     assert plays(run(table)) == [*FIRST, *SECOND]

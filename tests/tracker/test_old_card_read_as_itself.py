@@ -14,8 +14,7 @@ came a seat late, and the round's later tricks were lost.
 from __future__ import annotations
 
 from tests.tracker.table import Table, detection, plays, run
-from tests.tracker.test_habits import EDGE_NAME
-from tests.tracker.test_trick_left_lying_seen_again import FIRST, SECOND
+from tests.tracker.test_trick_left_lying_seen_again import FIRST, SECOND, lay_in_turn
 
 #: The second trick is laid a little above the first, which lies on around the middle.
 PLACES = {2: (320.0, 120.0), 3: (262.0, 176.0), 0: (322.0, 230.0), 1: (380.0, 182.0)}
@@ -50,9 +49,5 @@ def test_an_old_card_read_as_itself_where_it_lay_is_no_card_of_the_next_trick() 
     table.arms = set()
     table.step(4)
     old_card_outlined_anew(table, "rosen-6", 6.0)
-    for seat, card in SECOND[1:]:
-        table.arms = {EDGE_NAME[seat]}
-        table.lay(card, seat, at=PLACES[seat], slide=3)
-        table.arms = set()
-        table.step(10)
+    lay_in_turn(table, SECOND[1:], PLACES)
     assert plays(run(table)) == [*FIRST, *SECOND]

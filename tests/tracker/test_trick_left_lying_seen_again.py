@@ -11,13 +11,28 @@ late (a rendered game with the players' habits lost two tricks so).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from tests.tracker.table import SPOTS, Table, detection, plays, run
+from tests.tracker.test_habits import EDGE_NAME
 
 # Eicheln trump, forehand 0: seat 2's König takes the first trick and leads the second.
 FIRST = [(0, "eicheln-ober"), (1, "schilten-8"), (2, "eicheln-koenig"), (3, "rosen-6")]
 SECOND = [(2, "schellen-9"), (3, "schellen-ass"), (0, "schellen-6"), (1, "schellen-7")]
 #: Where the second trick's cards go, about the middle and over the first trick's edges.
 PLACES = {2: (320.0, 178.0), 3: (262.0, 236.0), 0: (322.0, 290.0), 1: (380.0, 242.0)}
+
+
+def lay_in_turn(
+    table: Table, cards: Sequence[tuple[int, str]], places: Mapping[int, tuple[float, float]] = PLACES
+) -> None:
+    """Each of ``cards`` brought in by its player's hand and laid at ``places[seat]``, one
+    after the other, each left a second before the next comes."""
+    for seat, card in cards:
+        table.arms = {EDGE_NAME[seat]}
+        table.lay(card, seat, at=places[seat], slide=3)
+        table.arms = set()
+        table.step(10)
 
 
 def led_over_the_winners_card(table: Table, first: list[tuple[int, str]]) -> None:
