@@ -195,3 +195,17 @@ def test_a_card_read_surely_twice_and_then_covered_is_no_misread_of_the_card_lai
     # A counted card read surely as itself more than once is no misread of a clear read
     # of another card off its outline (``tracks.match_cost``, ``Track.sure_reads``).
     assert replayed("recogniser-5000821.json.gz").tricks_ok == [True] * 5
+
+
+def test_a_vague_read_a_third_of_a_card_off_a_hidden_resting_track_is_another_card() -> None:
+    # Rendered round 5,000,839 as the real recogniser read it, to the end of its fifth
+    # trick. In the third, led on the second left lying, that trick's Schellen 6 is read
+    # vaguely as the Schellen 7 where it lies, and those reads start a track. A hand hides
+    # it, and uncovers the second trick's Rosen 8 a third of a card away, read at 0.35-0.72
+    # as the Rosen 9, 7 or 6. The track moved onto it and counted the two cards' reads as
+    # a Schellen 7 in seat 0's turn; from then on every trick of the round came a card
+    # off. A vague read of another card that far from where a hidden track lay still is
+    # another card (``tracks.OFF_REST_READ``, ``OFF_REST_SHIFT``). The Rosen 8 seen anew
+    # still counts, as a Rosen 9 in seat 0's turn, so the third and fourth tricks are lost;
+    # the fifth is right again.
+    assert replayed("recogniser-5000839.json.gz").tricks_ok == [True, True, False, False, True]

@@ -60,6 +60,11 @@ VAGUE_RETURN_OTHER = 0.15
 #: next card laid on it. Half, not more: the first frames of a card laid often hold a read
 #: of the hand's blur as some other card (measured in models/README.md, "Habits, fourth pass").
 SEEN_AS_ITSELF = 0.5
+#: ... and so is a read of another card this sure or more, unclear as it is, that lies
+#: ``OFF_REST_SHIFT`` of the card's size or more from where it lay still (``match_cost``;
+#: 0.3 of either, CHANGELOG.md).
+OFF_REST_READ = 0.3
+OFF_REST_SHIFT = 0.3
 #: A read at least this sure of another card, off a hidden counted card's outline and not
 #: naming it, is the next card laid on it (``match_cost``). Lower than ``SURE_OTHER_READ``:
 #: the counted card's own reads say what it is, and a card read this clearly as another,
@@ -454,7 +459,10 @@ def match_cost(
         track.state is TrackState.CANDIDATE
         and track.missed > 0
         and (track.rest_frames >= 2 or track.arrived_t is not None)
-        and det.confidence >= 0.5
+        and (
+            det.confidence >= 0.5
+            or (det.confidence >= OFF_REST_READ and math.dist(det.center, track.settled) >= OFF_REST_SHIFT * track.size)
+        )
         and not at_own_outline(track, det)
     ):
         lead, share = track.leading_identity()
@@ -462,7 +470,11 @@ def match_cost(
             # A card lying still, read as itself, hidden since, and now a clear read of
             # another card off its outline: the next card laid on it (two laid almost
             # together), not this one moved. Taken for it, the two cards' reads would mix
-            # into one track and one of them would never count.
+            # into one track and one of them would never count. A vague read of another
+            # card is another card too once it lies a third of a card from where this one
+            # lay still: a hand uncovered a card of the trick left lying there, read
+            # unsurely from what showed, and the track of another old card's misreads
+            # moved onto it; the two cards' reads counted as a card that was never laid.
             return None
     if (
         track.state is TrackState.CANDIDATE
