@@ -62,7 +62,7 @@ VAGUE_RETURN_OTHER = 0.15
 SEEN_AS_ITSELF = 0.5
 #: ... and so is a read of another card this sure or more, unclear as it is, that lies
 #: ``OFF_REST_SHIFT`` of the card's size or more from where it lay still (``match_cost``;
-#: 0.3 of either, CHANGELOG.md).
+#: 0.2 for either measured alike: CHANGELOG.md).
 OFF_REST_READ = 0.3
 OFF_REST_SHIFT = 0.3
 #: A read at least this sure of another card, off a hidden counted card's outline and not
