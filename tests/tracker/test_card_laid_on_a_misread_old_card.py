@@ -15,17 +15,12 @@ from __future__ import annotations
 
 from tests.tracker.table import SPOTS, Table, plays, run
 from tests.tracker.test_habits import EDGE_NAME
-from tests.tracker.test_trick_left_lying_seen_again import FIRST, PLACES, SECOND, lay_in_turn
+from tests.tracker.test_trick_left_lying_seen_again import FIRST, SECOND, lay_in_turn, lay_then_lead
 
 
 def test_a_card_laid_on_its_players_own_old_card_read_vaguely_as_another_counts() -> None:
     table = Table()
-    for seat, card in FIRST:
-        table.lay(card, seat, rest=8)
-    table.step(6)
-    table.arms = {"top"}
-    table.lay(SECOND[0][1], 2, at=PLACES[2], slide=3)
-    table.arms = set()
+    lay_then_lead(table)
     table.step(8)
     # Seat 3's Rosen 6 of the collected trick, read vaguely as a card not yet played.
     old = FIRST[3][1]

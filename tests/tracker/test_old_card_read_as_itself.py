@@ -14,7 +14,7 @@ came a seat late, and the round's later tricks were lost.
 from __future__ import annotations
 
 from tests.tracker.table import Table, detection, plays, run
-from tests.tracker.test_trick_left_lying_seen_again import FIRST, SECOND, lay_in_turn
+from tests.tracker.test_trick_left_lying_seen_again import FIRST, SECOND, lay_in_turn, lay_then_lead
 
 #: The second trick is laid a little above the first, which lies on around the middle.
 PLACES = {2: (320.0, 120.0), 3: (262.0, 176.0), 0: (322.0, 230.0), 1: (380.0, 182.0)}
@@ -41,12 +41,7 @@ def old_card_outlined_anew(table: Table, card: str, off: float) -> None:
 
 def test_an_old_card_read_as_itself_where_it_lay_is_no_card_of_the_next_trick() -> None:
     table = Table()
-    for seat, card in FIRST:
-        table.lay(card, seat, rest=8)
-    table.step(6)
-    table.arms = {"top"}
-    table.lay(SECOND[0][1], 2, at=PLACES[2], rest=6)
-    table.arms = set()
+    lay_then_lead(table, places=PLACES, slide=4, rest=6)
     table.step(4)
     old_card_outlined_anew(table, "rosen-6", 6.0)
     lay_in_turn(table, SECOND[1:], PLACES)

@@ -35,17 +35,31 @@ def lay_in_turn(
         table.step(10)
 
 
-def led_over_the_winners_card(table: Table, first: list[tuple[int, str]]) -> None:
-    """``first`` laid on ``table`` and left lying; its winner, seat 2, leads over their own
-    card, which lies hidden longer than a hidden card's track is kept
-    (``TrackerConfig.lost_track_buffer``): what shows of it later starts a track of its own."""
+def lay_then_lead(
+    table: Table,
+    first: Sequence[tuple[int, str]] = FIRST,
+    places: Mapping[int, tuple[float, float]] = PLACES,
+    *,
+    slide: int = 3,
+    rest: int = 0,
+) -> None:
+    """``first`` laid on ``table`` and left lying; its winner, seat 2, brings the second
+    trick's lead in from the top edge over ``slide`` frames and lays it at ``places[2]``,
+    the hand still there for ``rest`` frames."""
     for seat, card in first:
         table.lay(card, seat, rest=8)
     table.step(6)
     table.arms = {"top"}
-    table.lay(SECOND[0][1], 2, at=PLACES[2], slide=3)
-    table.hidden = {first[2][1]}
+    table.lay(SECOND[0][1], 2, at=places[2], slide=slide, rest=rest)
     table.arms = set()
+
+
+def led_over_the_winners_card(table: Table, first: list[tuple[int, str]]) -> None:
+    """``first`` laid on ``table`` and left lying; its winner, seat 2, leads over their own
+    card, which lies hidden longer than a hidden card's track is kept
+    (``TrackerConfig.lost_track_buffer``): what shows of it later starts a track of its own."""
+    lay_then_lead(table, first)
+    table.hidden = {first[2][1]}
     table.step(45)
 
 
