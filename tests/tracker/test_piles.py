@@ -10,6 +10,7 @@ from __future__ import annotations
 from scoring.events import TrickCollected
 from tests.tracker.table import EDGE, SPOTS, Table, _Card, laid, plays, run
 from vision.tracker.config import TrackerConfig
+from vision.tracker.reread import CardWithdrawn
 
 TRICK = [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9")]
 
@@ -176,3 +177,31 @@ def test_a_misread_of_the_lead_long_before_does_not_date_the_card_laid_on_it_by_
     table.hidden = {"rosen-6"}
     table.step(24)
     assert seven_laid_unseen_then_eight(table, lead_hidden=True) == [*TRICK[:2], (2, "rosen-7"), (3, "rosen-8")]
+
+
+def test_a_counted_card_misread_while_the_turns_hand_takes_the_fourth_card_back_is_no_card_laid_on_it() -> None:
+    # Seat 3 lays the Eicheln Under, the trick's fourth card and its winner, then takes it
+    # back, seen carried off towards its edge. As that hand goes, seat 2's Eicheln 9 reads
+    # as the Eicheln 8 at its own outline, clearly and on after the hand has gone. The
+    # winner's hand was over the table as the reads changed, but it was taking a card away,
+    # not laying one on the 9: the 8 is the 9 misread, and seat 3's next card, the Rosen
+    # 10, is the trick's fourth.
+    table = laid(TRICK)
+    table.lay("eicheln-under", 3, rest=12)
+    table.arms = {"left"}
+    table.reads_as["eicheln-9"] = ("eicheln-8", 0.85, ())
+    table.move("eicheln-under", EDGE[3], frames=4)
+    del table.cards["eicheln-under"]
+    table.step()
+    table.arms = set()
+    table.step(18)
+    del table.reads_as["eicheln-9"]
+    table.step(10)
+    table.arms = {"left"}
+    table.lay("rosen-10", 3, rest=2)
+    table.arms = set()
+    table.step(10)
+    events = run(table)
+    assert plays(events) == [*TRICK, (3, "eicheln-under"), (3, "rosen-10")]
+    assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["eicheln-under"]
+    assert [e for e in events if isinstance(e, TrickCollected)] == []

@@ -209,3 +209,19 @@ def test_a_vague_read_a_third_of_a_card_off_a_hidden_resting_track_is_another_ca
     # still counts, as a Rosen 9 in seat 0's turn, so the third and fourth tricks are lost;
     # the fifth is right again.
     assert replayed("recogniser-5000839.json.gz").tricks_ok == [True, True, False, False, True]
+
+
+def test_a_counted_card_misread_while_its_neighbours_player_takes_their_card_back_is_no_lead_laid_on_it() -> None:
+    # Rendered round 5,000,845 as the real recogniser read it, to the start of its seventh
+    # trick. In the sixth, seat 1 lays the Schilten 9 by mistake, the trick's fourth card
+    # and its winner as counted, and takes it back, seen carried off towards its edge.
+    # As its hand goes, seat 2's Rosen 8 beside it reads as the Rosen 7 at its own
+    # outline, at 0.74-0.80 for two seconds. The winner's hand had been over the table as
+    # the reads changed, so the 7 was taken for its lead laid squarely on the 8: the
+    # trick closed with the mistaken card, the 7 led the next, and seat 1's Rosen 9
+    # counted in seat 2's turn.
+    # A hand taking a counted card away lays none meanwhile (``piles.Piles._carrying``):
+    # the 9 is withdrawn and the Rosen 9 is the sixth trick's fourth card. (The fifth
+    # trick is lost to its lead, laid on the fourth trick left lying and seen at rest in
+    # two frames only.)
+    assert replayed("recogniser-5000845.json.gz").tricks_ok == [True, True, True, True, False, True]

@@ -175,9 +175,10 @@ class Piles:
         reads changed (``streak``), though the card was never followed on its way in (seen
         a moment near the edge, then hidden in the hand)?
 
-        That hand was over the table as the reads changed and has gone since, the reads
-        still name one card not yet played, clearly and frame after frame, and no other
-        card came to rest or showed anywhere since. A counted card misread under a hand
+        That hand was over the table as the reads changed and has gone since, carrying no
+        counted card off (``_carrying``), the reads still name one card not yet played,
+        clearly and frame after frame, and no other card came to rest or showed anywhere
+        since. A counted card misread under a hand
         reads as itself again once the hand has gone; one whose next card lay beside it
         has that card showing there."""
         state = self.state
@@ -195,6 +196,8 @@ class Piles:
             return False  # the turn's hand was not over the table as the reads changed
         if t - last < cfg.minimum_consecutive_frames * state.frame_dt - 1e-6:
             return False  # still there: what shows may be the counted card under it
+        if self._carrying(streak, window):
+            return False  # that hand was taking a counted card back, not laying one
         read = streak.reads[leader]
         # As sure as a read of another card on a counted one must be (``CLEAR_OTHER_READ``),
         # not as a resting card's own reads: a card laid over another often reads a little
@@ -208,6 +211,21 @@ class Piles:
             and state.layout.in_play_area(other.anchor, *state.size)
             for other in state.tracks
         )
+
+    def _carrying(self, streak: _Streak, window: float) -> bool:
+        """Was a counted card of the trick seen carried well off its place since just
+        before ``streak`` began? A hand taking a card back lays none meanwhile; passing
+        over the counted card beside it, it makes that card read as another."""
+        state = self.state
+        for laid in state.ledger.trick:
+            track = state.track(laid.track_id)
+            if (
+                track is not None
+                and track.last_t >= streak.start - window
+                and math.dist(track.centre, laid.placed) > state.config.left_distance * laid.size
+            ):
+                return True
+        return False
 
     def _lay_on(self, under: Track, streak: _Streak, incoming: list[Track], track_id: int) -> Track:
         """Follow the card laid on ``under`` (seen coming in as ``incoming``, or not seen
