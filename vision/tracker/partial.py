@@ -16,7 +16,7 @@ from typing import Literal
 
 from scoring.cards import CARD_INDEX, RANKS, parse_card
 from vision.tracker.identity import resolve
-from vision.tracker.ledger import Count, Laid
+from vision.tracker.ledger import COVERING_DISTANCE, Count, Laid
 from vision.tracker.misreads import Misreads
 from vision.tracker.state import CLEAR_SHARE, TableState, TrackerEvent
 from vision.tracker.tracks import SAME_OUTLINE, Track, TrackState, card_size, outline_shift
@@ -514,7 +514,8 @@ class PartialViews:
         read as the Nell of its suit). The only arms seen are those that brought the cards
         laid over it, which came in before it showed (the hand that covers a card hides it,
         and uncovers part of it as it withdraws), and the player whose turn it is has not
-        reached in since the last card counted.
+        reached in since the last card counted. Before the trick is full, the card laid
+        over it may be one come to rest there that has not counted yet.
 
         Once the trick is full, a clear read counts too: ``track`` would be a fifth card,
         and a card led onto a trick left lying comes in the hand of ``leader`` (the trick's
@@ -532,13 +533,34 @@ class PartialViews:
         }
         full = len(ledger.trick) >= 4
         expected = leader if full else ledger.expected_seat()
+        # The card laid over it may not have counted yet (read unsurely so far): one that
+        # came to rest on it after it was laid, before ``track`` showed, covers it as well,
+        # and the hands that brought it, the turn's among them, reached in for it.
+        pending = [
+            other
+            for other in state.tracks
+            if not full
+            and other is not track
+            and other.state is TrackState.CANDIDATE
+            and other.id not in ledger.shown
+            and other.arrived_t is not None
+            and counted.first_t < other.first_t < track.first_t
+            and math.dist(other.settled, laid.placed) < COVERING_DISTANCE * laid.size
+        ]
+        for other in pending:
+            brought |= other.arms(cfg.arm_min_frames)
+        turn_edge = state.layout.edges[expected] if expected is not None else None
         return (
-            ledger.covered_by_later(laid)
+            (ledger.covered_by_later(laid) or bool(pending))
             and (track.rest_read_confidence < cfg.clear_read_confidence or (full and expected is not None))
             and track.first_t > counted.last_t
             and track.arrived_t == track.first_t
             and set(track.arm_frames) <= brought
-            and (expected is None or state.turn_arms.get(state.layout.edges[expected], 0) < cfg.arm_min_frames)
+            and (
+                turn_edge is None
+                or state.turn_arms.get(turn_edge, 0) < cfg.arm_min_frames
+                or any(turn_edge in other.arms(cfg.arm_min_frames) for other in pending)
+            )
         )
 
     def overlooked(self, track: Track) -> list[Track]:
