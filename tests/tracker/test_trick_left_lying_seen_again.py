@@ -127,3 +127,26 @@ def test_a_card_laid_over_the_lying_trick_read_partly_as_a_card_still_to_come_co
     table.arms = set()
     table.step(12)
     assert plays(run(table)) == [*FIRST, SECOND[0], (3, "rosen-8")]
+
+
+def test_a_card_of_the_trick_left_lying_hidden_a_while_and_read_only_as_played_cards_is_no_card_of_the_next() -> None:
+    # Seat 3's hand, reaching in for its card of the second trick, hides its Rosen 6 of the
+    # first trick, left lying, for a second; the 6 then shows again where it lay, read as
+    # itself or as another card of that trick, never as a card still to come. It waits the
+    # longest a new card's true read takes to come, and is then that old card seen anew,
+    # not seat 3's card: seat 3's Schellen Ass, laid meanwhile, counts in its turn. (Counted,
+    # the 6 took seat 3's turn a second time in the round, and the Ass seat 0's.)
+    table = Table()
+    lay_then_lead(table)
+    table.step(4)
+    table.arms = {"left"}
+    table.hidden = {"rosen-6"}
+    table.step(10)
+    table.hidden = set()
+    table.reads_as["rosen-6"] = ("rosen-6", 0.5, (("schilten-8", 0.45),))
+    table.step(4)
+    table.lay(SECOND[1][1], 3, at=PLACES[3], slide=3)
+    table.arms = set()
+    table.step(30)
+    lay_in_turn(table, SECOND[2:])
+    assert plays(run(table)) == [*FIRST, *SECOND]

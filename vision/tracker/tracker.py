@@ -604,6 +604,17 @@ class TrickTracker:
             # rather name another card: then the earlier one was the misread.)
             self._waiting = True
             return []
+        if (
+            not forced
+            and reading.confidence == 0.0
+            and reading.card in self._ledger.played
+            and not reread
+            and self._may_be_old_card(track, reading.card)
+        ):
+            # Read only as played cards for as long as a new card's true read takes to come,
+            # and lying where a card of the last trick it is read as lay: that card, seen anew.
+            track.state, track.card = TrackState.IGNORED, reading.card
+            return []
         reading = doubted
         if reread and not forced and track.rest_frames < cfg.maximum_decision_frames:
             # Changing a card already reported takes the longest look the latency budget
