@@ -144,7 +144,7 @@ def _run_oracle(
     n_rounds: int = 1,
     habits: bool = False,
 ) -> GameResult:
-    from scoring.events import RoundStarted
+    from scoring.events import RoundStarted, WeisDeclared
     from tests.tracker.oracle import oracle_game
     from vision.tracker import TrickTracker
     from vision.tracker.evaluate import compare
@@ -166,12 +166,12 @@ def _run_oracle(
         habits=habits,
     )
     tracker = TrickTracker()
-    rounds = [e for e in game.truth if isinstance(e, RoundStarted)]
+    inputs = [e for e in game.truth if isinstance(e, (RoundStarted, WeisDeclared))]
     events: list[TrackerEvent] = []
     start = time.perf_counter()
     for frame in game.frames:
-        while rounds and (rounds[0].t or 0.0) <= frame.t:
-            tracker.start_round(rounds.pop(0))
+        while inputs and (inputs[0].t or 0.0) <= frame.t:
+            tracker.table_input(inputs.pop(0))
         events += tracker.update(frame)
     events += tracker.finish()
     camera: list[Event] = resolve_rereads(events)
@@ -229,19 +229,19 @@ def _track_near(game: NearGame) -> tuple[list[Event], float]:
 def _track(
     frames: Sequence[FrameDetections], truth: Sequence[Event], edges: Sequence[str] | None = None
 ) -> tuple[list[Event], float]:
-    """The tracker alone on ``frames`` (its rounds started as ``truth`` has them, seats at
-    ``edges``): its events, rereads resolved, and the seconds it took."""
-    from scoring.events import RoundStarted
+    """The tracker alone on ``frames`` (its rounds started and its Weis declared as ``truth``
+    has them, seats at ``edges``): its events, rereads resolved, and the seconds it took."""
+    from scoring.events import RoundStarted, WeisDeclared
     from vision.tracker import TableLayout, TrickTracker
     from vision.tracker.reread import resolve_rereads
 
     tracker = TrickTracker(TableLayout.from_dict({"edges": list(edges)}) if edges else None)
-    rounds = [e for e in truth if isinstance(e, RoundStarted)]
+    inputs = [e for e in truth if isinstance(e, (RoundStarted, WeisDeclared))]
     events: list[TrackerEvent] = []
     start = time.perf_counter()
     for frame in frames:
-        while rounds and (rounds[0].t or 0.0) <= frame.t + 1e-9:
-            tracker.start_round(rounds.pop(0))
+        while inputs and (inputs[0].t or 0.0) <= frame.t + 1e-9:
+            tracker.table_input(inputs.pop(0))
         events += tracker.update(frame)
     events += tracker.finish()
     return resolve_rereads(events), time.perf_counter() - start

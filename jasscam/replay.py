@@ -55,11 +55,12 @@ def replay_frames(
 ) -> ReplayResult:
     """Run ``(t, frame)`` pairs through the recogniser and a fresh tracker.
 
-    ``truth`` supplies the ``round_started`` events (by their ``t``); nothing else of it
-    reaches the tracker. ``record``: each frame's detections, as the tracker got them, are
+    ``truth`` supplies the table's inputs, ``round_started`` and ``weis_declared`` (by their
+    ``t``), as the dashboard gives them to the live tracker; nothing else of it reaches
+    the tracker. ``record``: each frame's detections, as the tracker got them, are
     appended there (a benchmark keeps them to run the tracker again without the video).
     """
-    from scoring.events import RoundStarted
+    from scoring.events import RoundStarted, WeisDeclared
     from vision.arms import ArmWatcher
     from vision.detection import FrameDetections
     from vision.tracker import TableLayout, TrickTracker
@@ -69,7 +70,7 @@ def replay_frames(
 
     layout = TableLayout.from_dict(seat_layout) if seat_layout else TableLayout()
     tracker = TrickTracker(layout)
-    rounds = [ev for ev in truth if isinstance(ev, RoundStarted)]
+    inputs = [ev for ev in truth if isinstance(ev, (RoundStarted, WeisDeclared))]
     frame_gate = FrameGate() if gate else None
     arms = ArmWatcher()
     result = ReplayResult()
@@ -82,8 +83,8 @@ def replay_frames(
             wait = t - (time.perf_counter() - start)
             if wait > 0:
                 time.sleep(wait)
-        while rounds and (rounds[0].t or 0.0) <= t + 1e-9:
-            tracker.start_round(rounds.pop(0))
+        while inputs and (inputs[0].t or 0.0) <= t + 1e-9:
+            tracker.table_input(inputs.pop(0))
         if frame_gate is None or frame_gate.changed(frame):
             dets = recognize(frame)
             result.recognised += 1

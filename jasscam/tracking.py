@@ -7,7 +7,8 @@ dashboard may start a new game at any time; and after a crash or a power cut the
 appliance restarts in the middle of a round, with cards on the table that the store
 already holds. This module handles those three things:
 
-- ``round_started`` events that appear in the store start the tracker's rounds;
+- ``round_started`` events that appear in the store start the tracker's rounds, and the
+  Weis the table declares tell it whose hand the declared cards are in;
 - a change of the current game gives a fresh tracker;
 - on (re)start the round in progress is resumed: the tracker starts that round again
   and sees the cards still lying on the table as new, so camera events for cards the
@@ -27,7 +28,16 @@ from typing import Any, Protocol
 import numpy as np
 
 from jasscam.store import EventStore
-from scoring.events import CardCorrected, CardPlayed, Event, EventVoided, MisplayRuled, RoundStarted, TrickCollected
+from scoring.events import (
+    CardCorrected,
+    CardPlayed,
+    Event,
+    EventVoided,
+    MisplayRuled,
+    RoundStarted,
+    TrickCollected,
+    WeisDeclared,
+)
 from scoring.game import fold, resolve
 from vision.detection import Detection, FrameDetections
 from vision.tracker.reread import SecondThought, correction
@@ -42,6 +52,8 @@ class Tracker(Protocol):
     def start_round(self, event: RoundStarted, history: Sequence[Event] = ()) -> None: ...
 
     def amend(self, history: Sequence[Event]) -> None: ...
+
+    def declare(self, event: WeisDeclared) -> None: ...
 
     def update(self, frame: FrameDetections) -> list[TrackerEvent]: ...
 
@@ -100,6 +112,9 @@ class GameTracker:
                     self.tracker.start_round(event)
                     self.resumed_cards = set()
                     corrected = False
+                elif isinstance(event, WeisDeclared):
+                    assert self.tracker is not None
+                    self.tracker.declare(event)
                 elif isinstance(event, (CardCorrected, EventVoided, MisplayRuled)):
                     corrected = True
             self._seen = len(events)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scoring.events import Event, RoundStarted, event_to_dict, parse_event
+from scoring.events import Event, RoundStarted, WeisDeclared, event_to_dict, parse_event
 from vision.detection import Detection, FrameDetections
 from vision.tracker import TableLayout, TrickTracker
 from vision.tracker.evaluate import compare
@@ -95,13 +95,14 @@ def load(name: str) -> RecordedRound:
 
 
 def replay(recorded: RecordedRound) -> list[Event]:
-    """The recorded frames through a fresh tracker, rounds started as the truth starts them; rereads resolved."""
+    """The recorded frames through a fresh tracker, rounds started and Weis declared as the
+    truth has them; rereads resolved."""
     tracker = TrickTracker(TableLayout.from_dict({"edges": recorded.edges}))
-    rounds = [e for e in recorded.truth if isinstance(e, RoundStarted)]
+    inputs = [e for e in recorded.truth if isinstance(e, (RoundStarted, WeisDeclared))]
     events: list[TrackerEvent] = []
     for frame in recorded.frames:
-        while rounds and (rounds[0].t or 0.0) <= frame.t + 1e-9:
-            tracker.start_round(rounds.pop(0))
+        while inputs and (inputs[0].t or 0.0) <= frame.t + 1e-9:
+            tracker.table_input(inputs.pop(0))
         events += tracker.update(frame)
     events += tracker.finish(recorded.frames[-1].t)
     return list(resolve_rereads(events))

@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from scoring.events import CardCorrected, CardPlayed, Event, RoundStarted
+from scoring.events import CardCorrected, CardPlayed, Event, RoundStarted, WeisDeclared
 from vision.detection import BACK, Detection, FrameDetections
 from vision.tracker import TrickTracker
 from vision.tracker.reread import resolve_rereads
@@ -196,10 +196,15 @@ class Table:
         self.extra.append(detection(BACK, pos, 0.0, 0.9))
 
 
-def run(table: Table, forehand: int = 0, contract: str = "eicheln") -> list[TrackerEvent]:
-    """The frames recorded on ``table`` through a fresh tracker, from a round with that forehand and contract."""
+def run(
+    table: Table, forehand: int = 0, contract: str = "eicheln", declared: Sequence[WeisDeclared] = ()
+) -> list[TrackerEvent]:
+    """The frames recorded on ``table`` through a fresh tracker, from a round with that
+    forehand and contract, the Weis ``declared`` entered as it starts."""
     tracker = TrickTracker()
     tracker.start_round(RoundStarted(forehand=forehand, contract=contract))
+    for event in declared:
+        tracker.declare(event)
     events: list[TrackerEvent] = []
     for frame in table.frames:
         events += tracker.update(frame)

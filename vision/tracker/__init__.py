@@ -6,6 +6,7 @@ Use::
 
     tracker = TrickTracker(TableLayout.from_setting(seat0="bottom"), TrackerConfig())
     tracker.start_round(round_started)            # contract and forehand (Speck: Bodentrumpf)
+    tracker.declare(weis_declared)                # each Weis the table enters: whose cards
     for frame in frames:                          # FrameDetections, in time order
         events += tracker.update(frame)           # CardPlayed / TrickCollected, t = frame time
     events += tracker.finish()                    # stream ended: count cards about to count

@@ -16,7 +16,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from scoring.cards import CARD_INDEX
-from scoring.events import CardPlayed, Event, RoundStarted, TrickCollected
+from scoring.events import CardPlayed, Event, RoundStarted, TrickCollected, WeisDeclared
 from scoring.rules import trick_winner, turn_order
 from vision.tracker.identity import cards_not_held
 
@@ -75,6 +75,11 @@ def _seats_seen(history: Sequence[Event]) -> set[str]:
     return {e.card for e in history if isinstance(e, CardPlayed) and e.seat_seen}
 
 
+def _declared(history: Sequence[Event]) -> dict[str, int]:
+    """The cards of the Weis declared in ``history``, each with the seat whose hand holds it."""
+    return {card: e.seat for e in history if isinstance(e, WeisDeclared) for card in e.all_cards}
+
+
 def in_turn(trick: list[tuple[int, str]], leader: int | None, seat_seen: Collection[str] = ()) -> list[tuple[int, str]]:
     """``trick``'s (seat, card) pairs in turn order from ``leader`` (as seen when the leader is unknown or
     has no card among them, or a seat lies twice).
@@ -128,6 +133,9 @@ class RoundLedger:
         #: Cards of this round whose seat came from what the camera saw, not the turn
         #: (``CardPlayed.seat_seen``): a lead among them may lead its trick as laid.
         self.seat_seen: set[str] = set()
+        #: The cards of the Weis the table declared this round, each with the seat that holds
+        #: it: who laid a declared card is known, whatever its place says.
+        self.held: dict[str, int] = {}
 
     @property
     def last_trick(self) -> list[tuple[int, str]]:
@@ -166,6 +174,11 @@ class RoundLedger:
         self.done = []
         self.seat_seen = set()
         self.not_held = {s: set() for s in range(4)}
+        self.held = {}
+
+    def declare(self, event: WeisDeclared) -> None:
+        """The table declared ``event``'s Weis: its cards are in that seat's hand."""
+        self.held.update(dict.fromkeys(event.all_cards, event.seat))
 
     def replay(self, history: Sequence[Event]) -> None:
         """Take the collected tricks among a resumed round's stored ``history`` as done
@@ -174,6 +187,7 @@ class RoundLedger:
         assert self.contract is not None
         done, _, collected_t = collected_tricks(history)
         self.seat_seen = _seats_seen(history)
+        self.held = _declared(history)
         for trick in done:
             self.played.update(c for _, c in trick)
         self.done = done[:TRICKS_PER_ROUND]
@@ -192,6 +206,7 @@ class RoundLedger:
         took out of the trick (never to count again)."""
         done, open_cards, _ = collected_tricks(history)
         self.seat_seen = _seats_seen(history)
+        self.held = _declared(history)
         self.done = done[:TRICKS_PER_ROUND]
         self.tricks_done = len(self.done)
         renamed: list[tuple[int, str]] = []

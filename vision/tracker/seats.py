@@ -390,7 +390,8 @@ class Seats:
         first), whose places fit the swapped seats clearly better (``better_swapped``),
         and not when the arms seen say otherwise: a card whose only hand in view was its
         own seat's, while the other card's hands include the other seat's, was laid as
-        counted.
+        counted. A card the table declared in a Weis (``Ledger.held``) settles it: it was
+        laid by the seat that declared it.
         """
         state = self._state
         ledger = state.ledger
@@ -406,6 +407,11 @@ class Seats:
         if first.card in ledger.seat_seen or second.card in ledger.seat_seen:
             return False
         if abs(a.arrival - b.arrival) > state.config.together_window:
+            return False
+        held = ledger.held
+        if held.get(first.card) == second.seat or held.get(second.card) == first.seat:
+            return True  # the table declared one of them in the other seat's Weis
+        if held.get(first.card) == first.seat or held.get(second.card) == second.seat:
             return False
         least = state.config.arm_min_frames
         edge_a, edge_b = state.layout.edges[first.seat], state.layout.edges[second.seat]

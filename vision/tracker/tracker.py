@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from scoring.cards import CARD_INDEX
-from scoring.events import CardPlayed, Event, RoundStarted
+from scoring.events import CardPlayed, Event, RoundStarted, WeisDeclared
 from scoring.rules import next_seat
 from vision.detection import Detection, FrameDetections
 from vision.tracker.collection import Collection
@@ -207,6 +207,22 @@ class TrickTracker:
             if track.state is not TrackState.CANDIDATE:
                 track.state = TrackState.RETIRED
         self._ledger.replay(history)
+
+    def declare(self, event: WeisDeclared) -> None:
+        """The table declared a Weis this round (on the dashboard, during the first trick):
+        the cards it names are in that player's hand. Two cards laid almost together are
+        otherwise told apart only by where they lie and the hands seen; a declared card
+        says whose it is (``Seats.fit``, ``Seats.laid_the_other_way``)."""
+        if self._ledger.contract is not None:
+            self._ledger.declare(event)
+
+    def table_input(self, event: RoundStarted | WeisDeclared) -> None:
+        """One of the table's own inputs, as the dashboard enters them: a round started, or
+        a Weis declared."""
+        if isinstance(event, RoundStarted):
+            self.start_round(event)
+        else:
+            self.declare(event)
 
     def amend(self, history: Sequence[Event]) -> None:
         """The table corrected this round: ``history`` is the round's events after its
