@@ -144,11 +144,11 @@ def _run_oracle(
     n_rounds: int = 1,
     habits: bool = False,
 ) -> GameResult:
-    from scoring.events import RoundStarted, WeisDeclared
     from tests.tracker.oracle import oracle_game
     from vision.tracker import TrickTracker
     from vision.tracker.evaluate import compare
     from vision.tracker.reread import resolve_rereads
+    from vision.tracker.tracker import TABLE_INPUTS
 
     folder = work / _folder_name(seed, habits) if work is not None else None
     record = folder if folder is not None and not _rendered(folder) else None
@@ -166,7 +166,7 @@ def _run_oracle(
         habits=habits,
     )
     tracker = TrickTracker()
-    inputs = [e for e in game.truth if isinstance(e, (RoundStarted, WeisDeclared))]
+    inputs = [e for e in game.truth if isinstance(e, TABLE_INPUTS)]
     events: list[TrackerEvent] = []
     start = time.perf_counter()
     for frame in game.frames:
@@ -231,12 +231,12 @@ def _track(
 ) -> tuple[list[Event], float]:
     """The tracker alone on ``frames`` (its rounds started and its Weis declared as ``truth``
     has them, seats at ``edges``): its events, rereads resolved, and the seconds it took."""
-    from scoring.events import RoundStarted, WeisDeclared
     from vision.tracker import TableLayout, TrickTracker
     from vision.tracker.reread import resolve_rereads
+    from vision.tracker.tracker import TABLE_INPUTS
 
     tracker = TrickTracker(TableLayout.from_dict({"edges": list(edges)}) if edges else None)
-    inputs = [e for e in truth if isinstance(e, (RoundStarted, WeisDeclared))]
+    inputs = [e for e in truth if isinstance(e, TABLE_INPUTS)]
     events: list[TrackerEvent] = []
     start = time.perf_counter()
     for frame in frames:

@@ -60,17 +60,16 @@ def replay_frames(
     the tracker. ``record``: each frame's detections, as the tracker got them, are
     appended there (a benchmark keeps them to run the tracker again without the video).
     """
-    from scoring.events import RoundStarted, WeisDeclared
     from vision.arms import ArmWatcher
     from vision.detection import FrameDetections
     from vision.tracker import TableLayout, TrickTracker
     from vision.tracker.gate import FrameGate
     from vision.tracker.reread import resolve_rereads
-    from vision.tracker.tracker import TrackerEvent
+    from vision.tracker.tracker import TABLE_INPUTS, TrackerEvent
 
     layout = TableLayout.from_dict(seat_layout) if seat_layout else TableLayout()
     tracker = TrickTracker(layout)
-    inputs = [ev for ev in truth if isinstance(ev, (RoundStarted, WeisDeclared))]
+    inputs = [ev for ev in truth if isinstance(ev, TABLE_INPUTS)]
     frame_gate = FrameGate() if gate else None
     arms = ArmWatcher()
     result = ReplayResult()

@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scoring.events import Event, RoundStarted, WeisDeclared, event_to_dict, parse_event
+from scoring.events import Event, event_to_dict, parse_event
 from vision.detection import Detection, FrameDetections
 from vision.tracker import TableLayout, TrickTracker
 from vision.tracker.evaluate import compare
 from vision.tracker.reread import resolve_rereads
-from vision.tracker.tracker import TrackerEvent
+from vision.tracker.tracker import TABLE_INPUTS, TrackerEvent
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -98,7 +98,7 @@ def replay(recorded: RecordedRound) -> list[Event]:
     """The recorded frames through a fresh tracker, rounds started and Weis declared as the
     truth has them; rereads resolved."""
     tracker = TrickTracker(TableLayout.from_dict({"edges": recorded.edges}))
-    inputs = [e for e in recorded.truth if isinstance(e, (RoundStarted, WeisDeclared))]
+    inputs = [e for e in recorded.truth if isinstance(e, TABLE_INPUTS)]
     events: list[TrackerEvent] = []
     for frame in recorded.frames:
         while inputs and (inputs[0].t or 0.0) <= frame.t + 1e-9:

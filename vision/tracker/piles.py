@@ -178,9 +178,8 @@ class Piles:
         That hand was over the table as the reads changed and has gone since, carrying no
         counted card off (``_carrying``), the reads still name one card not yet played,
         clearly and frame after frame, and no other card came to rest or showed anywhere
-        since. A counted card misread under a hand
-        reads as itself again once the hand has gone; one whose next card lay beside it
-        has that card showing there."""
+        since. A counted card misread under a hand reads as itself again once the hand has
+        gone; one whose next card lay beside it has that card showing there."""
         state = self.state
         ledger = state.ledger
         cfg = state.config

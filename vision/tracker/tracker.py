@@ -104,6 +104,10 @@ __all__ = [
 ]
 
 
+#: The table's own inputs a tracker takes as the dashboard enters them (``TrickTracker.table_input``).
+TABLE_INPUTS = (RoundStarted, WeisDeclared)
+
+
 class TrickTracker:
     """Turns a stream of per-frame detections into ``CardPlayed`` / ``TrickCollected`` events.
 
