@@ -231,10 +231,10 @@ def test_what_shows_of_a_lead_under_a_card_not_yet_counted_is_the_lead_not_the_n
     # Rendered round 5,000,847 as the real recogniser read it, to the end of its sixth
     # trick. Seat 0 leads the Eicheln Ass; seat 1 lays the Eicheln Ober over most of it,
     # read unsurely (0.52-0.62), so it waits to count. As seat 1's hand goes, what still
-    # shows of the Ass is outlined anew a third of a card off and read vaguely (0.37) as
-    # the Schellen 6. The Ass seen again under a card laid over it is known only once that
-    # card has counted; so the 6 counted in seat 1's turn, the Ober in seat 2's, and the
-    # trick and the next came a card off. A card come to rest over the counted one, not
-    # yet counted and brought by the turn's hand, covers it as a counted one does
-    # (``partial.PartialViews.seen_again``).
+    # shows of the Ass is outlined anew, a quarter of a card off where it came to rest, and
+    # read vaguely (0.37) as the Schellen 6. The Ass seen again under a card laid over it
+    # is known only once that card has counted; so the 6 counted in seat 1's turn, the
+    # Ober in seat 2's, and the trick and the next came a card off. A card come to rest
+    # over the counted one, not yet counted, covers it as a counted one does, and the
+    # turn's hand that brought it reached in for it (``partial.PartialViews.seen_again``).
     assert replayed("recogniser-5000847.json.gz").tricks_ok == [True] * 6
