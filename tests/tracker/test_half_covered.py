@@ -5,6 +5,8 @@ whole tricks to both)."""
 
 from __future__ import annotations
 
+import pytest
+
 from scoring.events import CardPlayed, TrickCollected
 from tests.tracker.table import SPOTS, Table, run
 from vision.tracker.reread import CardReread, resolve_rereads
@@ -196,3 +198,39 @@ def test_a_misread_counted_card_outlined_smaller_as_the_fourth_card_covers_more_
     events = run(table)
     assert plays(events) == [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9"), (3, "rosen-10")]
     assert collects(events) == []
+
+
+def lay_a_fifth_off_the_lead(table: Table, *, ass_read: float) -> None:
+    """Seat 0 leads the Rosen 6; seat 1's hand lays the Rosen Ass a fifth of a card off it,
+    hiding it, first seen where it lands, read unsurely at ``ass_read``. Once the hand has
+    gone, what shows of the 6 is outlined anew a fifth of a card the other way and read
+    vaguely as the Schellen 6; seat 2 lays the next card."""
+    table.lay("rosen-6", 0, rest=6)
+    x, y = SPOTS[0]
+    table.arms = {"right"}
+    table.unsure["rosen-ass"] = (ass_read, ())
+    table.hidden = {"rosen-6"}
+    table.lay("rosen-ass", 1, slide=1, start=(x + 1, y - 13), at=(x + 1, y - 13), rest=0)
+    table.step(5)
+    table.arms = set()
+    table.cards["rosen-6"].pos = (x + 14, y + 11)
+    table.reads_as["rosen-6"] = ("schellen-6", 0.37, (("schellen-under", 0.01),))
+    table.hidden = set()
+    table.step(20)
+    table.arms = {"top"}
+    table.lay("rosen-10", 2, rest=2)
+    table.arms = set()
+    table.step(10)
+
+
+@pytest.mark.parametrize("ass_read", [0.5, 0.55])
+def test_a_card_landing_a_fifth_off_the_lead_unseen_on_its_way_counts_and_what_shows_of_the_lead_does_not(
+    ass_read: float,
+) -> None:
+    # The Ass's first outline lies a fifth of a card off the lead, which it hides. Taken by
+    # the lead's track (read surely as the 6 until then), it dragged that track onto the
+    # Ass: the Ass never counted, and what showed of the 6 once the hand had gone counted
+    # in seat 1's turn as the Schellen 6.
+    table = Table()
+    lay_a_fifth_off_the_lead(table, ass_read=ass_read)
+    assert plays(run(table)) == [(0, "rosen-6"), (1, "rosen-ass"), (2, "rosen-10")]

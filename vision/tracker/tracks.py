@@ -46,6 +46,10 @@ RUNNER_UP = 0.05
 LONG_GONE_FRAMES = 10
 #: A read this sure of a card that a resting card's reads never named is another card.
 SURE_OTHER_READ = 0.8
+#: A counted card read surely as itself and in view takes no read of another card of this
+#: much or more, off its outline, that does not name it (``match_cost``): the next card
+#: laid beside or on it.
+OFF_OUTLINE_READ = 0.5
 #: A resting card read on average less surely than this was never clearly seen: a sure
 #: read of another card after it was hidden is a card laid there (``match_cost``; 0.6 and
 #: 0.7 measured alike: CHANGELOG.md).
@@ -523,6 +527,21 @@ def match_cost(
         # still shows beside the new card) is the new card too when it outlines a whole
         # card well off the counted card's outline: a card misread where it lies keeps its
         # outline, and a nudge under the hand moves it less.
+        return None
+    if (
+        track.state is TrackState.PLAYED
+        and track.missed == 0
+        and track.sure_reads.get(track.card or "", 0) >= COVERED_AFTER_READS
+        and det.confidence >= OFF_OUTLINE_READ
+        and not at_own_outline(track, det)
+        and not names(det, track.card)
+    ):
+        # A counted card read surely as itself, in view until now, and now a read of
+        # another card off its outline that does not even name it: the next card, landed
+        # a fifth of a card off it and hiding it, unseen on its way in. Taken for the
+        # counted card, its first outlines would drag that card's track onto it; the new
+        # card would then never count, or what shows of the counted card once the hand
+        # has gone would count in its place.
         return None
     if (
         track.state is TrackState.PLAYED
