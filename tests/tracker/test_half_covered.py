@@ -134,6 +134,14 @@ def test_a_counted_card_that_the_next_card_half_covers_is_not_reread_as_what_sti
     assert not [e for e in events if isinstance(e, CardReread)]
 
 
+def lay_the_next_by_hand(table: Table, card: str, seat: int, edge: str) -> None:
+    """``seat``'s hand, seen at ``edge``, lays ``card`` at its spot; a second passes."""
+    table.arms = {edge}
+    table.lay(card, seat, rest=2)
+    table.arms = set()
+    table.step(10)
+
+
 def cover_the_lead(table: Table) -> None:
     """Seats 0 and 1 lay; seat 2's hand hides the lead while it lays its card over part of it."""
     x, y = SPOTS[0]
@@ -157,10 +165,7 @@ def test_what_still_shows_of_a_half_covered_lead_outlined_anew_is_the_lead_not_t
     table.step(3)
     table.arms = set()
     table.step(10)
-    table.arms = {"left"}
-    table.lay("schilten-under", 3, rest=2)
-    table.arms = set()
-    table.step(10)
+    lay_the_next_by_hand(table, "schilten-under", 3, "left")
     events = run(table, contract="schilten")
     assert plays(events) == [(0, "schilten-ass"), (1, "schilten-ober"), (2, "schilten-koenig"), (3, "schilten-under")]
     assert collects(events) == []
@@ -217,10 +222,7 @@ def lay_a_fifth_off_the_lead(table: Table, *, ass_read: float) -> None:
     table.reads_as["rosen-6"] = ("schellen-6", 0.37, (("schellen-under", 0.01),))
     table.hidden = set()
     table.step(20)
-    table.arms = {"top"}
-    table.lay("rosen-10", 2, rest=2)
-    table.arms = set()
-    table.step(10)
+    lay_the_next_by_hand(table, "rosen-10", 2, "top")
 
 
 @pytest.mark.parametrize("ass_read", [0.5, 0.55])
