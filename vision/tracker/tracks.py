@@ -530,21 +530,6 @@ def match_cost(
         return None
     if (
         track.state is TrackState.PLAYED
-        and track.missed == 0
-        and track.sure_reads.get(track.card or "", 0) >= COVERED_AFTER_READS
-        and det.confidence >= OFF_OUTLINE_READ
-        and not at_own_outline(track, det)
-        and not names(det, track.card)
-    ):
-        # A counted card read surely as itself, in view until now, and now a read of
-        # another card off its outline that does not even name it: the next card, landed
-        # a fifth of a card off it and hiding it, unseen on its way in. Taken for the
-        # counted card, its first outlines would drag that card's track onto it; the new
-        # card would then never count, or what shows of the counted card once the hand
-        # has gone would count in its place.
-        return None
-    if (
-        track.state is TrackState.PLAYED
         and track.missed > 0
         and not at_own_outline(track, det)
         and turned_across(track.settled_corners, det.corners)
@@ -598,13 +583,16 @@ def match_cost(
         # A card reappearing after a gap may have been nudged meanwhile.
         gate = max(gate, cfg.match_distance * 1.5)
     if track.state is TrackState.PLAYED and not names(det, track.card):
+        sure = track.sure_reads.get(track.card or "", 0) >= COVERED_AFTER_READS
+        # Read surely as itself and in view until now, even an unsure read of another card
+        # (``OFF_OUTLINE_READ``) is the next card: one landed a fifth of a card off it and
+        # hiding it, unseen on its way in. Taken for the counted card, its first outlines
+        # would drag that card's track onto it; the new card would then never count, or
+        # what shows of the counted card once the hand has gone would count in its place.
+        least = OFF_OUTLINE_READ if sure and track.missed == 0 else CLEAR_OTHER_READ
         if (
-            det.confidence >= CLEAR_OTHER_READ
-            and (
-                track.confirmed >= COVERED_AFTER_READS
-                or track.sure_reads.get(track.card or "", 0) >= COVERED_AFTER_READS
-                or _whole_card_far_off(track, det, cfg)
-            )
+            det.confidence >= least
+            and (track.confirmed >= COVERED_AFTER_READS or sure or _whole_card_far_off(track, det, cfg))
             and not at_own_outline(track, det)
         ):
             # A card read clearly as another one where a counted card lies that has been
