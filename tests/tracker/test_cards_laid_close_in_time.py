@@ -526,3 +526,30 @@ def test_a_card_laid_across_the_one_just_counted_and_read_with_it_as_runner_up_i
     table.arms = set()
     table.step(12)
     assert_counted_in_turn(table)
+
+
+def test_a_card_come_to_rest_on_the_hidden_lead_counts_first_when_the_next_card_covers_it() -> None:
+    # Rendered round 5,000,872 (``test_recorded_rounds``): seat 1's hand lays its card on
+    # the lead, hidden under another card since, a fifth of a card off. Lying on a counted
+    # card that no longer shows, it waits to be sure it is no view of that card. Seat 2's
+    # hand, passing over it, brings the next card, seen only where it lands, over it, in
+    # the very frame the card under it is last seen. Brought by another hand than the one
+    # that laid the next card, and at rest before that card showed, it is no view of that
+    # card in its hand: it counts first.
+    table = Table()
+    table.lay(*LEAD[::-1], at=CENTRE_SPOT, rest=8)
+    table.hidden = {LEAD[1]}
+    table.arms = {"right"}
+    table.lay("rosen-ass", 1, at=(CENTRE_SPOT[0] + 14.0, CENTRE_SPOT[1] + 4.0), rest=1)
+    table.arms = {"right", "top"}
+    table.step()
+    table.arms = {"top"}
+    table.hidden = {LEAD[1], "rosen-ass"}
+    table.step(2)
+    table.hidden = {LEAD[1]}
+    table.step(2)
+    nine = (CENTRE_SPOT[0] + 4.0, CENTRE_SPOT[1] - 28.0)
+    table.lay("eicheln-9", 2, at=nine, start=nine, slide=1)
+    table.hidden = {LEAD[1], "rosen-ass"}
+    table.step(3)
+    assert settled_tricks(table) == [[LEAD, (1, "rosen-ass"), (2, "eicheln-9")]]

@@ -238,3 +238,17 @@ def test_what_shows_of_a_lead_under_a_card_not_yet_counted_is_the_lead_not_the_n
     # over the counted one, not yet counted, covers it as a counted one does, and the
     # turn's hand that brought it reached in for it (``partial.PartialViews.seen_again``).
     assert replayed("recogniser-5000847.json.gz").tricks_ok == [True] * 6
+
+
+def test_a_card_at_rest_on_the_hidden_lead_counts_before_the_card_laid_over_it() -> None:
+    # Rendered round 5,000,872 as the real recogniser read it, to the end of its third
+    # trick. The second trick is left lying and the third is led on it; seat 0's Schilten
+    # Ass then hides the lead. Seat 1's Schellen 8 slides in from the right and comes to
+    # rest a fifth of a card off the hidden lead, read at 0.5-0.8, so it waits to be sure
+    # it is no view of the lead. Before it has waited enough, seat 2's hand brings the
+    # Schilten Ober from the top, first seen where it lands, over the 8, in the very frame
+    # the 8 is last seen. The 8 never counted, the Ober counted in seat 1's turn, and the
+    # trick was one card short. Brought by another hand than the Ober's, and at rest
+    # before the Ober showed, the 8 is no view of the Ober in its hand
+    # (``partial.PartialViews.overlooked``): it counts first, in its turn.
+    assert replayed("recogniser-5000872.json.gz").tricks_ok == [True, True, True]

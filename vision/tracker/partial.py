@@ -568,7 +568,9 @@ class PartialViews:
         ``track``, read as one card at least half the time), that a hand hid before
         they had lain still long enough to count (two cards laid overlapping show in turns,
         as the detector keeps one outline of the two): they were laid first, so they count
-        first. Not one seen only in the hand that brought ``track`` (``_same_hand``)."""
+        first. Not one seen only in the hand that brought ``track`` (``_same_hand``), and
+        one where ``track`` lies only if ``track`` was laid over it (``_laid_over``) or
+        another hand brought it (``_other_hand``)."""
         state = self._state
         cfg = state.config
         out = []
@@ -595,7 +597,10 @@ class PartialViews:
                 or self.looks_partial(other)  # part of a card under a hand: take_over
                 or (
                     math.dist(other.settled, track.settled) <= cfg.match_distance * track.size
-                    and (not self._laid_over(other, track) or self._same_hand(other, track))
+                    and (
+                        not (self._laid_over(other, track) or self._other_hand(other, track))
+                        or self._same_hand(other, track)
+                    )
                 )
             ):
                 continue
@@ -708,6 +713,18 @@ class PartialViews:
         least = self._state.config.arm_min_frames
         brought, own = hidden.arms(least), track.arms(least)
         return len(brought) == 1 and brought == own
+
+    def _other_hand(self, hidden: Track, track: Track) -> bool:
+        """Was ``hidden`` brought by one hand, not the one that laid ``track``, and at rest
+        before ``track`` showed? Then it is another player's card that ``track`` came to
+        cover, not a view of ``track`` in the hand that laid it."""
+        least = self._state.config.arm_min_frames
+        brought, own = hidden.arms(least), track.arms(least)
+        if len(brought) != 1 or not own or hidden.rest_t >= track.first_t:
+            return False
+        # The hand that stayed longest over ``track`` laid it; the one leaving as it came
+        # may show for a frame or two.
+        return max(own, key=lambda edge: track.arm_frames[edge]) not in brought
 
     @staticmethod
     def _laid_over(under: Track, track: Track) -> bool:
