@@ -88,3 +88,30 @@ def test_a_card_that_showed_while_a_ghost_took_the_fourth_place_is_no_lead_of_th
     assert seen[:3] == FIRST
     assert seen[-1] == (2, "schellen-9")
     assert len(seen) == 5
+
+
+def test_the_lead_of_the_player_who_laid_the_fourth_card_and_took_the_trick_counts_read_unsurely() -> None:
+    # Rendered round 5,000,887 (``test_recorded_rounds``): seat 3 lays the trick's fourth
+    # card and takes it, and the trick is left lying. Seconds later seat 3's arm brings the
+    # lead, first seen where it lies, read vaguely; before the wait for a card no new arm
+    # brought is over, the next player lays a card over it. The lead never counted, and
+    # the next card took its seat. The arm that laid the fourth card is the winner's:
+    # come back, it brings a card, not a shape seen as it withdrew.
+    trick = [(0, "schellen-6"), (1, "schellen-7"), (2, "schellen-8"), (3, "eicheln-ass")]
+    table = Table()
+    for seat, card in trick:
+        table.lay(card, seat, rest=8)
+    table.step(20)
+    table.arms = {"left"}
+    table.unsure["rosen-koenig"] = (0.35, ())
+    lead_at = (300.0, 280.0)
+    table.lay("rosen-koenig", 3, at=lead_at, start=lead_at, slide=1, rest=2)  # hidden on its way
+    table.arms = set()
+    table.step(9)
+    table.arms = {"bottom"}
+    table.hidden = {"rosen-koenig"}
+    table.lay("rosen-6", 0, at=(310.0, 300.0), rest=2)
+    table.arms = set()
+    table.step(10)
+    events = run(table, forehand=0, contract="eicheln")
+    assert plays(events) == [*trick, (3, "rosen-koenig"), (0, "rosen-6")]

@@ -252,3 +252,16 @@ def test_a_card_at_rest_on_the_hidden_lead_counts_before_the_card_laid_over_it()
     # before the Ober showed, the 8 is no view of the Ober in its hand
     # (``partial.PartialViews.overlooked``): it counts first, in its turn.
     assert replayed("recogniser-5000872.json.gz").tricks_ok == [True, True, True]
+
+
+def test_the_lead_of_the_player_who_laid_the_fourth_card_and_took_the_trick_counts_though_vague() -> None:
+    # Rendered round 5,000,887 as the real recogniser read it, to the end of its fourth
+    # trick. Seat 3 lays the third trick's fourth card and takes the trick, which is left
+    # lying. Five seconds later seat 3's arm brings the Schilten Ass, first seen where it
+    # lands on the trick and read at 0.2-0.33. A card read so vaguely that no arm but the
+    # one that laid the fourth card brought waits (a shape between overlapping cards, seen
+    # as that hand withdraws); before the wait was over, seat 1's Schilten 7 landed over
+    # it. The Ass never counted, and the 7 counted in seat 3's turn. The player who laid
+    # the fourth card and took the trick leads next: their arm, come back two seconds or
+    # more later, bringing a card not yet played, brings the lead (``seats.Seats.no_hand_laid``).
+    assert replayed("recogniser-5000887.json.gz").tricks_ok == [True] * 4

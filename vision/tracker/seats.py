@@ -23,6 +23,11 @@ from vision.tracker.reread import CardReread
 from vision.tracker.state import TableState
 from vision.tracker.tracks import Track, TrackState
 
+#: Seconds after the full trick's fourth card first showed from which a card its player
+#: brings, when that player took the trick, is their lead of the next, not a shape seen
+#: while their hand withdrew (``Seats.no_hand_laid``).
+WINNER_LEADS_AFTER = 2.0
+
 
 class Seats:
     """The seats and the turn, read from ``state``'s ledger, layout and tracks."""
@@ -280,7 +285,19 @@ class Seats:
             return False
         if track.rest_read_confidence >= cfg.clear_read_confidence:
             return False
-        trick = self._state.ledger.trick
+        ledger = self._state.ledger
+        trick = ledger.trick
+        if (
+            len(trick) == 4
+            and ledger.full_trick_winner() == trick[-1].seat
+            and track.first_t >= trick[-1].shown_t + WINNER_LEADS_AFTER
+            and track.leading_identity()[0] not in ledger.played
+        ):
+            # The player who laid the fourth card took the trick and leads again: their
+            # arm, come back, brings the lead, read as a card still to come (a card of an
+            # earlier trick shows as the winner picks the trick up). Only a card no arm
+            # brought still waits.
+            return not track.arm_frames
         laid_by = {self._state.layout.edges[laid.seat] for laid in (trick[-1:] if len(trick) == 4 else trick)}
         return set(track.arm_frames) <= laid_by
 
