@@ -265,3 +265,17 @@ def test_the_lead_of_the_player_who_laid_the_fourth_card_and_took_the_trick_coun
     # the fourth card and took the trick leads next: their arm, come back two seconds or
     # more later, bringing a card not yet played, brings the lead (``seats.Seats.no_hand_laid``).
     assert replayed("recogniser-5000887.json.gz").tricks_ok == [True] * 4
+
+
+def test_a_card_of_the_trick_left_lying_misread_by_turns_as_the_next_is_laid_is_no_new_card() -> None:
+    # Rendered round 5,000,800 as the real recogniser read it, to the end of its second
+    # trick. The first trick is left lying; seat 2, who took it, lays the Schilten 8 by
+    # mistake (it counts as the lead, and the first trick as collected) and takes it
+    # back, then brings the Rosen Under from the top. As that hand hovers, the first
+    # trick's Rosen 8 is read by turns as itself and as the Schellen 9 (0.47-0.59), at its
+    # own outline. The 9's reads started a track that showed up just as the 8 went from
+    # view; but the 8 showed again as itself before that track was decided, and only its
+    # last sighting was kept in mind, so the 9 counted in seat 3's turn and every later
+    # card of the trick came a seat late. Any of the last times the 8 went from view
+    # will do (``TrickTracker._laid_gone``): the 9 is the 8 misread.
+    assert replayed("recogniser-5000800.json.gz").tricks_ok == [True, True]

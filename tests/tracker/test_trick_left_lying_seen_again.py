@@ -150,3 +150,27 @@ def test_a_card_of_the_trick_left_lying_hidden_a_while_and_read_only_as_played_c
     table.step(30)
     lay_in_turn(table, SECOND[2:])
     assert plays(run(table)) == [*FIRST, *SECOND]
+
+
+def test_a_card_of_the_trick_left_lying_misread_by_turns_under_the_leaders_hand_is_no_new_card() -> None:
+    # Rendered round 5,000,800 (``test_recorded_rounds``): as the leader's hand hovers over
+    # the trick just collected and left lying, one of its cards is read by turns as itself
+    # and, for a few frames at a time, vaguely as a card still to come. The vague reads
+    # start a track of their own where that card lies, which showed up just as the card
+    # went from view; but the card showed again as itself before that track was decided,
+    # and only its last sighting was kept in mind. The vague track counted as a card of
+    # the trick. A card that shows up where an old card lies, just as that card went from
+    # view, at any of the last times it did, is that card misread.
+    table = Table()
+    lay_then_lead(table, rest=4)
+    table.arms = {"top"}
+    for frames in (2, 4, 4, 4, 4, 4):
+        table.reads_as["schilten-8"] = ("rosen-ass", 0.6, ())
+        table.step(frames)
+        del table.reads_as["schilten-8"]
+        table.step()
+    table.arms = set()
+    table.step(10)
+    lay_in_turn(table, SECOND[1:2])
+    table.step(10)
+    assert plays(run(table, forehand=0, contract="eicheln")) == [*FIRST, *SECOND[:2]]

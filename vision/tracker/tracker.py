@@ -107,6 +107,11 @@ __all__ = [
 #: The table's own inputs a tracker takes as the dashboard enters them (``TrickTracker.table_input``).
 TABLE_INPUTS = (RoundStarted, WeisDeclared)
 
+#: How many of the times a counted card went from view where it lay are kept in mind: a
+#: card of the last trick misread flickers between its own read and another's
+#: (``TrickTracker._old_card_misread``).
+LAID_GONE_KEPT = 8
+
 
 class TrickTracker:
     """Turns a stream of per-frame detections into ``CardPlayed`` / ``TrickCollected`` events.
@@ -136,6 +141,10 @@ class TrickTracker:
         self._laid_outline: dict[str, tuple[tuple[float, float], ...]] = {}
         #: ... and when each was last seen lying there.
         self._laid_seen: dict[str, float] = {}
+        #: ... and when each was last seen there before each of the last times it went from
+        #: view (``LAID_GONE_KEPT``; seen again since, it may have shown meanwhile as
+        #: another card: ``_old_card_misread``).
+        self._laid_gone: dict[str, list[float]] = {}
 
     # -- what the app may inspect -------------------------------------------------------
 
@@ -721,7 +730,12 @@ class TrickTracker:
         trick = {laid.track_id for laid in self._ledger.trick}
         self._laid_outline = {c: v for c, v in self._laid_outline.items() if c in self._ledger.played}
         self._laid_seen = {c: v for c, v in self._laid_seen.items() if c in self._laid_outline}
+        self._laid_gone = {c: v for c, v in self._laid_gone.items() if c in self._laid_outline}
         for track in self._state.tracks:
+            if track.card is not None and track.missed == 1 and track.card in self._laid_outline:
+                gone = self._laid_gone.setdefault(track.card, [])
+                gone.append(track.last_t)
+                del gone[:-LAID_GONE_KEPT]
             if track.card is None or track.missed > 0:
                 continue
             if not (track.id in trick or (track.state is TrackState.RETIRED and track.card in last)):
@@ -844,17 +858,19 @@ class TrickTracker:
         gather) hides it a moment, and what shows again is often read as another card, one
         not yet played, so no rule for old cards holds it back. ``track`` is such a card
         when it showed up just after that card was last seen where it lay (``_laid_seen``),
-        lies outline for outline where it lay (``_laid_outline``), and no hand in view
-        belonged to a player still to lay a card of this trick (the leader's hand, whose
-        card has counted, often still hovers). A new card comes in a hand, and is seen on
-        its way before the card under it goes. With such a hand in view it is still that
-        card when it lies corner for corner where the card lay (``CORNER_FOR_CORNER``) and
-        reads as a card like it (``look_alike``): a card laid by hand seldom lands so
-        exactly on another, and one that does reads as itself. And it is still that card
-        when it lies where it lay (``SAME_OUTLINE``) and its reads name that card more than
-        any other: a new card laid there reads as itself, not as the card under it (an
-        old card outlined anew under a passing hand was read once as a card still to come,
-        then as itself, and counted as the faint read for the turn's seat).
+        or just after it went from view there before (``_laid_gone``: an old card misread
+        shows by turns as itself and as the other card, at one outline), lies outline for
+        outline where it lay (``_laid_outline``), and no hand in view belonged to a player
+        still to lay a card of this trick (the leader's hand, whose card has counted, often
+        still hovers). A new card comes in a hand, and is seen on its way before the card
+        under it goes. With such a hand in view it is still that card when it lies corner
+        for corner where the card lay (``CORNER_FOR_CORNER``) and reads as a card like it
+        (``look_alike``): a card laid by hand seldom lands so exactly on another, and one
+        that does reads as itself. And it is still that card when it lies where it lay
+        (``SAME_OUTLINE``) and its reads name that card more than any other: a new card laid
+        there reads as itself, not as the card under it (an old card outlined anew under a
+        passing hand was read once as a card still to come, then as itself, and counted as
+        the faint read for the turn's seat).
         """
         last = {c for _, c in self._ledger.last_trick}
         if not last:
@@ -864,8 +880,9 @@ class TrickTracker:
         coming = bool(hands - {card.seat for card in self._ledger.trick})
         dt = self._state.frame_dt
         for card in last:
-            lay, seen = self._laid_outline.get(card), self._laid_seen.get(card)
-            if lay is None or seen is None or not seen < track.first_t <= seen + 2.5 * dt:
+            lay = self._laid_outline.get(card)
+            seen = [*self._laid_gone.get(card, ()), *((self._laid_seen[card],) if card in self._laid_seen else ())]
+            if lay is None or not any(s < track.first_t <= s + 2.5 * dt for s in seen):
                 continue
             shift = outline_shift(lay, track.settled_corners) / card_size(lay)
             if shift < SAME_OUTLINE and not coming:
