@@ -12,7 +12,7 @@ from __future__ import annotations
 from scoring.events import CardPlayed
 from tests.tracker.table import EDGE, SPOTS, Table, _Card, corrected, run
 from tests.tracker.test_arm_evidence import AT, lay_by_hand
-from tests.tracker.test_habits import folded_trick_cards
+from tests.tracker.test_habits import EDGE_NAME, folded_trick_cards
 from vision.tracker.reread import CardWithdrawn
 
 LEAD = (0, "rosen-6")
@@ -553,3 +553,33 @@ def test_a_card_come_to_rest_on_the_hidden_lead_counts_first_when_the_next_card_
     table.hidden = {LEAD[1], "rosen-ass"}
     table.step(3)
     assert settled_tricks(table) == [[LEAD, (1, "rosen-ass"), (2, "eicheln-9")]]
+
+
+def test_a_card_that_lay_for_seconds_then_nudged_is_not_taken_for_a_view_of_the_card_laid_on_it() -> None:
+    # Rendered round 5,000,802 (``test_recorded_rounds``): seat 0's lead lies three
+    # seconds, read as itself in every frame, outlined a little small; seats 1 and 2 lay
+    # theirs beside it. As seat 3's hand comes in, the lead moves a little (nudged, or its
+    # track taking the first vague reads of the card coming over it), so it has lain still
+    # only a moment where it is last seen; the hand lays the Under on it a fifth of a card
+    # off, and the lead shows no more. The lead lay still for seconds all the same: it is
+    # no view of the Under pushed into place by the hand that laid it. Every card counts,
+    # the lead unchanged (before, it was reread as the Under, and the trick was a card
+    # short).
+    x, y = CENTRE_SPOT
+    table = Table()
+    table.arms = {"bottom"}
+    table.cards["rosen-ass"] = _Card("rosen-ass", CENTRE_SPOT, 0.0, scale=0.9)
+    table.step(3)
+    table.arms = set()
+    table.step(30)
+    for seat, card in ((1, "rosen-9"), (2, "rosen-10")):
+        table.arms = {EDGE_NAME[seat]}
+        table.lay(card, seat, rest=2)
+        table.arms = set()
+        table.step(8)
+    table.arms = {"left"}
+    table.move("rosen-ass", (x - 12.0, y + 4.0), frames=2)
+    table.hidden = {"rosen-ass"}
+    table.cards["rosen-under"] = _Card("rosen-under", (x - 20.0, y + 16.0), 0.0)
+    table.step(7)
+    assert settled_tricks(table)[-1] == [(0, "rosen-ass"), (1, "rosen-9"), (2, "rosen-10"), (3, "rosen-under")]

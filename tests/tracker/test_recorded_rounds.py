@@ -279,3 +279,15 @@ def test_a_card_of_the_trick_left_lying_misread_by_turns_as_the_next_is_laid_is_
     # card of the trick came a seat late. Any of the last times the 8 went from view
     # will do (``TrickTracker._laid_gone``): the 9 is the 8 misread.
     assert replayed("recogniser-5000800.json.gz").tricks_ok == [True, True]
+
+
+def test_a_lead_that_lay_for_seconds_is_no_view_of_the_last_card_landing_on_it() -> None:
+    # Rendered round 5,000,802 as the real recogniser read it, its first trick. Seat 1's
+    # Schellen König leads and lies six seconds, read as itself. Seat 0's Schellen 6,
+    # the fourth card, lands on it a fifth of a card off; its first reads are vague (0.35)
+    # and the König's track takes them, moving to the 6's outline, so the König has lain
+    # still only three frames where it is last seen when the 6's clear reads start a
+    # track of their own. Taken for a view of the 6 pushed into place, the König was
+    # reread as the 6, and the trick was a card short. It lay still for seconds all the
+    # same, longer than any such view (``partial.PartialViews._lay_as_itself``).
+    assert replayed("recogniser-5000802.json.gz").tricks_ok == [True]

@@ -271,9 +271,11 @@ class PartialViews:
         """Did the counted card lie still for seconds, read as itself again and again? A
         view of a card under the hand laying it lasts as long as the hand lingers, a
         moment; a card that lay that long was the whole card, and what shows up beside it
-        once it is hidden is the next card, not it."""
+        once it is hidden is the next card, not it. Where it lay still the longest counts
+        (``settled_frames``), not where it was last seen: nudged, or following the first
+        vague reads of the card landing on it, it has lain still there only a moment."""
         most = self._state.config.maximum_decision_frames
-        return counted.rest_frames >= LAY_AS_ITSELF * most and counted.confirmed >= LAY_AS_ITSELF * most
+        return counted.settled_frames >= LAY_AS_ITSELF * most and counted.confirmed >= LAY_AS_ITSELF * most
 
     @staticmethod
     def _interrupted(track: Track, counted: Track) -> bool:
