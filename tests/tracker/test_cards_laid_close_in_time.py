@@ -274,18 +274,26 @@ def test_a_card_seen_beside_the_lead_before_it_counts_is_not_taken_for_a_view_of
     assert tricks == [[(0, "schellen-under"), (1, "eicheln-ober"), (2, "schellen-6")]]
 
 
+def ass_lying_three_seconds(scale: float) -> Table:
+    """Seat 0's lead, the Rosen Ass, brought by its hand and lying three seconds at
+    ``CENTRE_SPOT``, read as itself in every frame, outlined ``scale`` of a card long
+    (part of it under the edge of a glass)."""
+    table = Table()
+    table.arms = {"bottom"}
+    table.cards["rosen-ass"] = _Card("rosen-ass", CENTRE_SPOT, 0.0, scale=scale)
+    table.step(3)
+    table.arms = set()
+    table.step(30)
+    return table
+
+
 def test_a_card_that_lay_for_seconds_is_not_taken_for_a_view_of_the_next_card() -> None:
     # Seat 0's lead lies three seconds, read as itself in every frame, outlined a little
     # small (part of it under the edge of a glass). Then seat 1's hand covers it and lays
     # the Under beside it, a third of a card off. The lead was the whole card, not a view
     # of the Under under the hand that laid it: both count, the lead unchanged.
     x, y = CENTRE_SPOT
-    table = Table()
-    table.arms = {"bottom"}
-    table.cards["rosen-ass"] = _Card("rosen-ass", CENTRE_SPOT, 0.0, scale=0.8)
-    table.step(3)
-    table.arms = set()
-    table.step(30)
+    table = ass_lying_three_seconds(scale=0.8)
     table.arms = {"right"}
     table.hidden = {"rosen-ass"}
     table.step(3)
@@ -566,12 +574,7 @@ def test_a_card_that_lay_for_seconds_then_nudged_is_not_taken_for_a_view_of_the_
     # the lead unchanged (before, it was reread as the Under, and the trick was a card
     # short).
     x, y = CENTRE_SPOT
-    table = Table()
-    table.arms = {"bottom"}
-    table.cards["rosen-ass"] = _Card("rosen-ass", CENTRE_SPOT, 0.0, scale=0.9)
-    table.step(3)
-    table.arms = set()
-    table.step(30)
+    table = ass_lying_three_seconds(scale=0.9)
     for seat, card in ((1, "rosen-9"), (2, "rosen-10")):
         table.arms = {EDGE_NAME[seat]}
         table.lay(card, seat, rest=2)

@@ -141,9 +141,9 @@ class TrickTracker:
         self._laid_outline: dict[str, tuple[tuple[float, float], ...]] = {}
         #: ... and when each was last seen lying there.
         self._laid_seen: dict[str, float] = {}
-        #: ... and when each was last seen there before each of the last times it went from
-        #: view (``LAID_GONE_KEPT``; seen again since, it may have shown meanwhile as
-        #: another card: ``_old_card_misread``).
+        #: ... and when a track showing each was last seen before each of the last times it
+        #: went from view (``LAID_GONE_KEPT``; seen again since, the card may have shown
+        #: meanwhile as another: ``_old_card_misread``).
         self._laid_gone: dict[str, list[float]] = {}
 
     # -- what the app may inspect -------------------------------------------------------
@@ -733,6 +733,8 @@ class TrickTracker:
         self._laid_gone = {c: v for c, v in self._laid_gone.items() if c in self._laid_outline}
         for track in self._state.tracks:
             if track.card is not None and track.missed == 1 and track.card in self._laid_outline:
+                # A track showing the card (the counted one, or one set aside as that
+                # card seen anew or misread) gone from view this frame.
                 gone = self._laid_gone.setdefault(track.card, [])
                 gone.append(track.last_t)
                 del gone[:-LAID_GONE_KEPT]
@@ -880,8 +882,8 @@ class TrickTracker:
         coming = bool(hands - {card.seat for card in self._ledger.trick})
         dt = self._state.frame_dt
         for card in last:
-            lay = self._laid_outline.get(card)
-            seen = [*self._laid_gone.get(card, ()), *((self._laid_seen[card],) if card in self._laid_seen else ())]
+            lay, last_seen = self._laid_outline.get(card), self._laid_seen.get(card)
+            seen = [*self._laid_gone.get(card, ()), *([last_seen] if last_seen is not None else [])]
             if lay is None or not any(s < track.first_t <= s + 2.5 * dt for s in seen):
                 continue
             shift = outline_shift(lay, track.settled_corners) / card_size(lay)
