@@ -3,7 +3,7 @@ table that scripted detection streams did not reproduce."""
 
 from __future__ import annotations
 
-from scoring.events import CardCorrected, CardPlayed
+from scoring.events import CardCorrected, CardPlayed, EventVoided
 from tests.tracker.recorded import replayed
 from vision.tracker.evaluate import fold_accepting, merge
 
@@ -291,3 +291,20 @@ def test_a_lead_that_lay_for_seconds_is_no_view_of_the_last_card_landing_on_it()
     # reread as the 6, and the trick was a card short. It lay still for seconds all the
     # same, longer than any such view (``partial.PartialViews._lay_as_itself``).
     assert replayed("recogniser-5000802.json.gz").tricks_ok == [True]
+
+
+def test_a_wrong_lead_taken_back_from_the_trick_left_lying_is_withdrawn_and_the_card_under_it_is_no_new_card() -> None:
+    # Rendered round 5,000,892 as the real recogniser read it, to the end of its sixth
+    # trick. The fifth trick is left lying; seat 0, who took it, lays the Schellen Ass by
+    # mistake on its own Schilten 6, outline for outline, where it lies three seconds read
+    # as itself, and takes it back. The 6 shows again, read vaguely (0.3-0.6) by turns as
+    # itself, the Schellen 7 and the Schellen 9, and the Ass's track took those reads: it
+    # never looked gone, so the right lead, the Rosen Under, counted in seat 1's turn. Read
+    # only as the card it was laid on for as long as it was read as itself, the Ass was
+    # taken back (``collection.Collection._read_as_another``); the 6, shown again where it
+    # lay, is no new card.
+    run = replayed("recogniser-5000892.json.gz")
+    assert run.tricks_ok == [True] * 6
+    voided = {e.ref for e in run.events if isinstance(e, EventVoided)}
+    sixth = [e for i, e in enumerate(run.events) if isinstance(e, CardPlayed) and i in voided and (e.t or 0.0) > 80.0]
+    assert [e.card for e in sixth] == ["schellen-ass"]

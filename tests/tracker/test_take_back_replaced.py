@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from scoring.events import CardPlayed, TrickCollected
 from tests.tracker.table import SPOTS, Table, corrected, detection, run
-from tests.tracker.test_habits import EDGE_NAME, TRICK, folded_trick_cards, take_back_under_the_hand
+from tests.tracker.test_habits import EDGE_NAME, TRICK, folded_trick_cards, take_back_under_the_hand, trick_left_lying
 from vision.tracker.reread import CardWithdrawn
 
 
@@ -143,3 +143,38 @@ def test_the_right_card_laid_where_the_wrong_one_lay_and_first_read_as_it_counts
     events = run(table)
     assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schellen-ober"]
     assert folded_trick_cards(events) == ([TRICK[:3]], ())
+
+
+def test_a_wrong_lead_laid_on_the_winners_card_and_taken_back_is_withdrawn_though_that_card_shows_again() -> None:
+    # The trick is left lying; seat 2, who took it, lays the Schellen Ass by mistake
+    # squarely on its own Eicheln 9, so it counts as the lead, then takes it back. The 9
+    # shows again at its outline, read vaguely by turns as itself and as the Schellen 8,
+    # and the Ass's track takes those reads: something still lies where the Ass lay, so
+    # it looked never taken back, and the right lead counted in seat 3's turn. Read for a
+    # second and more as other cards only, never once as itself, the Ass is gone
+    # (``collection.Collection._read_as_another``); the 9, read more as itself than as any
+    # other card where it lay, is that old card, no new one.
+    table = trick_left_lying()
+    nine = SPOTS[2]
+    table.arms = {EDGE_NAME[2]}
+    table.hidden = {"eicheln-9"}
+    table.lay("schellen-ass", 2, at=nine, rest=12)
+    table.arms = set()
+    table.step(10)
+    table.arms = {EDGE_NAME[2]}
+    del table.cards["schellen-ass"]
+    table.hidden = set()
+    # What shows of the 9 under the first trick's other cards is read vaguely from now on.
+    table.reads_as["eicheln-9"] = ("eicheln-9", 0.42, (("schellen-8", 0.3),))
+    for i in range(16):
+        table.arms = {EDGE_NAME[2]} if i < 3 else set()
+        if i % 3 == 2:
+            table.misreads["eicheln-9"] = ("schellen-8", 0.38, (("eicheln-9", 0.3),))
+        table.step()
+    lay_by_hand(table, "schellen-10", 2, at=(390.0, 130.0))
+    lay_by_hand(table, "schellen-6", 3, at=(240.0, 140.0))
+    events = run(table)
+    assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schellen-ass"]
+    tricks, flags = folded_trick_cards(events)
+    assert tricks == [TRICK, [(2, "schellen-10"), (3, "schellen-6")]]
+    assert flags == ()

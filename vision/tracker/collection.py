@@ -19,6 +19,11 @@ from vision.tracker.reread import CardReread, CardWithdrawn
 from vision.tracker.state import TableState, TrackerEvent
 from vision.tracker.tracks import LONG_GONE_FRAMES, Track, TrackState
 
+#: Reads of the card a counted card was laid on, none naming the counted card, after which
+#: it is no longer there: its player took it back, uncovering the card under it
+#: (``Collection._read_as_another``).
+READ_AS_ANOTHER = 10
+
 #: Counts a card swept with the trick before it counted (the façade's forced decision).
 CountSwept = Callable[[Track, float], list[TrackerEvent]]
 
@@ -369,16 +374,21 @@ class Collection:
                 # any sign of a gathering if the others still lie there.
                 forgotten += 1
                 continue
-            carried_off = self._carried_off(laid, old)
+            read_as_another = self._read_as_another(laid, old)
+            carried_off = read_as_another or self._carried_off(laid, old)
             # A card that only vanished (a ghost outline under a hand) may go at any time.
             went_by = min(track.arrival, before_next) if carried_off else track.arrival
+            if read_as_another:
+                gone, seen = old.named_t, old.named_t
+            else:
+                gone, seen = old.last_t, self._last_seen(laid, old)
             if (
                 (carried_off or self._gone_before(laid, old, track))
-                and (seen := self._last_seen(laid, old)) < went_by
-                and not (len(trick) >= 4 and self._picked_up_by_winner(laid, old.last_t, seen))
+                and seen < went_by
+                and not (len(trick) >= 4 and self._picked_up_by_winner(laid, gone, seen))
             ):
                 carried.append(laid)
-                went = (min(went[0], old.last_t), max(went[1], seen))
+                went = (min(went[0], gone), max(went[1], seen))
             elif (away := self._gone_for(laid, old)) > t - track.arrival:
                 gone_since.append(t - away)
         lead = self._state.config.arm_lead
@@ -392,6 +402,23 @@ class Collection:
         if len(carried) + forgotten == len(trick) > 1:
             return []  # the whole trick went: collected (with a card never seen), not taken back
         return self._withdraw(carried, t)
+
+    def _read_as_another(self, laid: Laid, track: Track) -> bool:
+        """Was ``laid`` taken back, though its track still shows a card where it lay?
+
+        A card laid on a card of the trick left lying, outline for outline, and taken back
+        uncovers that card, and its track takes those reads: reads of the card it was laid
+        on, none of it (``READ_AS_ANOTHER`` of them), after as many reads of it since it
+        counted (a card read as itself twice and then only as the card under it is that card
+        misread, or lies beside it). A card a hand only hovers over is read as itself again
+        within a moment; one a later card of this trick lies over (``COVERING_DISTANCE``) is
+        read from the part that card leaves in view.
+        """
+        trick = self._state.ledger.trick
+        return min(track.confirmed, track.under_reads) >= READ_AS_ANOTHER and not any(
+            math.dist(later.placed, laid.placed) < COVERING_DISTANCE * laid.size
+            for later in trick[trick.index(laid) + 1 :]
+        )
 
     def _gone_before(self, laid: Laid, old: Track, track: Track) -> bool:
         """Was ``laid``, the trick's last counted card (shown by ``old``), gone a second

@@ -748,12 +748,21 @@ class TrickTracker:
             else:
                 self._laid_outline.pop(track.card, None)  # seen leaving its place: swept or taken
         for track in self._state.tracks:
-            if track.missed > 0 or track.state is not TrackState.IGNORED:
+            if track.missed > 0:
                 continue
-            # A card of the last trick, outlined anew where it lies and read as another card
-            # (a hand near it, a card laid on its neighbour), taken for no new card, is still
-            # that card lying there.
-            if math.dist(track.origin, track.centre) > self.config.match_distance * track.size:
+            if track.state is TrackState.IGNORED:
+                # A card of the last trick, outlined anew where it lies and read as another
+                # card (a hand near it, a card laid on its neighbour), taken for no new card,
+                # is still that card lying there.
+                if math.dist(track.origin, track.centre) > self.config.match_distance * track.size:
+                    continue
+            elif track.laid_on is not None and track.under_t == t:
+                # So is a read of it (and not of the counted card) that a counted card laid on
+                # it took: that card shown again (the counted card taken back by its player,
+                # ``Collection._read_as_another``), or what shows of it still.
+                self._laid_seen[track.laid_on] = t
+                continue
+            else:
                 continue
             for card in last:
                 lay = self._laid_outline.get(card)
@@ -957,6 +966,15 @@ class TrickTracker:
             replace(played, seat=seat, card=first.card, confidence=round(count.confidence, 3)),
         ]
 
+    def _laid_on(self, track: Track) -> str | None:
+        """The card of the trick collected last that ``track``, just counted, lies on outline
+        for outline (within ``LEFT_LYING_SHIFT``): a trick left lying, laid on."""
+        for _, card in self._ledger.last_trick:
+            lay = self._laid_outline.get(card)
+            if lay is not None and outline_shift(lay, track.settled_corners) < LEFT_LYING_SHIFT * card_size(lay):
+                return card
+        return None
+
     def _play(
         self, track: Track, seat: int, reading: Reading, t: float, place: tuple[float, float], seat_seen: bool = False
     ) -> CardPlayed:
@@ -970,6 +988,7 @@ class TrickTracker:
         )
         self._partial.counted(track, place)
         self._state.card_counted()
+        track.laid_on = self._laid_on(track)
         ask = reading.confidence < self.config.ask_below
         return CardPlayed(
             seat=seat,

@@ -210,6 +210,16 @@ class Track:
     settled_frames: int = 0
     #: The outline of the last read that named the track's card (any read before it has one).
     named_corners: tuple[tuple[float, float], ...] = ()
+    #: ... and when that read was.
+    named_t: float = 0.0
+    #: The card of the trick collected last that this counted card was laid on, outline for
+    #: outline (``TrickTracker._laid_on``), and how many reads named that card and not this
+    #: one since this one was last read as itself, the last of them when: taken back by its
+    #: player, a card laid on a trick left lying leaves its track the reads of the card
+    #: under it.
+    laid_on: str | None = None
+    under_reads: int = 0
+    under_t: float = -1.0
     #: Recent places (centre, corners), oldest first, for cards that never settled.
     path: deque[tuple[tuple[float, float], tuple[tuple[float, float], ...]]] = field(
         default_factory=lambda: deque(maxlen=PATH_LENGTH)
@@ -262,6 +272,7 @@ class Track:
             settled_corners=tuple(det.corners),
             settled_frames=1,
             named_corners=tuple(det.corners),
+            named_t=t,
         )
         track.path.append((centre, tuple(det.corners)))
         track.vote(det)
@@ -310,7 +321,11 @@ class Track:
         self.centre = centre
         self.corners = tuple(det.corners)
         if self.card is None or names(det, self.card):
-            self.named_corners = self.corners
+            self.named_corners, self.named_t = self.corners, t
+            self.under_reads = 0
+        elif names(det, self.laid_on):
+            self.under_reads += 1
+            self.under_t = t
         self.size = 0.7 * self.size + 0.3 * card_size(det.corners)
         self.last_t = t
         self.seen += 1
