@@ -148,7 +148,7 @@ def _run_oracle(
     from vision.tracker import TrickTracker
     from vision.tracker.evaluate import compare
     from vision.tracker.reread import resolve_rereads
-    from vision.tracker.tracker import TABLE_INPUTS
+    from vision.tracker.tracker import TableInputs
 
     folder = work / _folder_name(seed, habits) if work is not None else None
     record = folder if folder is not None and not _rendered(folder) else None
@@ -166,12 +166,11 @@ def _run_oracle(
         habits=habits,
     )
     tracker = TrickTracker()
-    inputs = [e for e in game.truth if isinstance(e, TABLE_INPUTS)]
+    inputs = TableInputs(game.truth)
     events: list[TrackerEvent] = []
     start = time.perf_counter()
     for frame in game.frames:
-        while inputs and (inputs[0].t or 0.0) <= frame.t:
-            tracker.table_input(inputs.pop(0))
+        inputs.before(tracker, frame.t)
         events += tracker.update(frame)
     events += tracker.finish()
     camera: list[Event] = resolve_rereads(events)
@@ -233,15 +232,14 @@ def _track(
     has them, seats at ``edges``): its events, rereads resolved, and the seconds it took."""
     from vision.tracker import TableLayout, TrickTracker
     from vision.tracker.reread import resolve_rereads
-    from vision.tracker.tracker import TABLE_INPUTS
+    from vision.tracker.tracker import TableInputs
 
     tracker = TrickTracker(TableLayout.from_dict({"edges": list(edges)}) if edges else None)
-    inputs = [e for e in truth if isinstance(e, TABLE_INPUTS)]
+    inputs = TableInputs(truth)
     events: list[TrackerEvent] = []
     start = time.perf_counter()
     for frame in frames:
-        while inputs and (inputs[0].t or 0.0) <= frame.t + 1e-9:
-            tracker.table_input(inputs.pop(0))
+        inputs.before(tracker, frame.t)
         events += tracker.update(frame)
     events += tracker.finish()
     return resolve_rereads(events), time.perf_counter() - start

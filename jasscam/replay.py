@@ -65,11 +65,11 @@ def replay_frames(
     from vision.tracker import TableLayout, TrickTracker
     from vision.tracker.gate import FrameGate
     from vision.tracker.reread import resolve_rereads
-    from vision.tracker.tracker import TABLE_INPUTS, TrackerEvent
+    from vision.tracker.tracker import TableInputs, TrackerEvent
 
     layout = TableLayout.from_dict(seat_layout) if seat_layout else TableLayout()
     tracker = TrickTracker(layout)
-    inputs = [ev for ev in truth if isinstance(ev, TABLE_INPUTS)]
+    inputs = TableInputs(truth)
     frame_gate = FrameGate() if gate else None
     arms = ArmWatcher()
     result = ReplayResult()
@@ -82,8 +82,7 @@ def replay_frames(
             wait = t - (time.perf_counter() - start)
             if wait > 0:
                 time.sleep(wait)
-        while inputs and (inputs[0].t or 0.0) <= t + 1e-9:
-            tracker.table_input(inputs.pop(0))
+        inputs.before(tracker, t)
         if frame_gate is None or frame_gate.changed(frame):
             dets = recognize(frame)
             result.recognised += 1

@@ -28,7 +28,7 @@ from vision.detection import Detection, FrameDetections
 from vision.tracker import TableLayout, TrickTracker
 from vision.tracker.evaluate import compare
 from vision.tracker.reread import resolve_rereads
-from vision.tracker.tracker import TABLE_INPUTS, TrackerEvent
+from vision.tracker.tracker import TableInputs, TrackerEvent
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -98,11 +98,10 @@ def replay(recorded: RecordedRound) -> list[Event]:
     """The recorded frames through a fresh tracker, rounds started and Weis declared as the
     truth has them; rereads resolved."""
     tracker = TrickTracker(TableLayout.from_dict({"edges": recorded.edges}))
-    inputs = [e for e in recorded.truth if isinstance(e, TABLE_INPUTS)]
+    inputs = TableInputs(recorded.truth)
     events: list[TrackerEvent] = []
     for frame in recorded.frames:
-        while inputs and (inputs[0].t or 0.0) <= frame.t + 1e-9:
-            tracker.table_input(inputs.pop(0))
+        inputs.before(tracker, frame.t)
         events += tracker.update(frame)
     events += tracker.finish(recorded.frames[-1].t)
     return list(resolve_rereads(events))

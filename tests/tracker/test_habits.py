@@ -19,7 +19,7 @@ from vision.tracker import TrickTracker
 from vision.tracker.evaluate import compare
 from vision.tracker.partial import look_alike
 from vision.tracker.reread import CardReread, CardWithdrawn, resolve_rereads
-from vision.tracker.tracker import TrackerEvent
+from vision.tracker.tracker import TableInputs, TrackerEvent
 
 TRICK = [(0, "rosen-6"), (1, "rosen-ass"), (2, "eicheln-9"), (3, "rosen-10")]  # rosen led; seat 2 trumps and wins
 
@@ -539,11 +539,10 @@ _NONE = Habits(
 
 def _track(game: NearGame) -> list[Event]:
     tracker = TrickTracker()
-    rounds = [e for e in game.truth if isinstance(e, RoundStarted)]
+    inputs = TableInputs(game.truth)
     events: list[TrackerEvent] = []
     for frame in game.frames:
-        while rounds and (rounds[0].t or 0.0) <= frame.t + 1e-9:
-            tracker.start_round(rounds.pop(0))
+        inputs.before(tracker, frame.t)
         events += tracker.update(frame)
     return resolve_rereads([*events, *tracker.finish()])
 

@@ -5,21 +5,20 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.events import Event, RoundStarted
+from scoring.events import Event
 from tests.tracker.oracle import OracleGame, oracle_game
 from vision.tracker import TrickTracker
 from vision.tracker.evaluate import compare
 from vision.tracker.reread import resolve_rereads
-from vision.tracker.tracker import TrackerEvent
+from vision.tracker.tracker import TableInputs, TrackerEvent
 
 
 def track(game: OracleGame) -> list[Event]:
     tracker = TrickTracker()
-    rounds = [e for e in game.truth if isinstance(e, RoundStarted)]
+    inputs = TableInputs(game.truth)
     events: list[TrackerEvent] = []
     for frame in game.frames:
-        while rounds and (rounds[0].t or 0.0) <= frame.t:
-            tracker.start_round(rounds.pop(0))
+        inputs.before(tracker, frame.t)
         events += tracker.update(frame)
     return resolve_rereads([*events, *tracker.finish()])
 

@@ -29,7 +29,8 @@ back (``collection.Collection``).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from scoring.cards import CARD_INDEX
@@ -99,6 +100,7 @@ __all__ = [
     "REREAD_FLOOR",
     "REREAD_ODDS",
     "TRICKS_PER_ROUND",
+    "TableInputs",
     "TrackerEvent",
     "TrickTracker",
 ]
@@ -106,6 +108,9 @@ __all__ = [
 
 #: The table's own inputs a tracker takes as the dashboard enters them (``TrickTracker.table_input``).
 TABLE_INPUTS = (RoundStarted, WeisDeclared)
+#: Seconds by which an input's time may exceed a frame's and still come before that frame:
+#: the two stamps of one moment, rounded apart.
+INPUT_SLACK_S = 1e-9
 
 #: How many of the times a counted card went from view where it lay are kept in mind: a
 #: card of the last trick misread flickers between its own read and another's
@@ -998,3 +1003,17 @@ class TrickTracker:
             alternatives=reading.alternatives if ask else (),
             seat_seen=seat_seen,
         )
+
+
+class TableInputs:
+    """The table's inputs among a recorded game's events (``TABLE_INPUTS``), handed to a
+    tracker by their time as its frames come, as the dashboard hands them to the live one:
+    replay, the benchmarks and the recorded-round tests feed a tracker the same way."""
+
+    def __init__(self, events: Iterable[object]) -> None:
+        self._pending: deque[RoundStarted | WeisDeclared] = deque(e for e in events if isinstance(e, TABLE_INPUTS))
+
+    def before(self, tracker: TrickTracker, t: float) -> None:
+        """Hand ``tracker`` every input due by ``t``, the time of the frame it gets next."""
+        while self._pending and (self._pending[0].t or 0.0) <= t + INPUT_SLACK_S:
+            tracker.table_input(self._pending.popleft())
