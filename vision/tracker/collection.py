@@ -379,6 +379,7 @@ class Collection:
             # A card that only vanished (a ghost outline under a hand) may go at any time.
             went_by = min(track.arrival, before_next) if carried_off else track.arrival
             if read_as_another:
+                # It went when it was last read as itself; what its track read since lies under it.
                 gone, seen = old.named_t, old.named_t
             else:
                 gone, seen = old.last_t, self._last_seen(laid, old)

@@ -755,19 +755,19 @@ class TrickTracker:
         for track in self._state.tracks:
             if track.missed > 0:
                 continue
-            if track.state is TrackState.IGNORED:
-                # A card of the last trick, outlined anew where it lies and read as another
-                # card (a hand near it, a card laid on its neighbour), taken for no new card,
-                # is still that card lying there.
-                if math.dist(track.origin, track.centre) > self.config.match_distance * track.size:
-                    continue
-            elif track.laid_on is not None and track.under_t == t:
-                # So is a read of it (and not of the counted card) that a counted card laid on
-                # it took: that card shown again (the counted card taken back by its player,
+            if track.state is TrackState.PLAYED and track.laid_on is not None and track.under_t == t:
+                # A card of the last trick that a counted card was laid on is still there when
+                # this frame's read of that counted card names it and not the counted card:
+                # shown again (the counted card taken back by its player,
                 # ``Collection._read_as_another``), or what shows of it still.
                 self._laid_seen[track.laid_on] = t
                 continue
-            else:
+            if track.state is not TrackState.IGNORED:
+                continue
+            # A card of the last trick, outlined anew where it lies and read as another card
+            # (a hand near it, a card laid on its neighbour), taken for no new card, is still
+            # that card lying there.
+            if math.dist(track.origin, track.centre) > self.config.match_distance * track.size:
                 continue
             for card in last:
                 lay = self._laid_outline.get(card)
