@@ -147,13 +147,14 @@ def test_the_right_card_laid_where_the_wrong_one_lay_and_first_read_as_it_counts
 
 def test_a_wrong_lead_laid_on_the_winners_card_and_taken_back_is_withdrawn_though_that_card_shows_again() -> None:
     # The trick is left lying; seat 2, who took it, lays the Schellen Ass by mistake
-    # squarely on its own Eicheln 9, so it counts as the lead, then takes it back. The 9
-    # shows again at its outline, read vaguely by turns as itself and as the Schellen 8,
-    # and the Ass's track takes those reads: something still lies where the Ass lay, so
-    # it looked never taken back, and the right lead counted in seat 3's turn. Read for a
-    # second and more as other cards only, never once as itself, the Ass is gone
-    # (``collection.Collection._read_as_another``); the 9, read more as itself than as any
-    # other card where it lay, is that old card, no new one.
+    # squarely on its own Eicheln 9, so it counts as the lead, lies two seconds read as
+    # itself, and is taken back. The 9 shows again at its outline, read vaguely by turns
+    # as itself and as the Schellen 8, and the Ass's track takes those reads: something
+    # still lies where the Ass lay, so it looked never taken back, and the right lead
+    # counted in seat 3's turn. Read as the card it was laid on, never as itself, as often
+    # as it was read as itself before, the Ass is gone
+    # (``collection.Collection._read_as_another``); the 9, still read there, is that old
+    # card, no new one (``TrickTracker._old_card_misread``).
     table = trick_left_lying()
     nine = SPOTS[2]
     table.arms = {EDGE_NAME[2]}
