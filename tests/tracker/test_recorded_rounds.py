@@ -308,3 +308,20 @@ def test_a_wrong_lead_taken_back_from_the_trick_left_lying_is_withdrawn_and_the_
     voided = {e.ref for e in run.events if isinstance(e, EventVoided)}
     sixth = [e for i, e in enumerate(run.events) if isinstance(e, CardPlayed) and i in voided and (e.t or 0.0) > 80.0]
     assert [e.card for e in sixth] == ["schellen-ass"]
+
+
+def test_a_wrong_lead_taken_back_from_across_a_card_of_the_trick_left_lying_is_withdrawn() -> None:
+    # Rendered round 5,000,930 as the real recogniser read it, to the end of its second
+    # trick. The first trick is left lying and seat 3 leads on it; seat 0 lays the Schellen
+    # König by mistake a third of a card off its own Rosen Under of the first trick, over
+    # most of it, and takes it back two seconds later (seen carried off). The Under shows
+    # again where it lay, read surely, and the König's track took those reads, so it never
+    # looked gone; seat 0's right card, the Schilten 8, counted in seat 1's turn and every
+    # later trick of the round was a card off (1 of 9). The card a counted card was laid
+    # on is the one whose place it covers most (``TrickTracker._laid_on``), not only one it
+    # lies on outline for outline.
+    run = replayed("recogniser-5000930.json.gz")
+    assert run.tricks_ok == [True, True]
+    voided = {e.ref for e in run.events if isinstance(e, EventVoided)}
+    withdrawn = [e.card for i, e in enumerate(run.events) if isinstance(e, CardPlayed) and i in voided]
+    assert withdrawn == ["schellen-koenig"]

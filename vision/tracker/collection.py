@@ -407,8 +407,8 @@ class Collection:
     def _read_as_another(self, laid: Laid, track: Track) -> bool:
         """Was ``laid`` taken back, though its track still shows a card where it lay?
 
-        A card laid on a card of the trick left lying, outline for outline, and taken back
-        uncovers that card, and its track takes those reads: reads of the card it was laid
+        A card laid over a card of the trick left lying and taken back uncovers that card,
+        and its track takes those reads: reads of the card it was laid
         on, none of it (``READ_AS_ANOTHER`` of them), after as many reads of it since it
         counted (a card read as itself twice and then only as the card under it is that card
         misread, or lies beside it). A card a hand only hovers over is read as itself again

@@ -972,13 +972,16 @@ class TrickTracker:
         ]
 
     def _laid_on(self, track: Track) -> str | None:
-        """The card of the trick collected last that ``track``, just counted, lies on outline
-        for outline (within ``LEFT_LYING_SHIFT``): a trick left lying, laid on."""
+        """The card of the trick collected last whose place ``track``, just counted, covers
+        most, if it lies across at least ``OVER_ITS_PLACE`` of it: a trick left lying, laid
+        on. (Not only outline for outline: a card laid a third of a card off hides most of
+        the one under it, which shows again where it lay once the card is taken back.)"""
+        best, most = None, 0.0
         for _, card in self._ledger.last_trick:
             lay = self._laid_outline.get(card)
-            if lay is not None and outline_shift(lay, track.settled_corners) < LEFT_LYING_SHIFT * card_size(lay):
-                return card
-        return None
+            if lay is not None and (share := covered_share(lay, track.settled_corners)) > most:
+                best, most = card, share
+        return best if most >= OVER_ITS_PLACE else None
 
     def _play(
         self, track: Track, seat: int, reading: Reading, t: float, place: tuple[float, float], seat_seen: bool = False

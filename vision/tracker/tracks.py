@@ -212,8 +212,8 @@ class Track:
     named_corners: tuple[tuple[float, float], ...] = ()
     #: ... and when that read was.
     named_t: float = 0.0
-    #: The card of the trick collected last that this counted card was laid on, outline for
-    #: outline (``TrickTracker._laid_on``), and how many reads named that card and not this
+    #: The card of the trick collected last that this counted card was laid on, over most of
+    #: its place (``TrickTracker._laid_on``), and how many reads named that card and not this
     #: one since this one was last read as itself, the last of them when: taken back by its
     #: player, a card laid on a trick left lying leaves its track the reads of the card
     #: under it.
