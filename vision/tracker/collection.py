@@ -408,18 +408,14 @@ class Collection:
         """Was ``laid`` taken back, though its track still shows a card where it lay?
 
         A card laid over a card of the trick left lying and taken back uncovers that card,
-        and its track takes those reads: reads of the card it was laid
-        on, none of it (``READ_AS_ANOTHER`` of them), after as many reads of it since it
-        counted (a card read as itself twice and then only as the card under it is that card
-        misread, or lies beside it). A card a hand only hovers over is read as itself again
-        within a moment; one a later card of this trick lies over (``COVERING_DISTANCE``) is
-        read from the part that card leaves in view.
+        and its track takes those reads: reads of the card it was laid on, none of it
+        (``READ_AS_ANOTHER`` of them), after as many reads of it since it counted (a card
+        read as itself twice and then only as the card under it is that card misread, or
+        lies beside it). A card a hand only hovers over is read as itself again within a
+        moment; one a later card of this trick lies over (``_laid_over``) is read from the
+        part that card leaves in view.
         """
-        trick = self._state.ledger.trick
-        return min(track.confirmed, track.under_reads) >= READ_AS_ANOTHER and not any(
-            math.dist(later.placed, laid.placed) < COVERING_DISTANCE * laid.size
-            for later in trick[trick.index(laid) + 1 :]
-        )
+        return min(track.confirmed, track.under_reads) >= READ_AS_ANOTHER and not self._laid_over(laid)
 
     def _gone_before(self, laid: Laid, old: Track, track: Track) -> bool:
         """Was ``laid``, the trick's last counted card (shown by ``old``), gone a second
@@ -494,14 +490,23 @@ class Collection:
         lies on it. (The right card laid where a wrong one lay comes in that player's own
         hand alone.)"""
         state = self._state
-        trick = state.ledger.trick
         edge = state.layout.edges[laid.seat]
-        for later in trick[trick.index(laid) + 1 :]:
+        for later in self._laid_over(laid):
             track = state.track(later.track_id)
             arms = track.arms(state.config.arm_min_frames) if track is not None else frozenset()
-            if math.dist(later.placed, laid.placed) < COVERING_DISTANCE * laid.size and arms - {edge}:
+            if arms - {edge}:
                 return True
         return False
+
+    def _laid_over(self, laid: Laid) -> list[Laid]:
+        """The cards of this trick counted after ``laid`` that lie partly over its place
+        (``COVERING_DISTANCE``)."""
+        trick = self._state.ledger.trick
+        return [
+            later
+            for later in trick[trick.index(laid) + 1 :]
+            if math.dist(later.placed, laid.placed) < COVERING_DISTANCE * laid.size
+        ]
 
     def _last_seen(self, laid: Laid, track: Track) -> float:
         """When ``laid`` (shown by ``track``) was last seen, carried off or where it lay."""
