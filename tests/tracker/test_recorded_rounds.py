@@ -325,3 +325,21 @@ def test_a_wrong_lead_taken_back_from_across_a_card_of_the_trick_left_lying_is_w
     voided = {e.ref for e in run.events if isinstance(e, EventVoided)}
     withdrawn = [e.card for i, e in enumerate(run.events) if isinstance(e, CardPlayed) and i in voided]
     assert withdrawn == ["schellen-koenig"]
+
+
+def test_a_fourth_card_taken_back_from_a_card_of_the_trick_left_lying_is_withdrawn() -> None:
+    # Oracle detections of rendered round 5,000,508 with habits, to the end of its third
+    # trick. The second is left lying; seat 1 leads the third with a card it takes back
+    # (the Rosen 6) and then the right one. Seat 0 lays the trick's fourth card, the
+    # Schellen Ober, by mistake on the Schellen 6 of the second, and takes it back under
+    # its hand a second and a half later. The 6 shows again where it lay, now and then,
+    # and the Ober's track takes those reads (too few to tell a take-back by them alone),
+    # so the Ober looked last seen a moment before the right card, the Schellen 9, landed
+    # at the same spot: the 9 counted as the lead of the next trick, and the third trick
+    # kept the Ober. A card's reads of the card it was laid on are that card showing: the
+    # Ober went when it was last read as itself (``Collection._gone_before``).
+    run = replayed("oracle-5000508.json.gz")
+    assert run.tricks_ok == [True] * 3
+    voided = {e.ref for e in run.events if isinstance(e, EventVoided)}
+    withdrawn = [e.card for i, e in enumerate(run.events) if isinstance(e, CardPlayed) and i in voided]
+    assert withdrawn == ["rosen-6", "schellen-ober"]

@@ -424,11 +424,14 @@ class Collection:
         within a second; a card still gone then was taken away. (The arm that took it is
         not always seen: a pale arm on a pale cloth.)"""
         trick = self._state.ledger.trick
+        # Reads of the card it was laid on, since it was last read as itself, are that card
+        # showing where it lay (``Track.under_reads``): it went when it was last read as itself.
+        last = old.named_t if old.under_reads else old.last_t
         return (
             laid is trick[-1]
             and old.missed >= self._state.config.collect_after_frames
-            and track.first_t - old.last_t >= LONG_GONE_FRAMES * self._state.frame_dt
-            and not self._under_other_hands(laid, old.last_t, track.first_t)
+            and track.first_t - last >= LONG_GONE_FRAMES * self._state.frame_dt
+            and not self._under_other_hands(laid, last, track.first_t)
         )
 
     def _picked_up_by_winner(self, laid: Laid, went: float, seen: float) -> bool:
