@@ -208,6 +208,10 @@ class Track:
     settled: tuple[float, float] = (0.0, 0.0)
     settled_corners: tuple[tuple[float, float], ...] = ()
     settled_frames: int = 0
+    #: The most frames it ever lay still in one place: ``settled_frames`` starts again when a
+    #: counted card, hidden a moment, shows a little off (the cards laid over it since), but
+    #: how long it lay there whole is still known.
+    longest_rest: int = 0
     #: The outline of the last read that named the track's card (any read before it has one).
     named_corners: tuple[tuple[float, float], ...] = ()
     #: ... and when that read was.
@@ -271,6 +275,7 @@ class Track:
             settled=centre,
             settled_corners=tuple(det.corners),
             settled_frames=1,
+            longest_rest=1,
             named_corners=tuple(det.corners),
             named_t=t,
         )
@@ -368,6 +373,7 @@ class Track:
             self.rest_reads = 1
         if self.arrived_t is None and self.rest_frames >= 2:
             self.arrived_t, self.arrived_corners = self.rest_t, self.anchor_corners
+        self.longest_rest = max(self.longest_rest, self.rest_frames)
         if self.rest_frames > self.settled_frames:
             self.settled = self.anchor
             self.settled_corners = self.anchor_corners
