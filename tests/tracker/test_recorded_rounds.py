@@ -357,3 +357,31 @@ def test_a_lead_that_lay_still_for_seconds_is_not_taken_for_a_view_of_the_card_l
     run = replayed("oracle-5000505.json.gz")
     assert run.tricks_ok == [True] * 6
     assert not [e for e in run.events if isinstance(e, CardCorrected)]
+
+
+def test_an_old_card_read_once_as_a_card_still_to_come_where_it_lay_counts_for_no_one() -> None:
+    # Oracle detections of rendered round 5,000,415 with habits, to the end of its fifth
+    # trick. The fourth is left lying and seat 3 leads on it. Its Rosen 8, outlined anew a
+    # fifth of a card off where it lay after a hand passed over it, is read as itself in
+    # most frames and once as the Eicheln König; after the longest wait the König counted
+    # on that one read (0.06 of the vote), in seat 0's turn, and every later card of the
+    # trick went a seat late. A track read mostly as an old card where that card lay, and
+    # only faintly as any card still to come, is that old card (``TrickTracker._decide``).
+    run = replayed("oracle-5000415.json.gz")
+    assert run.tricks_ok == [True] * 5
+    assert "eicheln-koenig" not in [e.card for e in run.events if isinstance(e, CardPlayed)]
+
+
+def test_an_old_card_counted_surely_and_read_faintly_as_another_where_it_lay_is_no_new_card() -> None:
+    # Oracle detections of rendered round 5,000,587 with habits, to the end of its second
+    # trick. The first is left lying; as the second is laid on it, its Rosen Ober shows
+    # again an eighth of a card off where it lay, over nine tenths of its place, read as
+    # itself and now and then, faintly, as other cards. The Ober had counted surely (its
+    # reads thirty times any other card's, though the oracle's runners-up leave it 0.89 of
+    # the vote), and the faint reads held a tenth of its new track's vote: it counted as
+    # the Eicheln 10 in seat 3's turn, and seat 3's Schellen Ass was lost. A count read so
+    # much more often as itself than as any other card is sure
+    # (``TrickTracker._left_lying_seen_again``).
+    run = replayed("oracle-5000587.json.gz")
+    assert run.tricks_ok == [True, True]
+    assert "eicheln-10" not in [e.card for e in run.events if isinstance(e, CardPlayed)]

@@ -79,13 +79,20 @@ LEFT_LYING_SHIFT = 0.24
 CORNER_FOR_CORNER = 0.06
 #: A track read firmly as a card of the trick collected last, whose reads give a card still
 #: to come less than this share, names no new card by that faint read
-#: (``_left_lying_seen_again``).
-FAINT_UNPLAYED = 0.1
+#: (``_left_lying_seen_again``; and ``_decide`` for a track read mostly as an old card that
+#: may be seen again). A single misread frame among a few seconds of reads of the old card
+#: holds about a tenth of the vote (0.1 lost four tricks of the oracle's 200 rounds, 0.2
+#: measured as 0.15: CHANGELOG.md).
+FAINT_UNPLAYED = 0.15
 #: ... when its outline lies across at least this share of where that card lay ...
 OVER_ITS_PLACE = 0.3
 #: ... and that card counted at least this surely: a count less sure may be the misread,
 #: and this track the real card (``Misreads.doubt_earlier_read`` weighs the two).
 SURE_COUNT = 0.95
+#: ... or its reads named it at least this many times as often as any other card: each read
+#: of a card lists runners-up, and faint ones spread over many cards take a tenth of the
+#: vote from a card read as itself in every frame, which is as sure a count as any.
+SURE_OVER_RUNNER_UP = 20.0
 #: Seconds since the winner's hand was last over the table within which a sure read of
 #: another card on the winner's own card of the full trick is the lead laid on it
 #: (``_lead_on``; at 0.5 the lead it was found on was read surely too late, and without
@@ -616,6 +623,19 @@ class TrickTracker:
             # still to come guessed from nothing.
             guessed = Reading(reading.card, 0.0, (), replay=True)
         reading = guessed
+        if (
+            not reading.replay
+            and leader is not None
+            and leader != reading.card
+            and leader in self._ledger.played
+            and reading.confidence < FAINT_UNPLAYED
+            and self._may_be_old_card(track, leader)
+        ):
+            # Read mostly as a card already played that may be that old card seen again
+            # (``_may_be_old_card``), and only faintly as any card still to come: the old
+            # card, not a new one named by a stray read (an old card of the trick left lying,
+            # misread once as a card still to come, counted on that read alone).
+            reading = Reading(leader, 0.0, (), replay=True)
         if reading.replay:
             if not forced and track.rest_frames < cfg.maximum_decision_frames:
                 return []  # an old card seen again is rare: make sure before ignoring it
@@ -834,17 +854,21 @@ class TrickTracker:
         reads) counted as the turn's card, and the real card came a seat late. It is
         that old card when no more than such a faint read names a new card
         (``FAINT_UNPLAYED``), the outline lies over where the card lay (``OVER_ITS_PLACE``)
-        and the card counted surely (``SURE_COUNT``). A card counted unsurely is left to
-        the weighing of the two reads (``Misreads.doubt_earlier_read``): either may be
-        the real one.
+        and the card counted surely (``SURE_COUNT``, or ``SURE_OVER_RUNNER_UP``). A card
+        counted unsurely is left to the weighing of the two reads
+        (``Misreads.doubt_earlier_read``): either may be the real one.
         """
         if unplayed >= FAINT_UNPLAYED:
             return False
         if not any(c == card for _, c in self._ledger.last_trick):
             return False
         count = self._ledger.counted.get(card)
-        if count is None or count.confidence < SURE_COUNT:
+        if count is None:
             return False
+        if count.confidence < SURE_COUNT:
+            runner_up = max((v for c, v in count.votes.items() if c != card), default=0.0)
+            if count.votes.get(card, 0.0) < SURE_OVER_RUNNER_UP * runner_up:
+                return False
         lay = self._laid_outline.get(card)
         return lay is not None and covered_share(lay, track.settled_corners) >= OVER_ITS_PLACE
 
