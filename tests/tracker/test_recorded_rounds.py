@@ -385,3 +385,18 @@ def test_an_old_card_counted_surely_and_read_faintly_as_another_where_it_lay_is_
     run = replayed("oracle-5000587.json.gz")
     assert run.tricks_ok == [True, True]
     assert "eicheln-10" not in [e.card for e in run.events if isinstance(e, CardPlayed)]
+
+
+def test_the_turns_card_glimpsed_a_moment_before_the_next_player_laid_over_it_counts_first() -> None:
+    # Oracle detections of rendered round 5,000,459 with habits, to the end of its third
+    # trick. Seat 0 leads the Eicheln Ass, brought in from the bottom edge; it is seen four
+    # frames, read as itself only half the time (its first reads, under the hand, name
+    # other cards) and never still two frames at once, before seat 1's hand, from the right
+    # edge, lays the Schellen 10 over it. The Ass was taken for a view of the 10 in the hand
+    # that laid it: the 10 counted as the lead, and every card of the trick a seat early.
+    # Brought by the turn's hand alone, not the one that laid the 10, it was laid first
+    # (``PartialViews.overlooked``).
+    run = replayed("oracle-5000459.json.gz")
+    assert run.tricks_ok == [True] * 3
+    lead = next(e for e in run.events if isinstance(e, CardPlayed) and e.card == "eicheln-ass")
+    assert lead.seat == 0

@@ -584,7 +584,7 @@ class PartialViews:
                 or other.state is not TrackState.CANDIDATE
                 or other.id in state.ledger.shown
                 or other.missed == 0
-                or other.rest_frames < 2
+                or (other.rest_frames < 2 and not self._turns_glimpse(other, track))
                 or other.arrival >= track.arrival
                 or not (
                     (
@@ -592,6 +592,7 @@ class PartialViews:
                         and other.leading_identity()[1] >= CLEAR_SHARE
                     )
                     or self._turns_own_card(other, track)
+                    or self._turns_glimpse(other, track)
                     # Seen at rest while ``track`` was a card's size away: a card of its
                     # own, whose seat in the turn matters more than a vague name.
                     or (self._seen_apart(other, track) and other.leading_identity()[1] >= GLIMPSE_SHARE)
@@ -610,6 +611,35 @@ class PartialViews:
                 continue
             out.append(other)
         return sorted(out, key=lambda tr: (tr.arrival, tr.id))
+
+    def _turns_glimpse(self, other: Track, track: Track) -> bool:
+        """Was ``other`` the card of the player whose turn it is, glimpsed a moment where it
+        landed before ``track``, another player's card, was laid over it? Brought in by the
+        turn's hand alone, seen more than once, read at least half the time as one card
+        still to come, and gone before ``track`` first showed, which came with another
+        player's hand in view too: two hands, two cards, though the first lay too briefly to
+        count, and too briefly to be read clearly. (The turn's hand, withdrawing, is often
+        still in view as the next card comes, so which hand stayed longest says nothing.)
+        """
+        state = self._state
+        ledger = state.ledger
+        least = state.config.arm_min_frames
+        if ledger.contract is None or len(ledger.trick) >= 4 or other.seen < 2:
+            return False
+        expected = ledger.expected_seat()
+        if expected is None:
+            return False
+        edge = state.layout.edges[expected]
+        if other.arms(least) != {edge} or not track.arms(least) - {edge}:
+            return False
+        card, share = other.leading_identity()
+        return (
+            card is not None
+            and card not in ledger.played
+            and share >= GLIMPSE_SHARE
+            and card != track.leading_identity()[0]
+            and other.last_t < track.first_t
+        )
 
     def _seen_apart(self, other: Track, track: Track) -> bool:
         """Was ``other`` seen at rest while ``track`` was still in the hand a card's size
