@@ -400,3 +400,20 @@ def test_the_turns_card_glimpsed_a_moment_before_the_next_player_laid_over_it_co
     assert run.tricks_ok == [True] * 3
     lead = next(e for e in run.events if isinstance(e, CardPlayed) and e.card == "eicheln-ass")
     assert lead.seat == 0
+
+
+def test_a_card_landing_short_of_its_flight_on_the_turns_card_keeps_its_own_track() -> None:
+    # Oracle detections of rendered round 5,000,496 with habits, to the end of its second
+    # trick. Seat 3 leads the Schellen 6, read surely; seat 0's Schellen 9 is seen in
+    # flight from the bottom edge at the same time, a card's length a frame, and lands
+    # squarely on the 6, short of where its speed would have carried it. Its first read
+    # there went to the 6's track (an eighth of a card off, against the 9's own track
+    # well short of its next place), and the 6's track, read since as the 9, counted as
+    # the 9 in seat 3's turn; the 6 was never counted. A card read as itself in flight
+    # may stop anywhere on its way (``tracks.match_cost``).
+    run = replayed("oracle-5000496.json.gz")
+    assert run.tricks_ok == [True, True]
+    assert [(e.seat, e.card) for e in run.events if isinstance(e, CardPlayed)][4:6] == [
+        (3, "schellen-6"),
+        (0, "schellen-9"),
+    ]

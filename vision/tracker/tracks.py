@@ -638,6 +638,9 @@ def match_cost(
         identity = best if share >= 0.6 and track.votes.get(best or "", 0.0) >= 0.5 else None
     if identity is not None:
         if det.card == identity:
+            # ... or, read as the same card, slows and comes to rest anywhere on the way
+            # between: a card in flight lands short of where its speed would carry it.
+            cost = _to_segment(det.center, track.centre, track.predicted) / track.size
             # The same card read again: follow it even when it starts moving fast (swept).
             gate = max(gate, 1.5 * cfg.moving_match_distance)
         elif not names(det, identity) and (track.card is not None or det.confidence >= 0.3):
@@ -653,6 +656,16 @@ def match_cost(
                 # one moved: cards laid close together would swap tracks.
                 gate = min(gate, cfg.match_distance + IDENTITY_PENALTY)
     return cost if cost <= gate else None
+
+
+def _to_segment(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Distance from ``p`` to the segment from ``a`` to ``b``."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    if length2 <= 0.0:
+        return math.dist(p, a)
+    k = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2))
+    return math.dist(p, (a[0] + k * dx, a[1] + k * dy))
 
 
 def _whole_card_far_off(track: Track, det: Detection, cfg: TrackerConfig) -> bool:
