@@ -569,12 +569,13 @@ class PartialViews:
 
     def overlooked(self, track: Track) -> list[Track]:
         """Cards laid before ``track`` and read clearly (or, once seen a card's size away from
-        ``track``, read as one card at least half the time), that a hand hid before
-        they had lain still long enough to count (two cards laid overlapping show in turns,
-        as the detector keeps one outline of the two): they were laid first, so they count
-        first. Not one seen only in the hand that brought ``track`` (``_same_hand``), and
-        one where ``track`` lies only if ``track`` was laid over it (``_laid_over``) or
-        another hand brought it (``_other_hand``)."""
+        ``track``, or glimpsed as the turn's card, ``_turns_glimpse``, read as one card at
+        least half the time), that a hand hid before they had lain still long enough to
+        count (two cards laid overlapping show in turns, as the detector keeps one outline
+        of the two): they were laid first, so they count first. Not one seen only in the
+        hand that brought ``track`` (``_same_hand``), and one where ``track`` lies only if
+        ``track`` was laid over it (``_laid_over``) or another hand brought it
+        (``_other_hand``)."""
         state = self._state
         cfg = state.config
         out = []
@@ -621,25 +622,27 @@ class PartialViews:
         count, and too briefly to be read clearly. (The turn's hand, withdrawing, is often
         still in view as the next card comes, so which hand stayed longest says nothing.)
         """
-        state = self._state
-        ledger = state.ledger
-        least = state.config.arm_min_frames
-        if ledger.contract is None or len(ledger.trick) >= 4 or other.seen < 2:
-            return False
-        expected = ledger.expected_seat()
-        if expected is None:
-            return False
-        edge = state.layout.edges[expected]
-        if other.arms(least) != {edge} or not track.arms(least) - {edge}:
+        least = self._state.config.arm_min_frames
+        edge = self._turns_edge()
+        if edge is None or other.seen < 2 or other.arms(least) != {edge} or not track.arms(least) - {edge}:
             return False
         card, share = other.leading_identity()
         return (
             card is not None
-            and card not in ledger.played
+            and card not in self._state.ledger.played
             and share >= GLIMPSE_SHARE
             and card != track.leading_identity()[0]
             and other.last_t < track.first_t
         )
+
+    def _turns_edge(self) -> str | None:
+        """The table edge of the player whose turn it is to lay the trick's next card; None
+        when the trick is full or nobody knows whose turn it is."""
+        ledger = self._state.ledger
+        if ledger.contract is None or len(ledger.trick) >= 4:
+            return None
+        expected = ledger.expected_seat()
+        return None if expected is None else self._state.layout.edges[expected]
 
     def _seen_apart(self, other: Track, track: Track) -> bool:
         """Was ``other`` seen at rest while ``track`` was still in the hand a card's size
@@ -666,13 +669,8 @@ class PartialViews:
         the Schellen Under and König), yet it was laid first, in that seat."""
         state = self._state
         ledger = state.ledger
-        if ledger.contract is None or len(ledger.trick) >= 4 or other.rest_frames < 3:
-            return False
-        expected = ledger.expected_seat()
-        if expected is None:
-            return False
-        edge = state.layout.edges[expected]
-        if edge not in other.arms(state.config.arm_min_frames):
+        edge = self._turns_edge()
+        if edge is None or other.rest_frames < 3 or edge not in other.arms(state.config.arm_min_frames):
             return False
         # Read mostly as a card already played, it is that card seen again; a vote only
         # led by one (half under the next card, a 6 read now as the 9 of its suit) still
@@ -695,10 +693,9 @@ class PartialViews:
         cfg = state.config
         turn = (len(ledger.done), len(ledger.trick))
         self._glimpses = [g for g in self._glimpses if g.turn == turn and t - g.track.last_t <= GLIMPSE_KEEP]
-        expected = ledger.expected_seat() if ledger.contract is not None and len(ledger.trick) < 4 else None
-        if expected is None:
+        edge = self._turns_edge()
+        if edge is None:
             return
-        edge = state.layout.edges[expected]
         for track in tracks:
             card, share = track.leading_identity()
             if (
