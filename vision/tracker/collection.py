@@ -380,7 +380,7 @@ class Collection:
             went_by = min(track.arrival, before_next) if carried_off else track.arrival
             if read_as_another:
                 # It went when it was last read as itself; what its track read since lies under it.
-                gone, seen = old.named_t, old.named_t
+                gone = seen = old.last_as_itself
             else:
                 gone, seen = old.last_t, self._last_seen(laid, old)
             if (
@@ -424,9 +424,7 @@ class Collection:
         within a second; a card still gone then was taken away. (The arm that took it is
         not always seen: a pale arm on a pale cloth.)"""
         trick = self._state.ledger.trick
-        # Reads of the card it was laid on, since it was last read as itself, are that card
-        # showing where it lay (``Track.under_reads``): it went when it was last read as itself.
-        last = old.named_t if old.under_reads else old.last_t
+        last = old.last_as_itself  # the reads since of a card it was laid on are that card's
         return (
             laid is trick[-1]
             and old.missed >= self._state.config.collect_after_frames

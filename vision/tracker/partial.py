@@ -272,12 +272,11 @@ class PartialViews:
         view of a card under the hand laying it lasts as long as the hand lingers, a
         moment; a card that lay that long was the whole card, and what shows up beside it
         once it is hidden is the next card, not it. Where it lay still the longest counts
-        (``settled_frames``, or ``longest_rest`` if it has shown a little off since), not
-        where it was last seen: nudged, or following the first vague reads of the card
-        landing on it, it has lain still there only a moment."""
+        (``longest_rest``, kept though it has shown a little off since), not where it was
+        last seen: nudged, or following the first vague reads of the card landing on it, it
+        has lain still there only a moment."""
         most = self._state.config.maximum_decision_frames
-        lay = max(counted.settled_frames, counted.longest_rest)
-        return lay >= LAY_AS_ITSELF * most and counted.confirmed >= LAY_AS_ITSELF * most
+        return counted.longest_rest >= LAY_AS_ITSELF * most and counted.confirmed >= LAY_AS_ITSELF * most
 
     @staticmethod
     def _interrupted(track: Track, counted: Track) -> bool:

@@ -408,6 +408,12 @@ class Track:
         return self.rest_confidence / self.rest_reads if self.rest_reads else 0.0
 
     @property
+    def last_as_itself(self) -> float:
+        """When this card was last seen as itself: reads since then that named the card it
+        was laid on (``under_reads``) were that card showing where it lay, not this one."""
+        return self.named_t if self.under_reads else self.last_t
+
+    @property
     def rest_size(self) -> float:
         """Mean outline size (pixels) of the reads since the card came to rest."""
         return self.rest_size_sum / self.rest_reads if self.rest_reads else self.size
