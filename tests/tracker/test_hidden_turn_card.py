@@ -82,3 +82,39 @@ def test_the_next_card_carried_in_after_the_turns_hand_came_and_went_keeps_its_o
     assert plays(events) == [(0, "rosen-6"), (1, "rosen-ass"), (3, "rosen-10")]
     assert [e.unseen for e in events if isinstance(e, TrickCollected)] == [(2,)]
     assert out_of_turn(table) == []
+
+
+def laid_together(table: Table, *, turn_gone_frames: int) -> None:
+    """Seat 1 reaches in beside seat 2, lays the ace where it stays hidden and withdraws
+    ``turn_gone_frames`` frames before seat 2's 9 first shows, seat 2's arm still on it."""
+    lay_by_hand(table, "rosen-6", 0, {"bottom"})
+    table.hidden = {"rosen-ass"}
+    table.cards["rosen-ass"] = _Card("rosen-ass", AT[1], 90.0)
+    table.arms = {"right", "top"}
+    table.step(4)
+    table.arms = {"top"}
+    table.step(turn_gone_frames)
+    table.lay("eicheln-9", 2, at=AT[2], start=AT[2], slide=1, rest=2)
+    table.arms = set()
+    table.step(8)
+
+
+def test_a_card_that_shows_under_the_next_arm_after_the_turns_arm_withdrew_is_the_next_players() -> None:
+    # Two cards laid almost together: seat 1's hand lays the ace and goes while seat 2's
+    # arm, in beside it, lays the 9 over it; the 9 first shows with seat 2's arm alone in
+    # view. Both arms were in while the 9 came in, but the turn's had gone first: the 9 is
+    # seat 2's, and the ace, showing once the 9 is straightened, counts for seat 1.
+    # (Counted in turn, a rendered round gave the 9 to seat 1 and the ace to seat 2.)
+    table = Table()
+    laid_together(table, turn_gone_frames=3)
+    table.hidden = set()
+    table.step(12)
+    assert plays(run(table)) == [(0, "rosen-6"), (2, "eicheln-9"), (1, "rosen-ass")]
+
+
+def test_the_turns_arm_withdrawing_as_the_next_card_shows_is_no_evidence_against_the_turn() -> None:
+    # Seat 1's arm was last seen in the frame before the card showed: the card is as
+    # likely seat 1's, seen as its hand let go, and the turn keeps it.
+    table = Table()
+    laid_together(table, turn_gone_frames=0)
+    assert plays(run(table))[:2] == [(0, "rosen-6"), (1, "eicheln-9")]

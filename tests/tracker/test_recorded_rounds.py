@@ -3,7 +3,7 @@ table that scripted detection streams did not reproduce."""
 
 from __future__ import annotations
 
-from scoring.events import CardCorrected, CardPlayed, EventVoided
+from scoring.events import CardCorrected, CardPlayed, EventVoided, TrickCollected
 from tests.tracker.recorded import replayed
 from vision.tracker.evaluate import fold_accepting, merge
 
@@ -417,3 +417,30 @@ def test_a_card_landing_short_of_its_flight_on_the_turns_card_keeps_its_own_trac
         (3, "schellen-6"),
         (0, "schellen-9"),
     ]
+
+
+def test_a_card_showing_under_the_next_arm_after_the_turns_arm_withdrew_is_the_next_players() -> None:
+    # Oracle detections of rendered round 5,000,475 with habits, to the end of its sixth
+    # trick. Seat 1 lays the Rosen Ober and withdraws its arm; seat 2's arm, in beside it,
+    # lays the Rosen 9 over the Ober, which never shows. The 9 first shows three frames
+    # after seat 1's arm went, seat 2's arm alone in view: it is seat 2's card, and the
+    # trick is collected with seat 1's card unseen, for the table to name. Counted in
+    # turn, the 9 took seat 1's place and the Ober was asked for as seat 2's.
+    run = replayed("oracle-5000475.json.gz")
+    assert run.tricks_ok[:5] == [True] * 5
+    assert [(e.seat, e.card) for e in run.events if isinstance(e, CardPlayed)][20:23] == [
+        (3, "eicheln-9"),
+        (0, "schellen-ober"),
+        (2, "rosen-9"),
+    ]
+    assert [e.unseen for e in run.events if isinstance(e, TrickCollected)][5] == (1,)
+
+
+def test_the_turns_card_seen_before_it_was_hidden_keeps_the_turn_though_its_arm_withdrew_first() -> None:
+    # Oracle detections of rendered round 5,000,447 with habits, to the end of its fifth
+    # trick. Seat 3's Schilten 8 shows three frames under seat 3's arm and is then hidden
+    # by seat 0's hand, which lays the Rosen Under after seat 3's arm has gone. The 8 is
+    # on the table, though not counted yet, not a card laid unseen: the Under, showing
+    # under seat 0's arm alone, follows it in turn, and seat 1's Eicheln Ass after.
+    run = replayed("oracle-5000447.json.gz")
+    assert run.tricks_ok == [True] * 5

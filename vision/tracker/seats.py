@@ -28,6 +28,12 @@ from vision.tracker.tracks import Track, TrackState
 #: while their hand withdrew (``Seats.no_hand_laid``).
 WINNER_LEADS_AFTER = 2.0
 
+#: Seconds the turn's arm must have been gone before a card first showed under another
+#: arm alone for that card to be the other player's: a hand letting go of its own card
+#: is seen leaving in the frame before the card shows (0.1 s at the camera's 10 frames a
+#: second), and two cards laid almost together follow each other by a few tenths.
+TURN_ARM_GONE_S = 0.2
+
 
 class Seats:
     """The seats and the turn, read from ``state``'s ledger, layout and tracks."""
@@ -165,11 +171,12 @@ class Seats:
 
         Clear is: while the card came in, an arm reached in from that seat's edge alone,
         and the card lies on that seat's side of the centre (``arms``; ``expected``'s arm
-        seen at all settles it the other way: the previous player's arm withdrawing, the
-        winner's sweeping or the next player's reaching early are often in view at the
-        same time); or, with no arm seen, the hand brought the card in from that seat's
-        edge (first seen far out, squarely on that side of where it came to rest), or the
-        card lies squarely in front of that seat, far out from the centre. A hand seen
+        seen at all settles it the other way, unless it withdrew before the card showed,
+        ``_turn_arm_left_first``: the previous player's arm withdrawing, the winner's
+        sweeping or the next player's reaching early are often in view at the same time);
+        or, with no arm seen, the hand brought the card in from that seat's edge (first
+        seen far out, squarely on that side of where it came to rest), or the card lies
+        squarely in front of that seat, far out from the centre. A hand seen
         coming from ``expected``'s edge settles it the other way, wherever the card lies.
         The card's angle is no evidence: cards are tossed at any angle, and double-headed
         court cards have no up.
@@ -177,13 +184,17 @@ class Seats:
         cfg = self._state.config
         layout = self._state.layout
         size = max(size, 1.0)
-        if layout.edges[expected] in arms:
-            return None
         turn_edge = layout.edges[expected]
         state = self._state
+        turn_arm_left = turn_edge in arms and self._turn_arm_left_first(turn_edge, arms, first_seen)
+        if turn_edge in arms and not turn_arm_left:
+            return None
+        if turn_arm_left:
+            arms = arms - {turn_edge}
         if (
             state.turn_arms.get(turn_edge, 0) >= cfg.arm_min_frames
             and (first_seen is None or state.turn_arms_since.get(turn_edge, first_seen) <= first_seen)
+            and not turn_arm_left
             and not (
                 brought
                 and len(arms) == 1
@@ -226,6 +237,42 @@ class Seats:
             if margin >= cfg.evidence_margin and seat != expected and seat not in taken:
                 return SeatGuess(seat, margin, "position")
         return None
+
+    def _turn_arm_left_first(self, turn_edge: str, arms: frozenset[str], first_seen: float | None) -> bool:
+        """Did the turn's arm, in beside one other while the card came in, withdraw before
+        the card first showed, the other arm still in view as it showed, with no card seen
+        since the turn's arm reached in?
+
+        Two cards laid almost together: the turn's player lays theirs and goes while the
+        next player's hand, in beside it, lays the next card over it. The card that shows
+        under the other arm alone, the turn's hand gone ``TURN_ARM_GONE_S`` or longer, is
+        that player's, and the turn's card lies hidden under it. Had the turn's player laid
+        the card that shows, it would show as their hand let go. A card seen since the
+        turn's arm reached in, though not counted yet, is the turn's card on the table, not
+        hidden: the turn keeps the card that shows next.
+        """
+        state = self._state
+        others = arms - {turn_edge}
+        gone = state.turn_arms_last.get(turn_edge)
+        if len(others) != 1 or first_seen is None or gone is None or gone > first_seen - TURN_ARM_GONE_S:
+            return False
+        if state.turn_arms_last.get(next(iter(others)), -math.inf) < first_seen:
+            return False
+        return not self._card_shown_since(state.turn_arms_since.get(turn_edge), first_seen)
+
+    def _card_shown_since(self, since: float | None, before: float) -> bool:
+        """Was a card not counted yet first seen from ``since`` on and before ``before``, in
+        two frames or more, in the play area?"""
+        state = self._state
+        return any(
+            other.state is TrackState.CANDIDATE
+            and other.id not in state.ledger.shown
+            and (since is None or other.first_t >= since)
+            and other.first_t < before
+            and other.seen >= 2
+            and state.layout.in_play_area(other.centre, *state.size)
+            for other in state.tracks
+        )
 
     def _led_beside_a_trick_left_lying(self) -> bool:
         """Is the card about to count a lead, with the trick collected last still lying in
