@@ -444,3 +444,20 @@ def test_the_turns_card_seen_before_it_was_hidden_keeps_the_turn_though_its_arm_
     # under seat 0's arm alone, follows it in turn, and seat 1's Eicheln Ass after.
     run = replayed("oracle-5000447.json.gz")
     assert run.tricks_ok == [True] * 5
+
+
+def test_a_card_hidden_under_the_next_card_flown_in_from_another_edge_was_not_taken_back() -> None:
+    # Oracle detections of rendered round 5,000,546 with habits, its first trick. Seat 1
+    # lays the Rosen Ober by mistake and takes it back (withdrawn: the one voided event),
+    # then lays the Eicheln 8; seat 2's Eicheln 7, seen in flight from the top edge, lands on
+    # it while seat 1's arm is still withdrawing, and the 8 never shows again. The 7's
+    # arms were seat 1's alone when it first showed, so the 8, gone under its own
+    # player's arm, was taken for a card taken back when the trick was swept, and the 7
+    # was moved to seat 1. Carried in from seat 2's edge, the 7 was laid over it.
+    run = replayed("oracle-5000546.json.gz")
+    assert run.tricks_ok == [True]
+    assert [e.ref for e in run.events if isinstance(e, EventVoided)] == [2]
+    assert [(e.seat, e.card) for e in run.events if isinstance(e, CardPlayed)][3:5] == [
+        (1, "eicheln-8"),
+        (2, "eicheln-7"),
+    ]
