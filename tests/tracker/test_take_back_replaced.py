@@ -179,3 +179,29 @@ def test_a_wrong_lead_laid_on_the_winners_card_and_taken_back_is_withdrawn_thoug
     tricks, flags = folded_trick_cards(events)
     assert tricks == [TRICK, [(2, "schellen-10"), (3, "schellen-6")]]
     assert flags == ()
+
+
+def test_the_right_card_laid_where_the_wrong_one_lay_and_read_clearly_at_once_counts_instead() -> None:
+    # The wrong card vanishes under its player's hand, which soon comes back with the
+    # right one, 1.4 s after the wrong one was last seen; the right one lands outline for
+    # outline where it lay (players lay each card at their own spot), and its first read
+    # there, still under the hand, is a clear read of a card still to come that does not
+    # name the wrong card at all. It is the right card, not the wrong one back and
+    # misread. (Taken for the wrong card, neither the take-back nor the right card
+    # counted: a rendered round lost two tricks so, the wrong card counted in one and the
+    # right one, named as the wrong one, in a later one.)
+    table = Table()
+    table.lay("rosen-6", 0, rest=8)
+    take_back_under_the_hand(table, "schellen-ober", 1, seen_going=False, armless=6)
+    table.arms = {EDGE_NAME[1]}
+    table.hidden = {"rosen-ass"}
+    table.lay("rosen-ass", 1)
+    table.hidden = set()
+    table.misreads["rosen-ass"] = ("rosen-ass", 0.72, (("eicheln-10", 0.14),))
+    table.step(3)
+    table.arms = set()
+    table.step(8)
+    lay_by_hand(table, "eicheln-9", 2)
+    events = run(table)
+    assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schellen-ober"]
+    assert folded_trick_cards(events) == ([TRICK[:3]], ())

@@ -398,7 +398,9 @@ class TrickTracker:
     def _follow(self, frame: FrameDetections, *, vote: bool = True) -> None:
         cfg = self.config
         dets = [d for d in frame.detections if d.face_up and d.confidence >= cfg.min_detection_confidence]
-        pairs = associate(self._state.tracks, dets, cfg, self._gone_trick(), self._lead_on(frame.t))
+        pairs = associate(
+            self._state.tracks, dets, cfg, self._gone_trick(), self._lead_on(frame.t), frozenset(self._ledger.played)
+        )
         matched_tracks = {ti for ti, _ in pairs}
         matched_dets = {di for _, di in pairs}
         self._state.saw_arms(frame.t, frame.arms)

@@ -46,6 +46,12 @@ RUNNER_UP = 0.05
 LONG_GONE_FRAMES = 10
 #: A read this sure of a card that a resting card's reads never named is another card.
 SURE_OTHER_READ = 0.8
+#: A counted card gone ``LONG_GONE_FRAMES``, then read at its own outline at least this
+#: surely as a card still to come that does not name it, was taken back and that card laid
+#: in its place (``match_cost``). A new card's first read, still in the hand that lays it,
+#: is seldom ``SURE_OTHER_READ``; this is surer than most misreads of what shows of a card
+#: long hidden.
+REPLACED_READ = 0.7
 #: A counted card read surely as itself and in view takes no read of another card of this
 #: much or more, off its outline, that does not name it (``match_cost``): the next card
 #: laid beside or on it.
@@ -428,7 +434,13 @@ class Track:
 
 
 def match_cost(
-    track: Track, det: Detection, cfg: TrackerConfig, *, trick_gone: bool = False, lead_on: bool = False
+    track: Track,
+    det: Detection,
+    cfg: TrackerConfig,
+    *,
+    trick_gone: bool = False,
+    lead_on: bool = False,
+    played: frozenset[str] = frozenset(),
 ) -> float | None:
     """Cost of explaining ``det`` by ``track``; None when it is out of reach.
 
@@ -436,6 +448,7 @@ def match_cost(
     been gone as long as a collected trick's (swept, even if too fast to be seen moving).
     ``lead_on``: ``track`` is the card the winner of the full trick left lying laid into
     it, and the winner's hand was just over the table: the next lead may lie on it.
+    ``played``: the cards counted this round.
     """
     if (
         lead_on
@@ -464,13 +477,20 @@ def match_cost(
         track.state is TrackState.PLAYED
         and track.missed >= LONG_GONE_FRAMES
         and det.card != track.card
-        and not at_own_outline(track, det)
+        and (
+            not at_own_outline(track, det)
+            or (det.confidence >= REPLACED_READ and det.card not in played and not names(det, track.card))
+        )
     ):
         # Gone from where it lay longer than a hand lingers over a card it leaves there: its
         # player took it back (a wrong card), and a card read otherwise, off its outline, is
         # the one laid instead (its runner-ups say little: a new card's first read in the
         # hand is vague). Taken for the gone card, it would hide both the take-back and the
-        # card laid in its place.
+        # card laid in its place. A player lays the right card at their own spot, so it may
+        # lie outline for outline where the wrong one lay: there, only a clear read of a card
+        # still to come that does not name the gone card at all is the card laid instead
+        # (what shows of a card long hidden by a hand is misread now and then, but as a
+        # card played already or with itself a runner-up).
         return None
     if (
         track.state is TrackState.PLAYED
@@ -691,14 +711,16 @@ def associate(
     cfg: TrackerConfig,
     gone: frozenset[int] = frozenset(),
     lead_on: frozenset[int] = frozenset(),
+    played: frozenset[str] = frozenset(),
 ) -> list[tuple[int, int]]:
     """Pairs (track index, detection index), cheapest first, each used once (greedy);
     ``gone``: ids of the counted cards of a trick that has gone as a whole; ``lead_on``: the
-    id of the card the next lead may be laid on (both ``match_cost``)."""
+    id of the card the next lead may be laid on; ``played``: the cards counted this round
+    (all three ``match_cost``)."""
     pairs: list[tuple[float, int, int]] = []
     for ti, track in enumerate(tracks):
         for di, det in enumerate(dets):
-            cost = match_cost(track, det, cfg, trick_gone=track.id in gone, lead_on=track.id in lead_on)
+            cost = match_cost(track, det, cfg, trick_gone=track.id in gone, lead_on=track.id in lead_on, played=played)
             if cost is not None:
                 pairs.append((cost, ti, di))
     pairs.sort()
