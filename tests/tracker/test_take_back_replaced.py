@@ -14,6 +14,7 @@ from scoring.events import CardPlayed, TrickCollected
 from tests.tracker.table import SPOTS, Table, corrected, detection, run
 from tests.tracker.test_habits import EDGE_NAME, TRICK, folded_trick_cards, take_back_under_the_hand, trick_left_lying
 from vision.tracker.reread import CardWithdrawn
+from vision.tracker.tracker import TrackerEvent
 
 
 def lay_by_hand(
@@ -30,6 +31,28 @@ def lay_by_hand(
     table.step(3)
     table.arms = set()
     table.step(8)
+
+
+def replaced_where_it_lay(
+    *, armless: int, first_read: tuple[str, float, tuple[tuple[str, float], ...]]
+) -> list[TrackerEvent]:
+    """Seat 1 lays the Schellen Ober by mistake and takes it back under its hand, no hand
+    over the table for ``armless`` frames; then lays the Rosen Ass outline for outline where
+    the Ober lay, first read there (still under the hand) as ``first_read``; seat 2 lays the
+    Eicheln 9. The tracker's events."""
+    table = Table()
+    table.lay("rosen-6", 0, rest=8)
+    take_back_under_the_hand(table, "schellen-ober", 1, seen_going=False, armless=armless)
+    table.arms = {EDGE_NAME[1]}
+    table.hidden = {"rosen-ass"}
+    table.lay("rosen-ass", 1)
+    table.hidden = set()
+    table.misreads["rosen-ass"] = first_read
+    table.step(3)
+    table.arms = set()
+    table.step(8)
+    lay_by_hand(table, "eicheln-9", 2)
+    return run(table)
 
 
 def test_the_right_card_laid_near_the_wrong_ones_place_soon_after_it_was_taken_back_counts_instead() -> None:
@@ -128,19 +151,7 @@ def test_the_right_card_laid_where_the_wrong_one_lay_and_first_read_as_it_counts
     # The wrong card is gone three seconds; the right one lands outline for outline where
     # it lay, and its first read there, still under the hand, names the wrong card vaguely,
     # the right one as runner-up. That read is the right card's, not the wrong one back.
-    table = Table()
-    table.lay("rosen-6", 0, rest=8)
-    take_back_under_the_hand(table, "schellen-ober", 1, seen_going=False, armless=30)
-    table.arms = {EDGE_NAME[1]}
-    table.hidden = {"rosen-ass"}
-    table.lay("rosen-ass", 1)
-    table.hidden = set()
-    table.misreads["rosen-ass"] = ("schellen-ober", 0.59, (("rosen-ass", 0.21),))
-    table.step(3)
-    table.arms = set()
-    table.step(8)
-    lay_by_hand(table, "eicheln-9", 2)
-    events = run(table)
+    events = replaced_where_it_lay(armless=30, first_read=("schellen-ober", 0.59, (("rosen-ass", 0.21),)))
     assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schellen-ober"]
     assert folded_trick_cards(events) == ([TRICK[:3]], ())
 
@@ -190,18 +201,6 @@ def test_the_right_card_laid_where_the_wrong_one_lay_and_read_clearly_at_once_co
     # misread. (Taken for the wrong card, neither the take-back nor the right card
     # counted: a rendered round lost two tricks so, the wrong card counted in one and the
     # right one, named as the wrong one, in a later one.)
-    table = Table()
-    table.lay("rosen-6", 0, rest=8)
-    take_back_under_the_hand(table, "schellen-ober", 1, seen_going=False, armless=6)
-    table.arms = {EDGE_NAME[1]}
-    table.hidden = {"rosen-ass"}
-    table.lay("rosen-ass", 1)
-    table.hidden = set()
-    table.misreads["rosen-ass"] = ("rosen-ass", 0.72, (("eicheln-10", 0.14),))
-    table.step(3)
-    table.arms = set()
-    table.step(8)
-    lay_by_hand(table, "eicheln-9", 2)
-    events = run(table)
+    events = replaced_where_it_lay(armless=6, first_read=("rosen-ass", 0.72, (("eicheln-10", 0.14),)))
     assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schellen-ober"]
     assert folded_trick_cards(events) == ([TRICK[:3]], ())
