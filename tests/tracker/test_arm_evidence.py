@@ -108,16 +108,21 @@ def test_the_arm_of_the_player_whose_turn_it_is_settles_it_beside_another_arm() 
     assert out_of_turn(table) == []
 
 
-def test_the_expected_players_arm_overrules_a_hand_path_from_another_edge() -> None:
-    # The card slides in from the top edge (seat 2's way in), but the arm seen is seat 1's.
+def test_a_hand_path_from_another_edge_overrules_the_expected_players_arm() -> None:
+    # The card is seen sliding in from the top edge (seat 2's way in) while the only arm
+    # seen is seat 1's: seat 1 withdrawing from the card it laid unseen, the arm stage a
+    # frame or two late to see seat 2's. The card came in seat 2's hand, flagged for the
+    # table as laid out of turn. (Counted in turn, the lead of a rendered game's trick,
+    # hidden at once under the next player's card carried in from the bottom edge while
+    # the leader's arm was in view, swapped seats with it.)
     table = Table()
     lay_by_hand(table, "rosen-6", 0, {"bottom"})
     table.arms = {"right"}
     table.lay("rosen-ass", 1, at=AT[1], start=(320.0, 10.0), slide=5, rest=2)
     table.arms = set()
     table.step(8)
-    assert plays(run(table)) == TRICK[:2]
-    assert out_of_turn(table) == []
+    assert plays(run(table)) == [(0, "rosen-6"), (2, "rosen-ass")]
+    assert out_of_turn(table) == [2]
 
 
 def test_an_arm_reaching_in_after_the_card_came_to_rest_is_no_evidence_for_it() -> None:

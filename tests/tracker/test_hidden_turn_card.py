@@ -118,3 +118,22 @@ def test_the_turns_arm_withdrawing_as_the_next_card_shows_is_no_evidence_against
     table = Table()
     laid_together(table, turn_gone_frames=0)
     assert plays(run(table))[:2] == [(0, "rosen-6"), (1, "eicheln-9")]
+
+
+def test_the_next_card_seen_carried_in_over_the_turns_card_is_the_next_players_while_the_turns_arm_withdraws() -> None:
+    # Seat 1 lays the Ass where it stays hidden; seat 2's 9 is seen sliding in from the
+    # top edge and lands over it while seat 1's arm is still the only one in view. The 9
+    # is seat 2's, and the Ass, showing once the 9 is straightened, counts for seat 1.
+    table = Table()
+    lay_by_hand(table, "rosen-6", 0, {"bottom"})
+    table.hidden = {"rosen-ass"}
+    table.cards["rosen-ass"] = _Card("rosen-ass", AT[1], 90.0)
+    table.arms = {"right"}
+    table.step(3)
+    table.lay("eicheln-9", 2, at=AT[1], start=(AT[1][0], 10.0), slide=5, rest=2)
+    table.arms = set()
+    table.step(8)
+    table.cards["eicheln-9"].pos = AT[2]
+    table.hidden = set()
+    table.step(12)
+    assert plays(run(table)) == [(0, "rosen-6"), (2, "eicheln-9"), (1, "rosen-ass")]

@@ -169,21 +169,35 @@ class Seats:
     ) -> SeatGuess | None:
         """The seat that clearly laid a card whose turn was ``expected``'s, if another.
 
-        Clear is: while the card came in, an arm reached in from that seat's edge alone,
+        Clear is: the hand was seen bringing the card in from that seat's edge (first seen
+        far out, squarely on that side of where it came to rest), whatever arms were in
+        view; or, while the card came in, an arm reached in from that seat's edge alone,
         and the card lies on that seat's side of the centre (``arms``; ``expected``'s arm
         seen at all settles it the other way, unless it withdrew before the card showed,
         ``_turn_arm_left_first``: the previous player's arm withdrawing, the winner's
         sweeping or the next player's reaching early are often in view at the same time);
-        or, with no arm seen, the hand brought the card in from that seat's edge (first
-        seen far out, squarely on that side of where it came to rest), or the card lies
-        squarely in front of that seat, far out from the centre. A hand seen
-        coming from ``expected``'s edge settles it the other way, wherever the card lies.
-        The card's angle is no evidence: cards are tossed at any angle, and double-headed
-        court cards have no up.
+        or the card lies squarely in front of that seat, far out from the centre. A hand
+        seen coming from ``expected``'s edge settles it the other way, wherever the card
+        lies. The card's angle is no evidence: cards are tossed at any angle, and
+        double-headed court cards have no up.
         """
         cfg = self._state.config
         layout = self._state.layout
         size = max(size, 1.0)
+        if origin is not None:
+            # A card seen on its way in, far out and squarely from one side, came in that
+            # player's hand, whatever arms were in view: the arm stage sees an arm a frame
+            # or two late, and the turn's player, laying a card that the one carried in then
+            # covers, is often still withdrawing.
+            way_in = (origin[0] - place[0], origin[1] - place[1])
+            if math.hypot(*way_in) >= cfg.approach_distance * size:
+                edge, margin = layout.squareness(way_in)
+                seat = layout.seat_of_edge(edge)
+                if margin >= cfg.evidence_margin:
+                    if seat == expected:
+                        return None
+                    if seat not in taken:
+                        return SeatGuess(seat, margin, "approach")
         turn_edge = layout.edges[expected]
         state = self._state
         turn_arm_left = turn_edge in arms and self._turn_arm_left_first(turn_edge, arms, first_seen)
@@ -221,16 +235,6 @@ class Seats:
             # gone already or never seen, laid this one on its own side.
             if seat not in taken and layout.squareness(out)[0] == edge:
                 return SeatGuess(seat, 1.0, "arm")
-        if origin is not None:
-            way_in = (origin[0] - place[0], origin[1] - place[1])
-            if math.hypot(*way_in) >= cfg.approach_distance * size:
-                edge, margin = layout.squareness(way_in)
-                seat = layout.seat_of_edge(edge)
-                if margin >= cfg.evidence_margin:
-                    if seat == expected:
-                        return None
-                    if seat not in taken:
-                        return SeatGuess(seat, margin, "approach")
         if math.hypot(*out) >= cfg.front_distance * size and not self._led_beside_a_trick_left_lying():
             edge, margin = layout.squareness(out)
             seat = layout.seat_of_edge(edge)
