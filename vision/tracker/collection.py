@@ -495,21 +495,15 @@ class Collection:
         for later in self._laid_over(laid):
             track = state.track(later.track_id)
             arms = track.arms(state.config.arm_min_frames) if track is not None else frozenset()
-            if arms - {edge} or (track is not None and self._flown_in_from(track) not in (None, edge)):
+            if arms - {edge}:
+                return True
+            # Seen carried in from another player's edge: that player's hand laid it,
+            # whatever arms were in view (the player whose card it covers often still
+            # withdrawing).
+            carried = state.carried_in_from(track.origin, track.anchor, track.rest_size) if track is not None else None
+            if carried is not None and carried[0] != edge:
                 return True
         return False
-
-    def _flown_in_from(self, track: Track) -> str | None:
-        """The edge a card was seen carried in from, far out and squarely from that side of
-        where it came to rest; None when it was first seen near where it lies. A card seen
-        in flight from another player's edge was that player's hand laying it, whatever
-        arms were in view meanwhile (the player whose card it covers often still withdrawing)."""
-        cfg = self._state.config
-        way_in = (track.origin[0] - track.anchor[0], track.origin[1] - track.anchor[1])
-        if math.hypot(*way_in) < cfg.approach_distance * max(track.rest_size, 1.0):
-            return None
-        edge, margin = self._state.layout.squareness(way_in)
-        return edge if margin >= cfg.evidence_margin else None
 
     def _laid_over(self, laid: Laid) -> list[Laid]:
         """The cards of this trick counted after ``laid`` that lie partly over its place

@@ -184,20 +184,17 @@ class Seats:
         cfg = self._state.config
         layout = self._state.layout
         size = max(size, 1.0)
-        if origin is not None:
-            # A card seen on its way in, far out and squarely from one side, came in that
-            # player's hand, whatever arms were in view: the arm stage sees an arm a frame
-            # or two late, and the turn's player, laying a card that the one carried in then
-            # covers, is often still withdrawing.
-            way_in = (origin[0] - place[0], origin[1] - place[1])
-            if math.hypot(*way_in) >= cfg.approach_distance * size:
-                edge, margin = layout.squareness(way_in)
-                seat = layout.seat_of_edge(edge)
-                if margin >= cfg.evidence_margin:
-                    if seat == expected:
-                        return None
-                    if seat not in taken:
-                        return SeatGuess(seat, margin, "approach")
+        # A card seen on its way in, far out and squarely from one side, came in that
+        # player's hand, whatever arms were in view: the arm stage sees an arm a frame or two
+        # late, and the turn's player, laying a card that the one carried in then covers, is
+        # often still withdrawing.
+        carried = self._state.carried_in_from(origin, place, size) if origin is not None else None
+        if carried is not None:
+            seat = layout.seat_of_edge(carried[0])
+            if seat == expected:
+                return None
+            if seat not in taken:
+                return SeatGuess(seat, carried[1], "approach")
         turn_edge = layout.edges[expected]
         state = self._state
         turn_arm_left = turn_edge in arms and self._turn_arm_left_first(turn_edge, arms, first_seen)
@@ -417,13 +414,9 @@ class Seats:
 
     def hand_from(self, track: Track) -> int | None:
         """The seat whose edge the hand clearly brought ``track`` in from, if it was seen."""
-        cfg = self._state.config
         place = track.settled if track.settled_frames >= 2 else track.anchor
-        way_in = (track.origin[0] - place[0], track.origin[1] - place[1])
-        if math.hypot(*way_in) < cfg.approach_distance * max(track.rest_size, 1.0):
-            return None
-        edge, margin = self._state.layout.squareness(way_in)
-        return self._state.layout.seat_of_edge(edge) if margin >= cfg.evidence_margin else None
+        carried = self._state.carried_in_from(track.origin, place, track.rest_size)
+        return self._state.layout.seat_of_edge(carried[0]) if carried is not None else None
 
     def turn_seats(self) -> list[int]:
         """The seats whose turn the next cards are, in order, as far as that is known now

@@ -9,6 +9,7 @@ hold a copy of anything that could go stale, and keeps what they may look at in 
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -82,6 +83,19 @@ class TableState:
             if tr.id == track_id:
                 return tr
         return None
+
+    def carried_in_from(
+        self, origin: tuple[float, float], place: tuple[float, float], size: float
+    ) -> tuple[str, float] | None:
+        """The edge a hand clearly carried a card in from, and how squarely: the card was
+        first seen at ``origin``, ``approach_distance`` cards or more from ``place`` where it
+        lies, squarely (``evidence_margin``) on that edge's side; None when it was first seen
+        nearer, or from no side clearly."""
+        way_in = (origin[0] - place[0], origin[1] - place[1])
+        if math.hypot(*way_in) < self.config.approach_distance * max(size, 1.0):
+            return None
+        edge, margin = self.layout.squareness(way_in)
+        return (edge, margin) if margin >= self.config.evidence_margin else None
 
     def left_its_place(self, laid: Laid) -> bool:
         """Has the counted card ``laid`` gone from where it lay (moved off, or unseen long

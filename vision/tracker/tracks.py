@@ -489,8 +489,8 @@ def match_cost(
         # card laid in its place. A player lays the right card at their own spot, so it may
         # lie outline for outline where the wrong one lay: there, only a clear read of a card
         # still to come that does not name the gone card at all is the card laid instead
-        # (what shows of a card long hidden by a hand is misread now and then, but as a
-        # card played already or with itself a runner-up).
+        # (what shows of a card long hidden by a hand is misread now and then, mostly less
+        # surely, as a card played already, or with itself a runner-up).
         return None
     if (
         track.state is TrackState.PLAYED
