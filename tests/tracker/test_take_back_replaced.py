@@ -204,3 +204,35 @@ def test_the_right_card_laid_where_the_wrong_one_lay_and_read_clearly_at_once_co
     events = replaced_where_it_lay(armless=6, first_read=("rosen-ass", 0.72, (("eicheln-10", 0.14),)))
     assert [e.card for e in events if isinstance(e, CardWithdrawn)] == ["schellen-ober"]
     assert folded_trick_cards(events) == ([TRICK[:3]], ())
+
+
+def test_the_winners_lead_laid_outline_for_outline_on_their_own_card_of_the_full_trick_is_no_replacement() -> None:
+    # Seat 3 wins the first trick with its fourth card and leaves the trick lying; its
+    # hand lingers over that card a second, then lays the next lead outline for outline on
+    # it, first read clearly as itself. The full trick's card was not taken back and
+    # replaced: the lead leads the next trick, and the trick keeps its fourth card. (Taken
+    # for a replacement, the fourth card was withdrawn and the lead counted in its place,
+    # in a real-recogniser game and here.)
+    first = [(0, "schellen-6"), (1, "schellen-7"), (2, "schellen-8"), (3, "eicheln-under")]
+    table = Table()
+    for seat, card in first:
+        table.lay(card, seat, rest=8)
+    table.step(6)
+    table.arms = {EDGE_NAME[3]}
+    table.hidden = {"eicheln-under"}
+    table.step(10)
+    table.hidden = {"eicheln-under", "rosen-ober"}
+    table.lay("rosen-ober", 3, at=SPOTS[3], slide=3)
+    table.hidden = {"eicheln-under"}
+    table.misreads["rosen-ober"] = ("rosen-ober", 0.72, (("rosen-koenig", 0.12),))
+    table.step(3)
+    table.arms = set()
+    table.step(10)
+    for seat, card in [(0, "rosen-6"), (1, "rosen-7"), (2, "rosen-8")]:
+        lay_by_hand(table, card, seat)
+    events = run(table)
+    assert [e.card for e in events if isinstance(e, CardWithdrawn)] == []
+    tricks, flags = folded_trick_cards(events)
+    assert tricks[0] == first
+    assert tricks[1] == [(3, "rosen-ober"), (0, "rosen-6"), (1, "rosen-7"), (2, "rosen-8")]
+    assert flags == ()

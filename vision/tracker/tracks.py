@@ -479,7 +479,12 @@ def match_cost(
         and det.card != track.card
         and (
             not at_own_outline(track, det)
-            or (det.confidence >= REPLACED_READ and det.card not in played and not names(det, track.card))
+            or (
+                not lead_on
+                and det.confidence >= REPLACED_READ
+                and det.card not in played
+                and not names(det, track.card)
+            )
         )
     ):
         # Gone from where it lay longer than a hand lingers over a card it leaves there: its
@@ -490,7 +495,9 @@ def match_cost(
         # lie outline for outline where the wrong one lay: there, only a clear read of a card
         # still to come that does not name the gone card at all is the card laid instead
         # (what shows of a card long hidden by a hand is misread now and then, mostly less
-        # surely, as a card played already, or with itself a runner-up).
+        # surely, as a card played already, or with itself a runner-up). Not on the card
+        # the winner laid into a full trick left lying (``lead_on``): the winner's lead
+        # lands there outline for outline, over a card nobody took back.
         return None
     if (
         track.state is TrackState.PLAYED
