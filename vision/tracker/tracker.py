@@ -81,8 +81,8 @@ CORNER_FOR_CORNER = 0.06
 #: to come less than this share, names no new card by that faint read
 #: (``_left_lying_seen_again``; and ``_decide`` for a track read mostly as an old card that
 #: may be seen again). A single misread frame among a few seconds of reads of the old card
-#: holds about a tenth of the vote (0.1 lost four tricks of the oracle's 200 rounds, 0.2
-#: measured as 0.15: CHANGELOG.md).
+#: holds about a tenth of the vote, so the bar sits a little above that (measured values in
+#: CHANGELOG.md).
 FAINT_UNPLAYED = 0.15
 #: ... when its outline lies across at least this share of where that card lay ...
 OVER_ITS_PLACE = 0.3
@@ -399,7 +399,7 @@ class TrickTracker:
         cfg = self.config
         dets = [d for d in frame.detections if d.face_up and d.confidence >= cfg.min_detection_confidence]
         pairs = associate(
-            self._state.tracks, dets, cfg, self._gone_trick(), self._lead_on(frame.t), frozenset(self._ledger.played)
+            self._state.tracks, dets, cfg, self._gone_trick(), self._lead_on(frame.t), self._ledger.played
         )
         matched_tracks = {ti for ti, _ in pairs}
         matched_dets = {di for _, di in pairs}

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -440,7 +441,7 @@ def match_cost(
     *,
     trick_gone: bool = False,
     lead_on: bool = False,
-    played: frozenset[str] = frozenset(),
+    played: AbstractSet[str] = frozenset(),
 ) -> float | None:
     """Cost of explaining ``det`` by ``track``; None when it is out of reach.
 
@@ -718,7 +719,7 @@ def associate(
     cfg: TrackerConfig,
     gone: frozenset[int] = frozenset(),
     lead_on: frozenset[int] = frozenset(),
-    played: frozenset[str] = frozenset(),
+    played: AbstractSet[str] = frozenset(),
 ) -> list[tuple[int, int]]:
     """Pairs (track index, detection index), cheapest first, each used once (greedy);
     ``gone``: ids of the counted cards of a trick that has gone as a whole; ``lead_on``: the
